@@ -1,0 +1,24 @@
+package io.lineup.core;
+
+/**
+ * An argument the engine refuses before anything is written to Redis, with the name of the field
+ * that is wrong (as the HTTP API spells it, e.g. {@code priority}, {@code timeToRun}).
+ */
+public class InvalidArgumentException extends LineupException {
+  private final String field;
+
+  public InvalidArgumentException(String field, String message) {
+    super(field + ": " + message);
+    this.field = field;
+  }
+
+  /** The offending field. */
+  public String field() {
+    return field;
+  }
+
+  /** The message without the field prefix. */
+  public String reason() {
+    return getMessage().substring(field.length() + 2);
+  }
+}

@@ -1,0 +1,293 @@
+package io.lineup.core;
+
+import io.lineup.core.internal.Args;
+import io.lineup.core.internal.RedisGateway;
+import io.lineup.core.internal.ScriptLibrary;
+import io.lineup.core.maintenance.Maintenance;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Lineup engine: publish, lease, settle and inspect jobs of Redis-backed queues.
+ *
+ * <p>Thread-safe; one instance per process is enough (calls are pipelined on one connection, and
+ * blocking waits borrow their own). Every state change is one Lua script call, so no job is lost
+ * between steps. Every method may throw {@link RedisUnavailableException} when Redis cannot be
+ * reached; the engine reconnects by itself.
+ *
+ * <pre>{@code
+ * try (Lineup lineup = Lineup.connect(LineupOptions.builder("redis://127.0.0.1:6379").build())) {
+ *   QueueName orders = QueueName.of("shop", "close-unpaid");
+ *   lineup.publish(orders, NewJob.ofText("{\"order\":42}").delay(Duration.ofMinutes(30)));
+ *   try (Worker worker = lineup.worker(orders, job -> closeOrder(job.payloadText()), WorkerOptions.defaults())) {
+ *     worker.start();
+ *     ...
+ *   }
+ * }
+ * }</pre>
+ */
+public final class Lineup implements AutoCloseable {
+  private final Engine engine;
+  private final Publisher publisher;
+  private final Leaser leaser;
+  private final Inspector inspector;
+  private final DeadLetters deadLetters;
+  private final Maintenance maintenance;
+
+  private Lineup(LineupOptions options) {
+    RedisGateway gateway =
+        new RedisGateway(
+            options.redisUri(), options.commandTimeout(), options.maxWaitingConnections());
+    this.engine = new Engine(gateway, options);
+    this.publisher = new Publisher(engine);
+    this.leaser = new Leaser(engine);
+    this.inspector = new Inspector(engine);
+    this.deadLetters = new DeadLetters(engine);
+    this.maintenance =
+        options.maintenance()
+            ? new Maintenance(gateway, options.timeSource(), options.maintenanceInterval())
+            : null;
+    if (maintenance != null) {
+      maintenance.start();
+    }
+  }
+
+  /**
+   * Connects to Redis and starts the background loops (unless turned off in the options).
+   *
+   * @throws RedisUnavailableException when Redis cannot be reached
+   */
+  public static Lineup connect(LineupOptions options) {
+    return new Lineup(options);
+  }
+
+  /** The options this engine runs with. */
+  public LineupOptions options() {
+    return engine.options();
+  }
+
+  // ---- producers ----
+
+  /**
+   * Publishes one job.
+   *
+   * @throws InvalidArgumentException when an option is out of range (nothing is written)
+   */
+  public PublishResult publish(QueueName queue, NewJob job) {
+    return publisher.publish(queue, List.of(job)).get(0);
+  }
+
+  /**
+   * Publishes up to {@value Limits#MAX_BATCH} jobs in one round trip, each atomically; results are
+   * in the same order.
+   *
+   * @throws InvalidArgumentException when any job is invalid (nothing is written)
+   */
+  public List<PublishResult> publishAll(QueueName queue, List<NewJob> jobs) {
+    return publisher.publish(queue, jobs);
+  }
+
+  // ---- consumers ----
+
+  /**
+   * Leases up to {@code count} jobs from {@code queue}, waiting up to {@code wait} for the first.
+   *
+   * @throws InvalidArgumentException when count is outside 1..{@value Limits#MAX_BATCH} or the wait
+   *     over {@link Limits#MAX_WAIT_MS}
+   */
+  public Leases lease(QueueName queue, int count, Duration wait) {
+    return leaser.lease(List.of(queue), count, wait);
+  }
+
+  /**
+   * Leases up to {@code count} jobs from the first of {@code queues} (in the order given) that has
+   * any, waiting up to {@code wait}.
+   */
+  public Leases lease(List<QueueName> queues, int count, Duration wait) {
+    return leaser.lease(queues, count, wait);
+  }
+
+  /** Acknowledges a leased job. See {@link #ack(QueueName, String, String, byte[])}. */
+  public void ack(LeasedJob job) {
+    ack(job.queue(), job.id(), job.token(), null);
+  }
+
+  /** Acknowledges a leased job, keeping {@code result} for the retention window. */
+  public void ack(LeasedJob job, byte[] result) {
+    ack(job.queue(), job.id(), job.token(), result);
+  }
+
+  /**
+   * Acknowledges a job under its lease token. Repeating the ack of the same lease succeeds.
+   *
+   * @throws LeaseLostException when the token no longer holds the job (lease expired, leased again,
+   *     cancelled, TTL passed)
+   * @throws JobNotFoundException when the job is unknown
+   */
+  public void ack(QueueName queue, String id, String token, byte[] result) {
+    leaser.ack(queue, id, token, result);
+  }
+
+  /** A leased job failed: retry after the queue's backoff, or dead letters when out of attempts. */
+  public NackResult nack(LeasedJob job, String error) {
+    return leaser.nack(job.queue(), job.id(), job.token(), error, null);
+  }
+
+  /**
+   * A leased job failed: retry after {@code retryDelay} (null = the queue's backoff), or dead
+   * letters when out of attempts.
+   *
+   * @throws LeaseLostException when the token no longer holds the job
+   */
+  public NackResult nack(
+      QueueName queue, String id, String token, String error, Duration retryDelay) {
+    return leaser.nack(queue, id, token, error, retryDelay);
+  }
+
+  /** Extends a lease by the job's time-to-run from now; returns the new deadline. */
+  public java.time.Instant extend(LeasedJob job) {
+    return leaser.extend(job.queue(), job.id(), job.token(), null);
+  }
+
+  /**
+   * Extends a lease to {@code timeToRun} from now (null = the job's time-to-run).
+   *
+   * @throws LeaseLostException when the token no longer holds the job
+   */
+  public java.time.Instant extend(QueueName queue, String id, String token, Duration timeToRun) {
+    return leaser.extend(queue, id, token, timeToRun);
+  }
+
+  /**
+   * Cancels a job in any unfinished state (delayed, ready, leased, dead).
+   *
+   * @return the state it had
+   * @throws JobNotFoundException when the job is unknown
+   * @throws LineupException when it has already finished
+   */
+  public JobState cancel(QueueName queue, String id) {
+    List<Object> reply =
+        io.lineup.core.internal.Replies.asList(
+            engine.run(
+                ScriptLibrary.CANCEL, queue, new Args(2).add(engine.now()).add(id).toArray()));
+    var code =
+        io.lineup.core.internal.ScriptCode.of(io.lineup.core.internal.Replies.asLong(reply.get(0)));
+    String before = io.lineup.core.internal.Replies.asString(reply.get(1));
+    switch (code) {
+      case OK -> {
+        return JobState.valueOf(before);
+      }
+      case NOT_FOUND -> throw new JobNotFoundException(queue, id);
+      default -> throw new JobFinishedException(queue, id, JobState.valueOf(before));
+    }
+  }
+
+  /**
+   * A worker that leases from {@code queue} and runs {@code handler} on virtual threads. Call
+   * {@link Worker#start()}.
+   */
+  public Worker worker(QueueName queue, JobHandler handler, WorkerOptions options) {
+    return new Worker(leaser, engine.gateway().waiter(), queue, handler, options);
+  }
+
+  /**
+   * A subscribe-style consumer: iterate it to receive jobs; settle each with {@link JobStream#ack}
+   * or {@link JobStream#nack}. Leases are extended until then.
+   */
+  public JobStream stream(QueueName queue, WorkerOptions options) {
+    return new JobStream(this, queue, options);
+  }
+
+  // ---- inspection ----
+
+  /** A job as it stands, or empty when unknown (or past retention). */
+  public Optional<JobInfo> get(QueueName queue, String id) {
+    return inspector.get(queue, id);
+  }
+
+  /** Whether the job's record exists. */
+  public boolean exists(QueueName queue, String id) {
+    return inspector.get(queue, id).isPresent();
+  }
+
+  /** A ready job's place in line (0 = next), or -1 when it is not ready or unknown. */
+  public long position(QueueName queue, String id) {
+    return inspector.get(queue, id).map(JobInfo::position).orElse(-1L);
+  }
+
+  /** Counts per state, rates, effective settings and counters of a queue. */
+  public QueueStats stats(QueueName queue) {
+    return inspector.stats(queue);
+  }
+
+  /** The next {@code count} ready jobs in lease order, from {@code offset}. */
+  public List<PeekedJob> peek(QueueName queue, int offset, int count) {
+    return inspector.peek(queue, offset, count);
+  }
+
+  /** Every queue that was ever published to or configured. */
+  public List<QueueName> queues() {
+    return inspector.queues();
+  }
+
+  // ---- dead letters ----
+
+  /** A page of dead letters, oldest death first. */
+  public DeadPage deadLetters(QueueName queue, int offset, int count) {
+    return deadLetters.list(queue, offset, count);
+  }
+
+  /** Puts these dead jobs back in line, attempts reset, with a fresh TTL (null = none). */
+  public int respawn(QueueName queue, List<String> ids, Duration ttl) {
+    return deadLetters.respawn(queue, ids, ttl);
+  }
+
+  /** Puts the {@code count} oldest dead jobs back in line; {@link Long#MAX_VALUE} for all. */
+  public long respawnOldest(QueueName queue, long count, Duration ttl) {
+    return deadLetters.respawnOldest(queue, count, ttl);
+  }
+
+  /** Deletes every dead letter of the queue; returns how many. */
+  public long purgeDead(QueueName queue) {
+    return deadLetters.purge(queue);
+  }
+
+  // ---- settings ----
+
+  /**
+   * Changes queue settings; fields left null are unchanged. Takes effect at once on every instance.
+   *
+   * @throws InvalidArgumentException when a value is out of range (nothing is written)
+   */
+  public void configure(QueueName queue, QueueSettings change) {
+    List<String> pairs = SettingsCodec.encode(change);
+    if (pairs.isEmpty()) {
+      return;
+    }
+    engine.gateway().register(queue);
+    Args args = new Args(pairs.size());
+    new ArrayList<>(pairs).forEach(args::add);
+    engine.run(ScriptLibrary.CONFIGURE, queue, args.toArray());
+  }
+
+  /** Pauses a queue: publishing still works, leases return nothing. */
+  public void pause(QueueName queue) {
+    configure(queue, QueueSettings.change().withPaused(true));
+  }
+
+  /** Resumes a paused queue and wakes its consumers. */
+  public void resume(QueueName queue) {
+    configure(queue, QueueSettings.change().withPaused(false));
+  }
+
+  /** Stops the background loops and closes the connections. Workers should be closed first. */
+  @Override
+  public void close() {
+    if (maintenance != null) {
+      maintenance.close();
+    }
+    engine.gateway().close();
+  }
+}

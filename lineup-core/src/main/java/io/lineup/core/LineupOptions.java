@@ -1,0 +1,99 @@
+package io.lineup.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How an engine connects and behaves. Immutable; build with {@link #builder(String)}.
+ *
+ * @param redisUri {@code redis://host:port[/db]}, {@code rediss://...} or {@code
+ *     redis-sentinel://...} (Lettuce URI syntax)
+ * @param timeSource the one clock; {@link TimeSource#REDIS} unless a test injects a {@link
+ *     ManualClock}
+ * @param maxPayloadBytes largest payload accepted
+ * @param commandTimeout longest wait for one Redis reply before {@link RedisUnavailableException}
+ * @param maintenance whether this instance runs the background loops (promote, reclaim, expire,
+ *     retention); safe on every instance at once
+ * @param maintenanceInterval pause between two rounds of each background loop
+ * @param maxWaitingConnections most connections held by consumers blocked in a lease wait; more
+ *     waiters queue for one
+ */
+public record LineupOptions(
+    String redisUri,
+    TimeSource timeSource,
+    int maxPayloadBytes,
+    Duration commandTimeout,
+    boolean maintenance,
+    Duration maintenanceInterval,
+    int maxWaitingConnections) {
+
+  public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofMillis(500);
+  public static final int DEFAULT_MAX_WAITING_CONNECTIONS = 512;
+
+  public LineupOptions {
+    Objects.requireNonNull(redisUri, "redisUri");
+    Objects.requireNonNull(timeSource, "timeSource");
+  }
+
+  /** Options with every default, for this Redis. */
+  public static Builder builder(String redisUri) {
+    return new Builder(redisUri);
+  }
+
+  /** Builder of {@link LineupOptions}. */
+  public static final class Builder {
+    private final String redisUri;
+    private TimeSource timeSource = TimeSource.REDIS;
+    private int maxPayloadBytes = Limits.DEFAULT_MAX_PAYLOAD_BYTES;
+    private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+    private boolean maintenance = true;
+    private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
+    private int maxWaitingConnections = DEFAULT_MAX_WAITING_CONNECTIONS;
+
+    private Builder(String redisUri) {
+      this.redisUri = redisUri;
+    }
+
+    public Builder timeSource(TimeSource timeSource) {
+      this.timeSource = timeSource;
+      return this;
+    }
+
+    public Builder maxPayloadBytes(int bytes) {
+      this.maxPayloadBytes = bytes;
+      return this;
+    }
+
+    public Builder commandTimeout(Duration timeout) {
+      this.commandTimeout = timeout;
+      return this;
+    }
+
+    public Builder maintenance(boolean on) {
+      this.maintenance = on;
+      return this;
+    }
+
+    public Builder maintenanceInterval(Duration interval) {
+      this.maintenanceInterval = interval;
+      return this;
+    }
+
+    public Builder maxWaitingConnections(int max) {
+      this.maxWaitingConnections = max;
+      return this;
+    }
+
+    public LineupOptions build() {
+      return new LineupOptions(
+          redisUri,
+          timeSource,
+          maxPayloadBytes,
+          commandTimeout,
+          maintenance,
+          maintenanceInterval,
+          maxWaitingConnections);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package io.lineup.core;
+
+import io.lineup.core.internal.Args;
+import io.lineup.core.internal.JobIds;
+import io.lineup.core.internal.KeySpace;
+import io.lineup.core.internal.Replies;
+import io.lineup.core.internal.ScriptCode;
+import io.lineup.core.internal.ScriptLibrary;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** Checks and publishes jobs; a whole batch is one script call. */
+final class Publisher {
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]+");
+  private static final int VALUES_PER_JOB = 10;
+
+  private final Engine engine;
+
+  Publisher(Engine engine) {
+    this.engine = engine;
+  }
+
+  List<PublishResult> publish(QueueName queue, List<NewJob> jobs) {
+    if (jobs == null || jobs.isEmpty()) {
+      throw new InvalidArgumentException("jobs", "at least one job is needed");
+    }
+    if (jobs.size() > Limits.MAX_BATCH) {
+      throw new InvalidArgumentException(
+          "jobs", "at most " + Limits.MAX_BATCH + " jobs per call, got " + jobs.size());
+    }
+    // Check everything before the first write, so a bad job leaves Redis untouched.
+    for (NewJob job : jobs) {
+      check(job);
+    }
+    engine.gateway().register(queue);
+    byte[][] queueKeys = KeySpace.queueKeys(queue);
+    List<byte[]> keys = new ArrayList<>(Arrays.asList(queueKeys));
+    Args args = new Args(2 + jobs.size() * VALUES_PER_JOB);
+    args.add(engine.now()).add(jobs.size());
+    for (NewJob job : jobs) {
+      int uniqueIndex = 0;
+      if (job.uniqueKey() != null) {
+        keys.add(KeySpace.uniqueKey(queue, job.uniqueKey()));
+        uniqueIndex = keys.size();
+      }
+      args.add(job.id() != null ? job.id() : JobIds.next())
+          .add(job.payload())
+          .add(job.priority())
+          .add(job.delay() == null ? -1 : job.delay().toMillis())
+          .add(job.runAt() == null ? -1 : job.runAt().toEpochMilli())
+          .add(job.maxAttempts() == null ? 0 : job.maxAttempts())
+          .add(job.timeToRun() == null ? 0 : job.timeToRun().toMillis())
+          .add(job.ttl() == null ? 0 : job.ttl().toMillis())
+          .add(uniqueIndex)
+          .add(job.uniqueWindow() == null ? 0 : job.uniqueWindow().toMillis());
+    }
+    List<Object> reply =
+        Replies.asList(
+            engine
+                .gateway()
+                .run(ScriptLibrary.PUBLISH, keys.toArray(new byte[0][]), args.toArray()));
+    List<PublishResult> results = new ArrayList<>(jobs.size());
+    for (int i = 0; i < reply.size(); i += 5) {
+      String state = Replies.asString(reply.get(i + 2));
+      long due = Replies.asLong(reply.get(i + 3));
+      results.add(
+          new PublishResult(
+              Replies.asString(reply.get(i)),
+              ScriptCode.of(Replies.asLong(reply.get(i + 1))) == ScriptCode.OK,
+              "UNKNOWN".equals(state) ? null : JobState.valueOf(state),
+              due == 0 ? null : Instant.ofEpochMilli(due),
+              Replies.asLong(reply.get(i + 4))));
+    }
+    return results;
+  }
+
+  private void check(NewJob job) {
+    if (job == null) {
+      throw new InvalidArgumentException("jobs", "a job must not be null");
+    }
+    int max = engine.options().maxPayloadBytes();
+    if (job.payload().length > max) {
+      throw new InvalidArgumentException(
+          "payload", "must be at most " + max + " bytes, got " + job.payload().length);
+    }
+    if (job.id() != null) {
+      if (job.id().isEmpty()
+          || job.id().length() > Limits.MAX_ID_LENGTH
+          || !ID.matcher(job.id()).matches()) {
+        throw new InvalidArgumentException(
+            "id", "must be 1 to " + Limits.MAX_ID_LENGTH + " characters from A-Z a-z 0-9 _ . : -");
+      }
+    }
+    if (job.priority() < Limits.MIN_PRIORITY || job.priority() > Limits.MAX_PRIORITY) {
+      throw new InvalidArgumentException(
+          "priority",
+          "must be between "
+              + Limits.MIN_PRIORITY
+              + " and "
+              + Limits.MAX_PRIORITY
+              + ", got "
+              + job.priority());
+    }
+    if (job.delay() != null && job.runAt() != null) {
+      throw new InvalidArgumentException("delay", "give a delay or a run-at time, not both");
+    }
+    checkDuration("delay", job.delay(), 0, Limits.MAX_DELAY_MS);
+    if (job.runAt() != null
+        && (job.runAt().toEpochMilli() < 0
+            || job.runAt().isAfter(Instant.now().plusMillis(Limits.MAX_DELAY_MS)))) {
+      throw new InvalidArgumentException("runAt", "must be between 1970 and ten years from now");
+    }
+    if (job.maxAttempts() != null
+        && (job.maxAttempts() < 1 || job.maxAttempts() > Limits.MAX_ATTEMPTS)) {
+      throw new InvalidArgumentException(
+          "maxAttempts",
+          "must be between 1 and " + Limits.MAX_ATTEMPTS + ", got " + job.maxAttempts());
+    }
+    checkDuration("timeToRun", job.timeToRun(), Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
+    checkDuration("ttl", job.ttl(), 1, Limits.MAX_TTL_MS);
+    if (job.uniqueKey() != null) {
+      int bytes = job.uniqueKey().getBytes(StandardCharsets.UTF_8).length;
+      if (bytes == 0
+          || bytes > Limits.MAX_UNIQUE_KEY_BYTES
+          || job.uniqueKey().chars().anyMatch(Character::isISOControl)) {
+        throw new InvalidArgumentException(
+            "uniqueKey",
+            "must be 1 to " + Limits.MAX_UNIQUE_KEY_BYTES + " bytes without control characters");
+      }
+      if (job.uniqueWindow() == null) {
+        throw new InvalidArgumentException("uniqueWindow", "is required with a unique key");
+      }
+      checkDuration("uniqueWindow", job.uniqueWindow(), 1, Limits.MAX_UNIQUE_WINDOW_MS);
+    }
+  }
+
+  static void checkDuration(String field, Duration value, long minMs, long maxMs) {
+    if (value == null) {
+      return;
+    }
+    if (value.isNegative() || value.toMillis() < minMs || value.toMillis() > maxMs) {
+      throw new InvalidArgumentException(
+          field,
+          "must be between " + minMs + " ms and " + maxMs + " ms, got " + value.toMillis() + " ms");
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package io.lineup.core;
+
+import java.util.regex.Pattern;
+
+/**
+ * A queue's address: a namespace (a tenant or application) and a name within it.
+ *
+ * <p>Each part is 1 to {@value #MAX_LENGTH} characters from {@code A-Z a-z 0-9 _ . -}.
+ *
+ * @param namespace the namespace
+ * @param name the queue name
+ */
+public record QueueName(String namespace, String name) {
+  /** Longest namespace or queue name, in characters. */
+  public static final int MAX_LENGTH = 64;
+
+  private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9_.-]+");
+
+  /**
+   * @throws InvalidArgumentException when a part is empty, too long or has other characters
+   */
+  public QueueName {
+    check("namespace", namespace);
+    check("queue", name);
+  }
+
+  /** Same as the constructor. */
+  public static QueueName of(String namespace, String name) {
+    return new QueueName(namespace, name);
+  }
+
+  /**
+   * Parses {@code namespace/name}.
+   *
+   * @throws InvalidArgumentException when the text has no single slash or a part is invalid
+   */
+  public static QueueName parse(String text) {
+    int slash = text == null ? -1 : text.indexOf('/');
+    if (slash < 0 || text.indexOf('/', slash + 1) >= 0) {
+      throw new InvalidArgumentException("queue", "expected namespace/name, got " + text);
+    }
+    return new QueueName(text.substring(0, slash), text.substring(slash + 1));
+  }
+
+  private static void check(String field, String value) {
+    if (value == null || value.isEmpty()) {
+      throw new InvalidArgumentException(field, "must not be empty");
+    }
+    if (value.length() > MAX_LENGTH) {
+      throw new InvalidArgumentException(
+          field, "must be at most " + MAX_LENGTH + " characters, got " + value.length());
+    }
+    if (!ALLOWED.matcher(value).matches()) {
+      throw new InvalidArgumentException(
+          field, "may only contain A-Z a-z 0-9 _ . - but was '" + value + "'");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return namespace + "/" + name;
+  }
+}

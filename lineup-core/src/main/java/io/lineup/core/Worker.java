@@ -1,0 +1,339 @@
+package io.lineup.core;
+
+import io.lineup.core.internal.KeySpace;
+import io.lineup.core.internal.ScriptCode;
+import io.lineup.core.internal.WakeWaiter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a {@link JobHandler} for the jobs of one queue, {@code concurrency} at a time, each on its
+ * own virtual thread.
+ *
+ * <p>One fetch loop leases as many jobs as there are free slots; acks of finished jobs ride on the
+ * next lease call, so a busy worker costs one script call per batch rather than two per job. When
+ * the queue is empty the loop blocks on the queue's wake-up list (it is woken when a job arrives,
+ * and on time when a delayed job falls due) and finished jobs are acked directly. Leases are
+ * extended while handlers run. {@link #close()} stops leasing, lets running handlers finish within
+ * the shutdown grace, then interrupts them and puts their jobs back in line.
+ */
+public final class Worker implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+  private static final long MAX_BACKOFF_MS = 1000;
+
+  private final Leaser leaser;
+  private final WakeWaiter waiter;
+  private final QueueName queue;
+  private final JobHandler handler;
+  private final WorkerOptions options;
+  private final byte[][] wakeKeys;
+  private final ConcurrentLinkedQueue<Leaser.Ack> pendingAcks = new ConcurrentLinkedQueue<>();
+  private final Map<String, Running> running = new ConcurrentHashMap<>();
+  private final Semaphore slotFreed = new Semaphore(0);
+  private final AtomicLong handled = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private final ScheduledExecutorService heartbeats;
+  private volatile boolean leasing;
+  private volatile boolean fetchBlocked;
+  private Thread fetcher;
+
+  /** A job being handled: its thread and the scheduled lease extension. */
+  private static final class Running {
+    final LeasedJob job;
+    final long ttrMillis;
+    volatile Thread thread;
+    volatile ScheduledFuture<?> heartbeat;
+    volatile boolean released;
+
+    Running(LeasedJob job) {
+      this.job = job;
+      this.ttrMillis =
+          Math.max(1, job.leaseDeadline().toEpochMilli() - job.leasedAt().toEpochMilli());
+    }
+  }
+
+  Worker(
+      Leaser leaser,
+      WakeWaiter waiter,
+      QueueName queue,
+      JobHandler handler,
+      WorkerOptions options) {
+    this.leaser = leaser;
+    this.waiter = waiter;
+    this.queue = queue;
+    this.handler = handler;
+    this.options = options;
+    this.wakeKeys = new byte[][] {KeySpace.queueKeys(queue)[KeySpace.WAKE_INDEX]};
+    this.heartbeats =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("lineup-heartbeat").factory());
+  }
+
+  /** Starts leasing; returns this. */
+  public synchronized Worker start() {
+    if (!leasing) {
+      leasing = true;
+      fetcher = Thread.ofVirtual().name("lineup-worker-" + queue).start(this::fetchLoop);
+    }
+    return this;
+  }
+
+  /** Jobs being handled now. */
+  public int inFlight() {
+    return running.size();
+  }
+
+  /** Jobs whose handler returned, since start. */
+  public long handled() {
+    return handled.get();
+  }
+
+  /** Jobs whose handler threw, since start. */
+  public long failed() {
+    return failed.get();
+  }
+
+  private void fetchLoop() {
+    long backoff = 0;
+    while (leasing) {
+      int free = options.concurrency() - running.size();
+      List<Leaser.Ack> acks = drainAcks();
+      if (free <= 0 && acks.isEmpty()) {
+        awaitFreeSlot();
+        continue;
+      }
+      Leaser.Attempt attempt;
+      try {
+        attempt = leaser.leaseOnce(queue, Math.max(0, free), acks);
+        backoff = 0;
+      } catch (RuntimeException e) {
+        pendingAcks.addAll(acks);
+        backoff = Math.min(MAX_BACKOFF_MS, Math.max(10, backoff * 2));
+        LOG.debug("Lease from {} failed, retrying in {} ms: {}", queue, backoff, e.getMessage());
+        sleep(backoff);
+        continue;
+      }
+      report(acks, attempt.ackCodes());
+      for (LeasedJob job : attempt.jobs()) {
+        dispatch(job);
+      }
+      if (attempt.jobs().isEmpty() && free > 0) {
+        idle(attempt.waitMs());
+      }
+    }
+  }
+
+  private void idle(long waitHintMs) {
+    long wait = options.idleWait().toMillis();
+    if (waitHintMs >= 0) {
+      wait = Math.min(wait, Math.max(1, waitHintMs));
+    }
+    fetchBlocked = true;
+    try {
+      // A handler that finished before the flag was set left its ack for us: send it first.
+      if (!pendingAcks.isEmpty()) {
+        return;
+      }
+      waiter.await(wakeKeys, wait);
+    } catch (InterruptedException e) {
+      // close() interrupts the wait.
+    } catch (RuntimeException e) {
+      sleep(100);
+    } finally {
+      fetchBlocked = false;
+    }
+  }
+
+  private void dispatch(LeasedJob job) {
+    Running run = new Running(job);
+    running.put(job.id(), run);
+    scheduleHeartbeat(run);
+    Thread.ofVirtual().name("lineup-job-" + job.id()).start(() -> handle(run));
+  }
+
+  private void handle(Running run) {
+    run.thread = Thread.currentThread();
+    LeasedJob job = run.job;
+    try {
+      byte[] result = handler.handle(job);
+      handled.incrementAndGet();
+      finish(run);
+      if (!run.released) {
+        settleAck(new Leaser.Ack(queue, job.id(), job.token(), result));
+      }
+    } catch (Throwable error) {
+      failed.incrementAndGet();
+      finish(run);
+      if (!run.released) {
+        Duration delay = error instanceof RetryLaterException later ? later.delay() : null;
+        settleNack(job, String.valueOf(error), delay);
+      }
+    }
+  }
+
+  private void finish(Running run) {
+    ScheduledFuture<?> beat = run.heartbeat;
+    if (beat != null) {
+      beat.cancel(false);
+    }
+    running.remove(run.job.id());
+    slotFreed.release();
+  }
+
+  private void settleAck(Leaser.Ack ack) {
+    pendingAcks.add(ack);
+    if (fetchBlocked || !leasing) {
+      flushAcks();
+    }
+  }
+
+  /** Sends waiting acks now, in one call; on failure they stay for the fetch loop to retry. */
+  private void flushAcks() {
+    List<Leaser.Ack> acks = drainAcks();
+    if (acks.isEmpty()) {
+      return;
+    }
+    try {
+      report(acks, leaser.leaseOnce(queue, 0, acks).ackCodes());
+    } catch (RuntimeException e) {
+      pendingAcks.addAll(acks);
+      LOG.debug("Ack of {} jobs failed, will retry: {}", acks.size(), e.getMessage());
+    }
+  }
+
+  private void settleNack(LeasedJob job, String error, Duration delay) {
+    for (int attempt = 0; attempt < 5; attempt++) {
+      try {
+        leaser.nack(queue, job.id(), job.token(), error, delay);
+        return;
+      } catch (LeaseLostException | JobNotFoundException gone) {
+        LOG.debug("Nack of {} not needed: {}", job.id(), gone.getMessage());
+        return;
+      } catch (RuntimeException e) {
+        sleep(100L << attempt);
+      }
+    }
+    LOG.warn("Could not nack job {}; it will be delivered again when its lease ends", job.id());
+  }
+
+  private void report(List<Leaser.Ack> acks, List<ScriptCode> codes) {
+    for (int i = 0; i < codes.size(); i++) {
+      if (codes.get(i) != ScriptCode.OK) {
+        LOG.warn("Ack of job {} in {} was refused: {}", acks.get(i).id(), queue, codes.get(i));
+      }
+    }
+  }
+
+  private void scheduleHeartbeat(Running run) {
+    // Extend when half the lease is left, so one slow or lost call still leaves time to retry.
+    long delay = Math.max(1, run.ttrMillis / 2);
+    run.heartbeat = heartbeats.schedule(() -> beat(run), delay, TimeUnit.MILLISECONDS);
+  }
+
+  private void beat(Running run) {
+    if (!running.containsKey(run.job.id())) {
+      return;
+    }
+    try {
+      leaser.extend(queue, run.job.id(), run.job.token(), Duration.ofMillis(run.ttrMillis));
+      scheduleHeartbeat(run);
+    } catch (LeaseLostException | JobNotFoundException lost) {
+      LOG.info(
+          "Lease of job {} lost while running ({}); interrupting its handler",
+          run.job.id(),
+          lost.getMessage());
+      run.released = true;
+      Thread thread = run.thread;
+      if (thread != null) {
+        thread.interrupt();
+      }
+    } catch (RuntimeException e) {
+      // Redis unreachable: try again soon; the lease still has half its time.
+      run.heartbeat =
+          heartbeats.schedule(
+              () -> beat(run), Math.max(1, run.ttrMillis / 10), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private List<Leaser.Ack> drainAcks() {
+    List<Leaser.Ack> acks = new ArrayList<>();
+    Leaser.Ack ack;
+    while (acks.size() < Limits.MAX_BATCH && (ack = pendingAcks.poll()) != null) {
+      acks.add(ack);
+    }
+    return acks;
+  }
+
+  private void awaitFreeSlot() {
+    try {
+      slotFreed.tryAcquire(100, TimeUnit.MILLISECONDS);
+      slotFreed.drainPermits();
+    } catch (InterruptedException e) {
+      // close() interrupts.
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Stops leasing, waits up to the shutdown grace for running handlers, then interrupts the rest
+   * and puts their jobs back in line (each such release counts as an attempt). Pending acks are
+   * sent before it returns.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (!leasing && fetcher == null) {
+        heartbeats.shutdownNow();
+        return;
+      }
+      leasing = false;
+    }
+    if (fetcher != null) {
+      fetcher.interrupt();
+      joinQuietly(fetcher);
+      fetcher = null;
+    }
+    flushAcks();
+    long deadline = System.nanoTime() + options.shutdownGrace().toNanos();
+    while (!running.isEmpty() && System.nanoTime() < deadline) {
+      awaitFreeSlot();
+    }
+    for (Running run : running.values()) {
+      run.released = true;
+      Thread thread = run.thread;
+      if (thread != null) {
+        thread.interrupt();
+      }
+      settleNack(run.job, "released: worker shut down before the handler finished", Duration.ZERO);
+    }
+    flushAcks();
+    heartbeats.shutdownNow();
+  }
+
+  private static void joinQuietly(Thread thread) {
+    try {
+      thread.join(Duration.ofSeconds(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.lineup.core.internal;
+
+import io.lineup.core.QueueName;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Every Redis key Lineup uses is named here and nowhere else.
+ *
+ * <p>A queue's keys all carry its hash tag {@code {namespace/name}}, so a queue lives in one Redis
+ * Cluster slot and its scripts may touch all of them. The queue registry is the only key outside a
+ * queue's slot, and no script touches it.
+ */
+public final class KeySpace {
+  /** Prefix of every key. */
+  public static final String PREFIX = "lu:";
+
+  /** The set of known queues, as {@code namespace/name} members. */
+  public static final byte[] QUEUE_REGISTRY = bytes(PREFIX + "queues");
+
+  /** The queue keys in the order every queue script receives them (see {@code lib/keys.lua}). */
+  private static final String[] QUEUE_KEY_SUFFIXES = {
+    "jobs",
+    "ready",
+    "delayed",
+    "leased",
+    "finished",
+    "dead",
+    "ttl",
+    "meta",
+    "wake",
+    "events",
+    "rate"
+  };
+
+  /** Index of the wake-up list within {@link #queueKeys(QueueName)}. */
+  public static final int WAKE_INDEX = 8;
+
+  /** Index of the event stream within {@link #queueKeys(QueueName)}. */
+  public static final int EVENTS_INDEX = 9;
+
+  private KeySpace() {}
+
+  /** The hash tag of a queue: {@code {namespace/name}}. */
+  public static String hashTag(QueueName queue) {
+    return "{" + queue.namespace() + "/" + queue.name() + "}";
+  }
+
+  /** The eleven keys of a queue, in script order. */
+  public static byte[][] queueKeys(QueueName queue) {
+    String base = PREFIX + hashTag(queue) + ":";
+    byte[][] keys = new byte[QUEUE_KEY_SUFFIXES.length][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = bytes(base + QUEUE_KEY_SUFFIXES[i]);
+    }
+    return keys;
+  }
+
+  /** The number of keys {@link #queueKeys(QueueName)} returns. */
+  public static int queueKeyCount() {
+    return QUEUE_KEY_SUFFIXES.length;
+  }
+
+  /** The lock key of a unique key: held for the unique window, its value the job id. */
+  public static byte[] uniqueKey(QueueName queue, String uniqueKey) {
+    return bytes(PREFIX + hashTag(queue) + ":uniq:" + uniqueKey);
+  }
+
+  /** Registry member of a queue. */
+  public static String registryMember(QueueName queue) {
+    return queue.namespace() + "/" + queue.name();
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}

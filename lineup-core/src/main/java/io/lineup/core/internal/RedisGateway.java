@@ -1,0 +1,209 @@
+package io.lineup.core.internal;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+import io.lineup.core.LineupException;
+import io.lineup.core.QueueName;
+import io.lineup.core.RedisUnavailableException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The only class that talks to Redis: runs scripts by EVALSHA (falling back to EVAL when the server
+ * lost its script cache), keeps the queue registry, and owns the connections.
+ *
+ * <p>One shared connection carries every non-blocking call, pipelined by Lettuce; consumers that
+ * block borrow a dedicated connection from the {@link WakeWaiter}. Commands fail fast while Redis
+ * is unreachable ({@link RedisUnavailableException}) and the connection comes back by itself.
+ */
+public final class RedisGateway implements AutoCloseable {
+  private final ClientResources resources;
+  private final RedisClient client;
+  private final StatefulRedisConnection<byte[], byte[]> connection;
+  private final Duration commandTimeout;
+  private final Set<String> registered = ConcurrentHashMap.newKeySet();
+  private final WakeWaiter waiter;
+
+  /**
+   * Connects.
+   *
+   * @throws RedisUnavailableException when Redis cannot be reached
+   */
+  public RedisGateway(String uri, Duration commandTimeout, int maxWaitingConnections) {
+    this.commandTimeout = commandTimeout;
+    this.resources =
+        ClientResources.builder()
+            .reconnectDelay(
+                Delay.exponential(
+                    Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+            .build();
+    RedisURI redisUri = RedisURI.create(uri);
+    redisUri.setTimeout(commandTimeout);
+    this.client = RedisClient.create(resources, redisUri);
+    client.setOptions(
+        ClientOptions.builder()
+            .autoReconnect(true)
+            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+            .socketOptions(
+                SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build())
+            .build());
+    try {
+      this.connection = client.connect(ByteArrayCodec.INSTANCE);
+    } catch (RedisException e) {
+      client.shutdown();
+      resources.shutdown();
+      throw new RedisUnavailableException(
+          "Cannot connect to Redis at " + redisUri.getHost() + ":" + redisUri.getPort(), e);
+    }
+    this.waiter = new WakeWaiter(client, connection, commandTimeout, maxWaitingConnections);
+  }
+
+  /** The asynchronous commands of the shared connection (for the few plain commands). */
+  public RedisAsyncCommands<byte[], byte[]> commands() {
+    return connection.async();
+  }
+
+  /** The waiter for blocking lease waits. */
+  public WakeWaiter waiter() {
+    return waiter;
+  }
+
+  /**
+   * Runs a script and waits for its reply.
+   *
+   * @throws RedisUnavailableException when Redis is unreachable or slower than the command timeout
+   * @throws LineupException when the script fails
+   */
+  public Object run(LuaScript script, byte[][] keys, byte[][] args) {
+    return await(runAsync(script, keys, args));
+  }
+
+  /** Runs a script without waiting; the future fails as {@link #run} would throw. */
+  public CompletableFuture<Object> runAsync(LuaScript script, byte[][] keys, byte[][] args) {
+    CompletionStage<Object> first =
+        connection.async().evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args);
+    return first
+        .handle((value, error) -> {
+          if (error == null) {
+            return CompletableFuture.completedFuture(value);
+          }
+          if (unwrap(error) instanceof RedisNoScriptException) {
+            // The server's script cache was flushed (restart, SCRIPT FLUSH): send the text once.
+            return connection
+                .async()
+                .<Object>eval(script.source(), ScriptOutputType.OBJECT, keys, args)
+                .toCompletableFuture();
+          }
+          return CompletableFuture.<Object>failedFuture(error);
+        })
+        .thenCompose(stage -> stage)
+        .toCompletableFuture();
+  }
+
+  /** Records a queue in the registry once per process, so {@link #queues()} lists it. */
+  public void register(QueueName queue) {
+    String member = KeySpace.registryMember(queue);
+    if (!registered.contains(member)) {
+      await(
+          connection
+              .async()
+              .sadd(KeySpace.QUEUE_REGISTRY, member.getBytes(StandardCharsets.UTF_8)));
+      registered.add(member);
+    }
+  }
+
+  /** Every registered queue, as {@code namespace/name}. */
+  public List<String> queues() {
+    return await(connection.async().smembers(KeySpace.QUEUE_REGISTRY)).stream()
+        .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
+        .sorted()
+        .toList();
+  }
+
+  /** Whether the shared connection is open right now. */
+  public boolean isConnected() {
+    return connection.isOpen();
+  }
+
+  /**
+   * Waits for a Redis reply within the command timeout.
+   *
+   * @throws RedisUnavailableException when Redis is unreachable or too slow
+   * @throws LineupException when Redis answers with an error
+   */
+  public <T> T await(Future<T> future) {
+    try {
+      return future.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      future.cancel(true);
+      throw new LineupException("Interrupted while waiting for Redis", e);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      throw new RedisUnavailableException("Redis did not answer within " + commandTimeout, e);
+    } catch (ExecutionException e) {
+      throw translate(e.getCause());
+    }
+  }
+
+  /** Maps a Lettuce failure to the engine's exceptions. */
+  public static RuntimeException translate(Throwable error) {
+    Throwable cause = unwrap(error);
+    if (cause instanceof LineupException lineup) {
+      return lineup;
+    }
+    if (cause instanceof RedisCommandExecutionException execution) {
+      String message = String.valueOf(execution.getMessage());
+      if (message.startsWith("LOADING")
+          || message.startsWith("BUSY")
+          || message.startsWith("MASTERDOWN")) {
+        return new RedisUnavailableException("Redis is not ready: " + message, execution);
+      }
+      return new LineupException("Redis refused a command: " + message, execution);
+    }
+    if (cause instanceof RedisException
+        || cause instanceof java.io.IOException
+        || cause instanceof java.util.concurrent.CancellationException) {
+      return new RedisUnavailableException("Redis is unavailable: " + cause.getMessage(), cause);
+    }
+    return new LineupException("Unexpected failure talking to Redis: " + cause, cause);
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    Throwable current = error;
+    while ((current instanceof ExecutionException
+            || current instanceof java.util.concurrent.CompletionException)
+        && current.getCause() != null) {
+      current = current.getCause();
+    }
+    return current;
+  }
+
+  @Override
+  public void close() {
+    waiter.close();
+    connection.close();
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    resources.shutdown(0, 2, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,36 @@
+-- extend: a heartbeat; moves the lease deadline of a leased job to now + time-to-run.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      job id
+-- ARGV[3]      lease token
+-- ARGV[4]      new time-to-run from now (ms, 0 = the job's time-to-run)
+-- Returns      { code (codes.lua), new lease deadline (epoch ms, 0 unless code is 1) }
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/settings.lua
+
+local now = clock_now(ARGV[1])
+local id, token = ARGV[2], ARGV[3]
+local job = job_load(id)
+if not job then
+  return {C_NOT_FOUND, 0}
+end
+if job[F_STATE] ~= ST_LEASED or job[F_TOKEN] ~= token then
+  local code = not_leased_code(job, token)
+  if code == C_OK then
+    code = C_ALREADY_DONE
+  end
+  return {code, 0}
+end
+local ttr = tonumber(ARGV[4])
+if ttr <= 0 then
+  ttr = job[F_TTR]
+  if not present(ttr) then
+    ttr = settings_load().ttr_ms
+  end
+end
+redis.call('ZADD', K_LEASED, 'XX', now + ttr, id)
+return {C_OK, now + ttr}

@@ -1,0 +1,67 @@
+-- get: one job's record, state, position and ETA.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      job id
+-- Returns      nil when unknown, else { state name, payload, priority, attempts, max attempts,
+--              time-to-run (ms), created, due, expires, started, finished (epoch ms, 0 = none),
+--              last error, result, position (-1 when not ready), lease deadline (epoch ms, 0 = none),
+--              ETA (ms, -1 unknown), now (epoch ms) }
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/settings.lua
+--#include lib/state.lua
+--#include lib/service.lua
+
+local now = clock_now(ARGV[1])
+local id = ARGV[2]
+local job = job_load(id)
+if not job then
+  return nil
+end
+local s = settings_load()
+local function value(i)
+  local v = job[i]
+  if v == nil then
+    return 0
+  end
+  return v
+end
+local function text(i)
+  local v = job[i]
+  if v == nil or v == 0 then
+    return ''
+  end
+  return v
+end
+local max, ttr = value(F_MAX_ATTEMPTS), value(F_TTR)
+if max == 0 then
+  max = s.max_attempts
+end
+if ttr == 0 then
+  ttr = s.ttr_ms
+end
+local due = value(F_DUE)
+if due == 0 then
+  due = job[F_CREATED]
+end
+local position = position_of(id)
+local eta = -1
+if position >= 0 then
+  -- Jobs per ms the queue gets through: measured, bounded by its rate limit.
+  local rate = service_rate(now)
+  if s.rate > 0 and (rate == 0 or rate > s.rate / 1000) then
+    rate = s.rate / 1000
+  end
+  if rate > 0 then
+    eta = math.floor((position + 1) / rate)
+  end
+end
+local deadline = 0
+if job[F_STATE] == ST_LEASED then
+  deadline = tonumber(redis.call('ZSCORE', K_LEASED, id) or 0)
+end
+return {state_name(id, job), text(F_PAYLOAD), job[F_PRIORITY], job[F_ATTEMPTS], max, ttr, job[F_CREATED], due,
+  value(F_EXPIRES), value(F_STARTED), value(F_FINISHED), text(F_ERROR), text(F_RESULT), position, deadline, eta, now}

@@ -1,0 +1,138 @@
+-- lease: acknowledges finished jobs (optional), then leases up to `count` jobs from the front of
+-- the ready line, within the queue's rate and concurrency limits. Before leasing it reclaims
+-- expired leases and promotes due delayed jobs, so no background loop is needed for either.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      count: most jobs to lease (0 = only acknowledge)
+-- ARGV[3]      nonce: random text that makes this call's lease tokens unique
+-- ARGV[4]      rand: a number in [0, 1) for backoff jitter of reclaimed jobs
+-- ARGV[5]      number of acks a, then 3 values per ack: id, lease token, result (bytes, '' = none)
+-- Returns      { ack codes (a numbers, codes.lua), status, wait (ms), now (epoch ms), jobs... }
+--              status: 0 leased or nothing ready, 1 paused, 2 rate limit reached, 3 concurrency limit reached
+--              wait: ms until a lease can succeed (next due job or limit window), -1 unknown
+--              job: { id, payload, priority, attempt, max attempts, lease deadline (epoch ms), token,
+--                     created (epoch ms), due (epoch ms) }
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/settings.lua
+--#include lib/events.lua
+--#include lib/line.lua
+--#include lib/state.lua
+--#include lib/finish.lua
+--#include lib/retry.lua
+--#include lib/expire.lua
+--#include lib/service.lua
+--#include lib/ack.lua
+
+local RECLAIM_LIMIT = 100
+local PROMOTE_LIMIT = 1000
+local RATE_WINDOW_MS = 1000
+
+local now = clock_now(ARGV[1])
+local count = tonumber(ARGV[2])
+local nonce = ARGV[3]
+local rand = tonumber(ARGV[4])
+local s = settings_load()
+
+local codes = {}
+local acked = 0
+local n_acks = tonumber(ARGV[5])
+for i = 0, n_acks - 1 do
+  local base = 6 + i * 3
+  local code = ack_one(ARGV[base], ARGV[base + 1], ARGV[base + 2], now, s)
+  codes[#codes + 1] = code
+  if code == C_OK then
+    acked = acked + 1
+  end
+end
+service_note(now, acked)
+if acked > 0 and s.concurrency > 0 then
+  wake()
+end
+
+local function reply(status, wait, jobs)
+  events_flush(now)
+  local r = {codes, status, wait, now}
+  for _, job in ipairs(jobs) do
+    r[#r + 1] = job
+  end
+  return r
+end
+
+if count <= 0 then
+  return reply(0, -1, {})
+end
+reclaim_expired(now, s, RECLAIM_LIMIT, rand)
+promote_due(now, math.max(PROMOTE_LIMIT, count))
+if s.paused == 1 then
+  return reply(1, -1, {})
+end
+
+if s.concurrency > 0 then
+  local free = s.concurrency - redis.call('ZCARD', K_LEASED)
+  if free <= 0 then
+    local first = redis.call('ZRANGE', K_LEASED, 0, 0, 'WITHSCORES')
+    return reply(3, math.max(0, tonumber(first[2]) - now), {})
+  end
+  count = math.min(count, free)
+end
+if s.rate > 0 then
+  redis.call('ZREMRANGEBYSCORE', K_RATE, '-inf', now - RATE_WINDOW_MS)
+  local free = s.rate - redis.call('ZCARD', K_RATE)
+  if free <= 0 then
+    local first = redis.call('ZRANGE', K_RATE, 0, 0, 'WITHSCORES')
+    return reply(2, math.max(1, tonumber(first[2]) + RATE_WINDOW_MS - now + 1), {})
+  end
+  count = math.min(count, free)
+end
+
+local popped = redis.call('ZPOPMIN', K_READY, count)
+local jobs = {}
+for i = 1, #popped, 2 do
+  local id = popped[i]
+  local job = job_load(id)
+  if job then
+    if present(job[F_EXPIRES]) and job[F_EXPIRES] <= now then
+      expire_one(id, job, now, s)
+    else
+      local attempt = job[F_ATTEMPTS] + 1
+      local ttr = job[F_TTR]
+      if not present(ttr) then
+        ttr = s.ttr_ms
+      end
+      local token = nonce .. '.' .. attempt
+      job[F_STATE] = ST_LEASED
+      job[F_ATTEMPTS] = attempt
+      job[F_STARTED] = now
+      job[F_TOKEN] = token
+      job_store(id, job)
+      redis.call('ZADD', K_LEASED, now + ttr, id)
+      if s.rate > 0 then
+        redis.call('ZADD', K_RATE, now, id .. ':' .. attempt)
+      end
+      local max = job[F_MAX_ATTEMPTS]
+      if not present(max) then
+        max = s.max_attempts
+      end
+      local due = job[F_DUE]
+      if not present(due) then
+        due = job[F_CREATED]
+      end
+      jobs[#jobs + 1] = {id, job[F_PAYLOAD], job[F_PRIORITY], attempt, max, now + ttr, token, job[F_CREATED], due}
+      note('leased', id)
+    end
+  end
+end
+
+local wait = -1
+if redis.call('ZCARD', K_READY) > 0 then
+  -- Jobs are left: pass the wake-up on to another waiting consumer.
+  wake()
+  wait = 0
+else
+  wait = next_due_in(now)
+end
+return reply(0, wait, jobs)

@@ -1,0 +1,23 @@
+-- State changes of one script call, appended per kind as one entry of the capped event stream,
+-- and counted in the meta hash (n_<kind>) for metrics.
+local EVENTS_MAX = 10000
+local event_ids = {}
+local event_kinds = {}
+
+local function note(kind, id)
+  local ids = event_ids[kind]
+  if not ids then
+    ids = {}
+    event_ids[kind] = ids
+    event_kinds[#event_kinds + 1] = kind
+  end
+  ids[#ids + 1] = id
+end
+
+local function events_flush(now)
+  for _, kind in ipairs(event_kinds) do
+    local ids = event_ids[kind]
+    redis.call('XADD', K_EVENTS, 'MAXLEN', '~', EVENTS_MAX, '*', 'e', kind, 'ids', table.concat(ids, ','), 'at', now)
+    redis.call('HINCRBY', K_META, 'n_' .. kind, #ids)
+  end
+end

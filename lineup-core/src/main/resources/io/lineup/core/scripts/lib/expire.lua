@@ -1,0 +1,6 @@
+-- Jobs whose TTL passed before they finished leave every line; a tombstone says EXPIRED.
+local function expire_one(id, job, now, s)
+  unlink(id)
+  finish(id, job, ST_EXPIRED, now, s)
+  note('expired', id)
+end

@@ -1,0 +1,27 @@
+-- A job that leaves the line for good (done, cancelled, expired) keeps its record for the
+-- queue's retention window (and at most retention_max records), then the record goes.
+local FINISHED_TRIM_STEP = 8
+
+local function finish(id, job, state, now, s)
+  if present(job[F_EXPIRES]) then
+    redis.call('ZREM', K_TTL, id)
+  end
+  if s.retention_ms <= 0 or s.retention_max <= 0 then
+    redis.call('HDEL', K_JOBS, id)
+    return
+  end
+  job[F_STATE] = state
+  job[F_FINISHED] = now
+  if state ~= ST_DONE then
+    job[F_PAYLOAD] = ''
+  end
+  job_store(id, job)
+  redis.call('ZADD', K_FINISHED, now, id)
+  -- Trimming a few of the oldest on every finish bounds memory without waiting for a sweep.
+  local over = redis.call('ZCARD', K_FINISHED) - s.retention_max
+  if over > 0 then
+    local oldest = redis.call('ZRANGE', K_FINISHED, 0, math.min(over, FINISHED_TRIM_STEP) - 1)
+    redis.call('HDEL', K_JOBS, unpack(oldest))
+    redis.call('ZREM', K_FINISHED, unpack(oldest))
+  end
+end

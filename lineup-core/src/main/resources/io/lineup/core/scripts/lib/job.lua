@@ -1,0 +1,52 @@
+-- A job is one field of the queue's jobs hash: a msgpack array, positions below.
+-- Absent values are 0; trailing absent values are not stored, so a waiting job is small.
+local ST_WAITING, ST_LEASED, ST_DONE, ST_DEAD, ST_CANCELLED, ST_EXPIRED = 1, 2, 3, 4, 5, 6
+local F_PAYLOAD, F_STATE, F_PRIORITY, F_ATTEMPTS, F_MAX_ATTEMPTS, F_TTR = 1, 2, 3, 4, 5, 6
+local F_CREATED, F_DUE, F_EXPIRES, F_STARTED, F_FINISHED, F_TOKEN, F_ERROR, F_RESULT = 7, 8, 9, 10, 11, 12, 13, 14
+local JOB_FIELDS = 14
+
+local function present(v)
+  return v ~= nil and v ~= 0 and v ~= ''
+end
+
+local function job_load(id)
+  local raw = redis.call('HGET', K_JOBS, id)
+  if not raw then
+    return nil
+  end
+  return cmsgpack.unpack(raw)
+end
+
+local function job_store(id, job)
+  local n = JOB_FIELDS
+  while n > F_CREATED and not present(job[n]) do
+    n = n - 1
+  end
+  local packed = {}
+  for i = 1, n do
+    local v = job[i]
+    if v == nil then
+      v = 0
+    end
+    packed[i] = v
+  end
+  redis.call('HSET', K_JOBS, id, cmsgpack.pack(packed))
+end
+
+-- Code an ack/nack/extend gets when the job is no longer leased under its token.
+local function not_leased_code(job, token)
+  local st = job[F_STATE]
+  if st == ST_LEASED then
+    return C_LEASE_LOST
+  elseif st == ST_CANCELLED then
+    return C_CANCELLED
+  elseif st == ST_EXPIRED then
+    return C_EXPIRED
+  elseif st == ST_DONE then
+    if job[F_TOKEN] == token then
+      return C_OK
+    end
+    return C_ALREADY_DONE
+  end
+  return C_LEASE_EXPIRED
+end

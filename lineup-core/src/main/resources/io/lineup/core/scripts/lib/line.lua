@@ -1,0 +1,60 @@
+-- The ready line: one sorted set whose score is (priority, arrival), so ZRANK is the exact position.
+-- Score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN + seq: higher priority first, FIFO within one.
+-- Both terms stay below 2^53, so the double score is exact.
+local PRIORITY_MAX = 255
+local ARRIVAL_SPAN = 17592186044416 -- 2^44 arrivals per queue
+
+local function line_add(id, priority)
+  local seq = redis.call('HINCRBY', K_META, 'seq', 1)
+  if seq >= ARRIVAL_SPAN then
+    error({err = 'LINEUP arrival sequence of this queue is exhausted'})
+  end
+  redis.call('ZADD', K_READY, (PRIORITY_MAX - priority) * ARRIVAL_SPAN + seq, id)
+end
+
+-- One wake-up token is enough: a consumer that takes jobs and leaves some behind passes it on.
+local function wake()
+  if redis.call('LLEN', K_WAKE) == 0 then
+    redis.call('RPUSH', K_WAKE, '1')
+  end
+end
+
+-- A delayed job that became the earliest changes how long consumers should wait.
+local function delay_add(id, due)
+  redis.call('ZADD', K_DELAYED, due, id)
+  local first = redis.call('ZRANGE', K_DELAYED, 0, 0)
+  if first[1] == id then
+    wake()
+  end
+end
+
+-- Moves due delayed jobs to the line; returns how many moved.
+local function promote_due(now, limit)
+  local due = redis.call('ZRANGEBYSCORE', K_DELAYED, '-inf', now, 'LIMIT', 0, limit)
+  if #due == 0 then
+    return 0
+  end
+  for _, id in ipairs(due) do
+    local job = job_load(id)
+    if job then
+      line_add(id, job[F_PRIORITY])
+      note('ready', id)
+    end
+  end
+  redis.call('ZREM', K_DELAYED, unpack(due))
+  wake()
+  return #due
+end
+
+-- Milliseconds until the earliest delayed job is due, or -1 when none is delayed.
+local function next_due_in(now)
+  local first = redis.call('ZRANGE', K_DELAYED, 0, 0, 'WITHSCORES')
+  if #first == 0 then
+    return -1
+  end
+  local wait = tonumber(first[2]) - now
+  if wait < 0 then
+    return 0
+  end
+  return wait
+end

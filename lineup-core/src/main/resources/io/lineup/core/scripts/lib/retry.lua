@@ -1,0 +1,64 @@
+-- A lease that failed (nack) or ran out: back to the line after a backoff, or to dead letters
+-- when the job is out of attempts. rand (0..1) comes from the caller, because Redis seeds
+-- Lua's random generator the same way on every call.
+local function backoff_delay(s, attempts, rand)
+  local delay = s.backoff_ms
+  if s.backoff == 'exponential' then
+    delay = delay * 2 ^ (attempts - 1)
+  end
+  if delay > s.backoff_max_ms then
+    delay = s.backoff_max_ms
+  end
+  return math.floor(delay * (1 - s.backoff_jitter * rand))
+end
+
+local function retry_or_bury(id, job, now, s, err, delay, rand)
+  redis.call('ZREM', K_LEASED, id)
+  job[F_ERROR] = err
+  job[F_TOKEN] = 0
+  local max = job[F_MAX_ATTEMPTS]
+  if not present(max) then
+    max = s.max_attempts
+  end
+  if job[F_ATTEMPTS] >= max then
+    job[F_STATE] = ST_DEAD
+    job[F_FINISHED] = now
+    -- A dead letter stays until respawned or purged; its TTL no longer applies.
+    if present(job[F_EXPIRES]) then
+      redis.call('ZREM', K_TTL, id)
+      job[F_EXPIRES] = 0
+    end
+    job_store(id, job)
+    redis.call('ZADD', K_DEAD, now, id)
+    note('dead', id)
+    return ST_DEAD, now
+  end
+  if delay < 0 then
+    delay = backoff_delay(s, job[F_ATTEMPTS], rand)
+  end
+  job[F_STATE] = ST_WAITING
+  job[F_DUE] = now + delay
+  job_store(id, job)
+  if delay == 0 then
+    line_add(id, job[F_PRIORITY])
+    wake()
+  else
+    delay_add(id, now + delay)
+  end
+  note('retried', id)
+  return ST_WAITING, now + delay
+end
+
+-- Leases whose time-to-run passed without ack or extend; bounded per call.
+local function reclaim_expired(now, s, limit, rand)
+  local expired = redis.call('ZRANGEBYSCORE', K_LEASED, '-inf', '(' .. now, 'LIMIT', 0, limit)
+  for _, id in ipairs(expired) do
+    local job = job_load(id)
+    if job then
+      retry_or_bury(id, job, now, s, 'lease expired: no ack or extend within the time-to-run', -1, rand)
+    else
+      redis.call('ZREM', K_LEASED, id)
+    end
+  end
+  return #expired
+end

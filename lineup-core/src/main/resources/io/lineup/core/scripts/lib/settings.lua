@@ -1,0 +1,23 @@
+-- Queue settings live in the meta hash; these are the defaults for a queue nobody configured.
+-- QueueSettings.java documents the same values, and a test checks that they agree.
+local SETTING_NAMES = {'max_attempts', 'ttr_ms', 'backoff', 'backoff_ms', 'backoff_max_ms', 'backoff_jitter',
+  'retention_ms', 'retention_max', 'rate', 'concurrency', 'paused'}
+local SETTING_DEFAULTS = {max_attempts = 3, ttr_ms = 30000, backoff = 'exponential', backoff_ms = 1000,
+  backoff_max_ms = 300000, backoff_jitter = 0.2, retention_ms = 3600000, retention_max = 10000, rate = 0,
+  concurrency = 0, paused = 0}
+
+local function settings_load()
+  local values = redis.call('HMGET', K_META, unpack(SETTING_NAMES))
+  local s = {}
+  for i, name in ipairs(SETTING_NAMES) do
+    local v = values[i]
+    if not v then
+      s[name] = SETTING_DEFAULTS[name]
+    elseif name == 'backoff' then
+      s[name] = v
+    else
+      s[name] = tonumber(v)
+    end
+  end
+  return s
+end

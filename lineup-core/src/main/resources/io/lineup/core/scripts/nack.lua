@@ -1,0 +1,47 @@
+-- nack: a leased job failed; it goes back to the line after a delay (explicit or the queue's
+-- backoff), or to dead letters when out of attempts.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      job id
+-- ARGV[3]      lease token
+-- ARGV[4]      error text
+-- ARGV[5]      retry delay (ms, -1 = the queue's backoff policy)
+-- ARGV[6]      rand: a number in [0, 1) for backoff jitter
+-- Returns      { code (codes.lua), state name after the nack ('DELAYED', 'READY' or 'DEAD'), due (epoch ms) }
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/settings.lua
+--#include lib/events.lua
+--#include lib/line.lua
+--#include lib/retry.lua
+
+local now = clock_now(ARGV[1])
+local id, token = ARGV[2], ARGV[3]
+local job = job_load(id)
+if not job then
+  return {C_NOT_FOUND, '', 0}
+end
+if job[F_STATE] ~= ST_LEASED or job[F_TOKEN] ~= token then
+  local code = not_leased_code(job, token)
+  if code == C_OK then
+    code = C_ALREADY_DONE
+  end
+  return {code, '', 0}
+end
+local s = settings_load()
+local state, due = retry_or_bury(id, job, now, s, ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]))
+if s.concurrency > 0 then
+  wake()
+end
+events_flush(now)
+local name = 'DEAD'
+if state == ST_WAITING then
+  name = 'DELAYED'
+  if due <= now then
+    name = 'READY'
+  end
+end
+return {C_OK, name, due}

@@ -1,0 +1,19 @@
+-- peek: the next jobs of the ready line, in lease order, without leasing them.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      offset into the line (0 = next)
+-- ARGV[2]      count
+-- Returns      { { id, payload, priority, attempts, created (epoch ms) }... }
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/job.lua
+
+local ids = redis.call('ZRANGE', K_READY, tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1)
+local out = {}
+for _, id in ipairs(ids) do
+  local job = job_load(id)
+  if job then
+    out[#out + 1] = {id, job[F_PAYLOAD], job[F_PRIORITY], job[F_ATTEMPTS], job[F_CREATED]}
+  end
+end
+return out

@@ -1,0 +1,17 @@
+-- promote: background step; moves due delayed jobs to the ready line and wakes a consumer.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      limit: most jobs moved per call
+-- Returns      { promoted, ms until the next delayed job is due (-1 none) }
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/events.lua
+--#include lib/line.lua
+
+local now = clock_now(ARGV[1])
+local moved = promote_due(now, tonumber(ARGV[2]))
+events_flush(now)
+return {moved, next_due_in(now)}

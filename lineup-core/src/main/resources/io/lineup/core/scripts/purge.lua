@@ -1,0 +1,21 @@
+-- purge: deletes dead letters for good, oldest first, at most `limit` per call.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      limit
+-- Returns      { purged, dead letters left }
+--#include lib/keys.lua
+--#include lib/clock.lua
+--#include lib/events.lua
+
+local now = clock_now(ARGV[1])
+local ids = redis.call('ZRANGE', K_DEAD, 0, tonumber(ARGV[2]) - 1)
+if #ids > 0 then
+  redis.call('HDEL', K_JOBS, unpack(ids))
+  redis.call('ZREM', K_DEAD, unpack(ids))
+  for _, id in ipairs(ids) do
+    note('purged', id)
+  end
+end
+events_flush(now)
+return {#ids, redis.call('ZCARD', K_DEAD)}

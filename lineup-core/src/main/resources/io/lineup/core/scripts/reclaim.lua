@@ -1,0 +1,21 @@
+-- reclaim: background step; leases past their deadline go back to the line (attempts counted)
+-- or, out of attempts, to dead letters.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      limit: most leases reclaimed per call
+-- ARGV[3]      rand: a number in [0, 1) for backoff jitter
+-- Returns      number of leases reclaimed
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/settings.lua
+--#include lib/events.lua
+--#include lib/line.lua
+--#include lib/retry.lua
+
+local now = clock_now(ARGV[1])
+local n = reclaim_expired(now, settings_load(), tonumber(ARGV[2]), tonumber(ARGV[3]))
+events_flush(now)
+return n

@@ -1,0 +1,49 @@
+-- respawn: puts dead jobs back at the end of the ready line with their attempts reset.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      fresh TTL (ms from now, 0 = none)
+-- ARGV[3]      mode: 'ids' (the ids follow in ARGV[4..]) or 'oldest' (ARGV[4] = how many, oldest first)
+-- Returns      { respawned, dead letters left }
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/events.lua
+--#include lib/line.lua
+
+local now = clock_now(ARGV[1])
+local ttl = tonumber(ARGV[2])
+local ids
+if ARGV[3] == 'ids' then
+  ids = {}
+  for i = 4, #ARGV do
+    ids[#ids + 1] = ARGV[i]
+  end
+else
+  ids = redis.call('ZRANGE', K_DEAD, 0, tonumber(ARGV[4]) - 1)
+end
+local n = 0
+for _, id in ipairs(ids) do
+  local job = job_load(id)
+  if job and job[F_STATE] == ST_DEAD and redis.call('ZREM', K_DEAD, id) == 1 then
+    job[F_STATE] = ST_WAITING
+    job[F_ATTEMPTS] = 0
+    job[F_DUE] = now
+    job[F_FINISHED] = 0
+    job[F_EXPIRES] = 0
+    if ttl > 0 then
+      job[F_EXPIRES] = now + ttl
+      redis.call('ZADD', K_TTL, now + ttl, id)
+    end
+    job_store(id, job)
+    line_add(id, job[F_PRIORITY])
+    note('respawned', id)
+    n = n + 1
+  end
+end
+if n > 0 then
+  wake()
+end
+events_flush(now)
+return {n, redis.call('ZCARD', K_DEAD)}

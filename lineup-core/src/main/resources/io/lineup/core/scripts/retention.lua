@@ -1,0 +1,19 @@
+-- retention: background step; drops finished records (done, cancelled, expired) older than the
+-- queue's retention window.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      limit: most records dropped per call
+-- Returns      number of records dropped
+--#include lib/keys.lua
+--#include lib/clock.lua
+--#include lib/settings.lua
+
+local now = clock_now(ARGV[1])
+local s = settings_load()
+local ids = redis.call('ZRANGEBYSCORE', K_FINISHED, '-inf', now - s.retention_ms, 'LIMIT', 0, tonumber(ARGV[2]))
+if #ids > 0 then
+  redis.call('HDEL', K_JOBS, unpack(ids))
+  redis.call('ZREM', K_FINISHED, unpack(ids))
+end
+return #ids

@@ -1,0 +1,299 @@
+package io.lineup.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real {@code redis-server} process on 127.0.0.1 that this JVM owns: start, graceful stop, crash
+ * (SIGKILL) and restart on the same port and data folder.
+ *
+ * <p>Used by the tests (each test class gets its own server), by the server's embedded mode and by
+ * the benchmark. Not thread-safe: one owner drives its life.
+ */
+public final class RedisProcess implements AutoCloseable {
+  /** How long {@link #start()} waits for the server to answer PING (loading an AOF included). */
+  public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
+
+  private final Path binary;
+  private final Path dataDir;
+  private final boolean ownsDataDir;
+  private final Map<String, String> settings;
+  private int port;
+  private Process process;
+
+  private RedisProcess(Builder builder) {
+    this.binary = builder.binary != null ? builder.binary : RedisBinary.locate();
+    try {
+      this.ownsDataDir = builder.dataDir == null;
+      this.dataDir =
+          ownsDataDir
+              ? Files.createTempDirectory("lineup-redis-")
+              : builder.dataDir.toAbsolutePath();
+      Files.createDirectories(dataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not create the Redis data folder", e);
+    }
+    this.settings = new LinkedHashMap<>(builder.settings);
+    this.port = builder.port;
+  }
+
+  /** A builder; the defaults are a free port, a temporary data folder and no persistence. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Starts the process and waits until it answers PING.
+   *
+   * @throws IllegalStateException when it exits or does not answer within {@link
+   *     #DEFAULT_START_TIMEOUT}; the message carries the tail of its log
+   */
+  public synchronized RedisProcess start() {
+    if (isRunning()) {
+      return this;
+    }
+    if (port == 0) {
+      port = freePort();
+    }
+    List<String> command = new ArrayList<>();
+    command.add(binary.toString());
+    command.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1"));
+    command.addAll(List.of("--dir", dataDir.toString(), "--logfile", "redis.log"));
+    command.addAll(List.of("--daemonize", "no", "--protected-mode", "no"));
+    settings.forEach((name, value) -> {
+      command.add("--" + name);
+      command.add(value);
+    });
+    try {
+      process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(dataDir.resolve("redis.stdout").toFile())
+              .start();
+    } catch (IOException e) {
+      throw new IllegalStateException("Could not run " + binary, e);
+    }
+    awaitPong(DEFAULT_START_TIMEOUT);
+    return this;
+  }
+
+  /** Stops the server gracefully (SHUTDOWN, which flushes the append-only file when enabled). */
+  public synchronized void stop() {
+    if (!isRunning()) {
+      return;
+    }
+    try {
+      command("SHUTDOWN");
+    } catch (IOException expected) {
+      // The server closes the connection as it exits.
+    }
+    waitForExit();
+  }
+
+  /**
+   * Kills the server with SIGKILL, as a crash would: nothing is flushed beyond what Redis already
+   * did.
+   */
+  public synchronized void kill() {
+    if (process != null) {
+      process.destroyForcibly();
+      waitForExit();
+    }
+  }
+
+  /** Stops (gracefully) and starts again on the same port and data folder. */
+  public synchronized void restart() {
+    stop();
+    start();
+  }
+
+  /** Whether the process is alive. */
+  public synchronized boolean isRunning() {
+    return process != null && process.isAlive();
+  }
+
+  /** The TCP port on 127.0.0.1; known after the first {@link #start()}. */
+  public int port() {
+    return port;
+  }
+
+  /** A {@code redis://127.0.0.1:PORT} URI for clients. */
+  public String uri() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  /** The folder holding the append-only file, snapshots and {@code redis.log}. */
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** Stops the server and deletes the data folder when this object created it. */
+  @Override
+  public synchronized void close() {
+    stop();
+    kill();
+    if (ownsDataDir) {
+      deleteRecursively(dataDir);
+    }
+  }
+
+  /**
+   * Sends one inline command and returns the first line of the reply, for start-up checks and
+   * tests. Not a Redis client: multi-line replies are cut after the first line.
+   */
+  public String command(String inline) throws IOException {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      socket.setSoTimeout(5000);
+      OutputStream out = socket.getOutputStream();
+      out.write((inline + "\r\n").getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      StringBuilder line = new StringBuilder();
+      int c;
+      while ((c = in.read()) != -1 && c != '\n') {
+        if (c != '\r') {
+          line.append((char) c);
+        }
+      }
+      if (c == -1 && line.isEmpty()) {
+        throw new IOException("connection closed");
+      }
+      return line.toString();
+    }
+  }
+
+  private void awaitPong(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "redis-server exited with code " + process.exitValue() + ": " + logTail());
+      }
+      try {
+        if ("+PONG".equals(command("PING"))) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // Not listening yet.
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while starting redis-server", e);
+      }
+    }
+    process.destroyForcibly();
+    throw new IllegalStateException(
+        "redis-server did not answer PING in " + timeout + ": " + logTail());
+  }
+
+  private void waitForExit() {
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private String logTail() {
+    try {
+      List<String> lines = new ArrayList<>();
+      for (String file : List.of("redis.stdout", "redis.log")) {
+        Path path = dataDir.resolve(file);
+        if (Files.exists(path)) {
+          lines.addAll(Files.readAllLines(path));
+        }
+      }
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("No free port", e);
+    }
+  }
+
+  private static void deleteRecursively(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException ignored) {
+      // A leftover temporary folder is harmless.
+    }
+  }
+
+  /**
+   * Options for a {@link RedisProcess}; every setting maps to a {@code redis-server --name value}
+   * flag.
+   */
+  public static final class Builder {
+    private Path binary;
+    private Path dataDir;
+    private int port;
+    private final Map<String, String> settings = new LinkedHashMap<>();
+
+    private Builder() {
+      settings.put("save", "");
+      settings.put("appendonly", "no");
+    }
+
+    /** The redis-server executable; default {@link RedisBinary#locate()}. */
+    public Builder binary(Path binary) {
+      this.binary = binary;
+      return this;
+    }
+
+    /** The data folder, kept on close; default a temporary folder deleted on close. */
+    public Builder dataDir(Path dataDir) {
+      this.dataDir = dataDir;
+      return this;
+    }
+
+    /** The port; 0 (default) picks a free one. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** Turns the append-only file on ({@code appendfsync everysec}) or off. */
+    public Builder appendOnly(boolean on) {
+      settings.put("appendonly", on ? "yes" : "no");
+      return this;
+    }
+
+    /** Any other redis-server setting, e.g. {@code setting("hz", "100")}. */
+    public Builder setting(String name, String value) {
+      settings.put(name, value);
+      return this;
+    }
+
+    /** Builds without starting. */
+    public RedisProcess build() {
+      return new RedisProcess(this);
+    }
+  }
+}
