@@ -134,10 +134,8 @@ final class Leaser {
           "result", "must be at most " + Limits.MAX_RESULT_BYTES + " bytes, got " + result.length);
     }
     Args args = new Args(4).add(engine.now()).add(id).add(token).add(result);
-    throwUnlessOk(
-        queue,
-        id,
-        ScriptCode.of(Replies.asLong(engine.run(ScriptLibrary.ACK, queue, args.toArray()))));
+    List<Object> reply = Replies.asList(engine.run(ScriptLibrary.ACK, queue, args.toArray()));
+    throwUnlessOk(queue, id, ScriptCode.of(Replies.asLong(reply.get(0))));
   }
 
   NackResult nack(QueueName queue, String id, String token, String error, Duration retryDelay) {

@@ -39,7 +39,10 @@ public final class Lineup implements AutoCloseable {
   private Lineup(LineupOptions options) {
     RedisGateway gateway =
         new RedisGateway(
-            options.redisUri(), options.commandTimeout(), options.maxWaitingConnections());
+            options.redisUri(),
+            options.commandTimeout(),
+            options.maxWaitingConnections(),
+            options.latencyListener());
     this.engine = new Engine(gateway, options);
     this.publisher = new Publisher(engine);
     this.leaser = new Leaser(engine);
@@ -280,6 +283,27 @@ public final class Lineup implements AutoCloseable {
   /** Resumes a paused queue and wakes its consumers. */
   public void resume(QueueName queue) {
     configure(queue, QueueSettings.change().withPaused(false));
+  }
+
+  // ---- Redis ----
+
+  /**
+   * One round trip to Redis, for readiness checks.
+   *
+   * @throws RedisUnavailableException when Redis does not answer
+   */
+  public Duration ping() {
+    return engine.gateway().ping();
+  }
+
+  /** The Redis server's version, mode and the settings that decide whether jobs can be lost. */
+  public RedisServerInfo redisInfo() {
+    return engine.gateway().info();
+  }
+
+  /** A named collection of small records for the server's own data (namespaces, hashed tokens). */
+  public RecordStore records(String collection) {
+    return new RecordStore(engine.gateway(), collection);
   }
 
   /** Stops the background loops and closes the connections. Workers should be closed first. */

@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param maintenanceInterval pause between two rounds of each background loop
  * @param maxWaitingConnections most connections held by consumers blocked in a lease wait; more
  *     waiters queue for one
+ * @param latencyListener told the latency of every Redis command; null for none
  */
 public record LineupOptions(
     String redisUri,
@@ -25,7 +26,8 @@ public record LineupOptions(
     Duration commandTimeout,
     boolean maintenance,
     Duration maintenanceInterval,
-    int maxWaitingConnections) {
+    int maxWaitingConnections,
+    CommandLatencyListener latencyListener) {
 
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofMillis(500);
@@ -50,6 +52,7 @@ public record LineupOptions(
     private boolean maintenance = true;
     private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
     private int maxWaitingConnections = DEFAULT_MAX_WAITING_CONNECTIONS;
+    private CommandLatencyListener latencyListener;
 
     private Builder(String redisUri) {
       this.redisUri = redisUri;
@@ -85,6 +88,11 @@ public record LineupOptions(
       return this;
     }
 
+    public Builder latencyListener(CommandLatencyListener listener) {
+      this.latencyListener = listener;
+      return this;
+    }
+
     public LineupOptions build() {
       return new LineupOptions(
           redisUri,
@@ -93,7 +101,8 @@ public record LineupOptions(
           commandTimeout,
           maintenance,
           maintenanceInterval,
-          maxWaitingConnections);
+          maxWaitingConnections,
+          latencyListener);
     }
   }
 }

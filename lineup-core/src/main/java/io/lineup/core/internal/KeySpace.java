@@ -65,6 +65,11 @@ public final class KeySpace {
     return bytes(PREFIX + hashTag(queue) + ":uniq:" + uniqueKey);
   }
 
+  /** The hash of a named record collection (server data such as tokens): {@code lu:rec:{name}}. */
+  public static byte[] recordCollection(String collection) {
+    return bytes(PREFIX + "rec:{" + collection + "}");
+  }
+
   /** Registry member of a queue. */
   public static String registryMember(QueueName queue) {
     return queue.namespace() + "/" + queue.name();

@@ -11,10 +11,13 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lineup.core.CommandLatencyListener;
 import io.lineup.core.LineupException;
 import io.lineup.core.QueueName;
+import io.lineup.core.RedisServerInfo;
 import io.lineup.core.RedisUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -49,10 +52,15 @@ public final class RedisGateway implements AutoCloseable {
    *
    * @throws RedisUnavailableException when Redis cannot be reached
    */
-  public RedisGateway(String uri, Duration commandTimeout, int maxWaitingConnections) {
+  public RedisGateway(
+      String uri,
+      Duration commandTimeout,
+      int maxWaitingConnections,
+      CommandLatencyListener latencyListener) {
     this.commandTimeout = commandTimeout;
     this.resources =
         ClientResources.builder()
+            .commandLatencyRecorder(latencyRecorder(latencyListener))
             .reconnectDelay(
                 Delay.exponential(
                     Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
@@ -76,6 +84,65 @@ public final class RedisGateway implements AutoCloseable {
           "Cannot connect to Redis at " + redisUri.getHost() + ":" + redisUri.getPort(), e);
     }
     this.waiter = new WakeWaiter(client, connection, commandTimeout, maxWaitingConnections);
+  }
+
+  private static CommandLatencyRecorder latencyRecorder(CommandLatencyListener listener) {
+    if (listener == null) {
+      // Also spares every command the default latency collector's bookkeeping.
+      return CommandLatencyRecorder.disabled();
+    }
+    return (local, remote, command, firstResponseNanos, completionNanos) ->
+        listener.record(command.toString(), Duration.ofNanos(completionNanos));
+  }
+
+  /**
+   * Round trip to Redis.
+   *
+   * @throws RedisUnavailableException when Redis does not answer
+   */
+  public Duration ping() {
+    long start = System.nanoTime();
+    await(connection.async().ping());
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+
+  /**
+   * The server's version, mode and the settings that decide whether jobs can be lost.
+   *
+   * @throws RedisUnavailableException when Redis does not answer
+   */
+  public RedisServerInfo info() {
+    String server = await(connection.async().info("server"));
+    String persistence = await(connection.async().info("persistence"));
+    String policy = null;
+    Boolean snapshots = null;
+    try {
+      policy = configValue("maxmemory-policy");
+      String save = configValue("save");
+      snapshots = save != null && !save.isBlank();
+    } catch (LineupException configRefused) {
+      // Managed Redis services often forbid CONFIG; the checks that need it are skipped.
+    }
+    return new RedisServerInfo(
+        infoField(server, "redis_version"),
+        infoField(server, "redis_mode"),
+        policy,
+        "1".equals(infoField(persistence, "aof_enabled")),
+        snapshots);
+  }
+
+  private String configValue(String name) {
+    var values = await(connection.async().configGet(name));
+    return values == null ? null : values.get(name);
+  }
+
+  private static String infoField(String info, String name) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith(name + ":")) {
+        return line.substring(name.length() + 1).trim();
+      }
+    }
+    return null;
   }
 
   /** The asynchronous commands of the shared connection (for the few plain commands). */

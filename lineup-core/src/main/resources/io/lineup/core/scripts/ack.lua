@@ -5,7 +5,7 @@
 -- ARGV[2]      job id
 -- ARGV[3]      lease token
 -- ARGV[4]      result (bytes, '' = none)
--- Returns      a code (codes.lua): 1 acked (also for a repeated ack of the same lease), -1 not found,
+-- Returns      { code } (codes.lua): 1 acked (also for a repeated ack of the same lease), -1 not found,
 --              -2 lease expired, -3 lease lost, -4 cancelled, -5 expired, -6 acked under another lease
 --#include lib/keys.lua
 --#include lib/codes.lua
@@ -28,4 +28,4 @@ if code == C_OK then
   end
 end
 events_flush(now)
-return code
+return {code}

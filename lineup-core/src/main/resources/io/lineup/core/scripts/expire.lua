@@ -3,7 +3,7 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most jobs expired per call
--- Returns      number of jobs expired
+-- Returns      { number of jobs expired }
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua
@@ -27,4 +27,4 @@ for _, id in ipairs(ids) do
   end
 end
 events_flush(now)
-return n
+return {n}

@@ -5,7 +5,7 @@
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most leases reclaimed per call
 -- ARGV[3]      rand: a number in [0, 1) for backoff jitter
--- Returns      number of leases reclaimed
+-- Returns      { number of leases reclaimed }
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua
@@ -18,4 +18,4 @@
 local now = clock_now(ARGV[1])
 local n = reclaim_expired(now, settings_load(), tonumber(ARGV[2]), tonumber(ARGV[3]))
 events_flush(now)
-return n
+return {n}

@@ -4,7 +4,7 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most records dropped per call
--- Returns      number of records dropped
+-- Returns      { number of records dropped }
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/settings.lua
@@ -16,4 +16,4 @@ if #ids > 0 then
   redis.call('HDEL', K_JOBS, unpack(ids))
   redis.call('ZREM', K_FINISHED, unpack(ids))
 end
-return #ids
+return {#ids}

@@ -1,0 +1,114 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aDelayedJob;
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static io.lineup.core.Fixtures.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lineup.testing.RedisServerExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class JobLifecycleTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+  static Lineup lineup;
+
+  @BeforeAll
+  static void connect() {
+    lineup = Fixtures.anEngine(redis);
+  }
+
+  @AfterAll
+  static void close() {
+    lineup.close();
+  }
+
+  @Test
+  void aPublishedJobIsReadyAtPositionZeroThenLeasedAckedAndItsResultKept() {
+    QueueName queue = aFreshQueue();
+    PublishResult published = lineup.publish(queue, aJob("hello"));
+    assertThat(published.created()).isTrue();
+    assertThat(published.state()).isEqualTo(JobState.READY);
+    assertThat(published.position()).isZero();
+
+    Leases leases = lineup.lease(queue, 10, Duration.ZERO);
+    assertThat(leases.jobs()).hasSize(1);
+    LeasedJob job = leases.jobs().get(0);
+    assertThat(job.id()).isEqualTo(published.id());
+    assertThat(job.payloadText()).isEqualTo("hello");
+    assertThat(job.attempt()).isEqualTo(1);
+    assertThat(job.maxAttempts()).isEqualTo(QueueSettings.DEFAULT_MAX_ATTEMPTS);
+    assertThat(Duration.between(job.leasedAt(), job.leaseDeadline()))
+        .isEqualTo(QueueSettings.DEFAULT_TIME_TO_RUN);
+    assertThat(lineup.get(queue, job.id()).orElseThrow().state()).isEqualTo(JobState.LEASED);
+
+    lineup.ack(job, "done!".getBytes(StandardCharsets.UTF_8));
+    JobInfo info = lineup.get(queue, job.id()).orElseThrow();
+    assertThat(info.state()).isEqualTo(JobState.DONE);
+    assertThat(Fixtures.text(info.result())).isEqualTo("done!");
+    assertThat(info.finishedAt()).isNotNull();
+    QueueStats stats = lineup.stats(queue);
+    assertThat(stats.ready() + stats.leased() + stats.delayed()).isZero();
+    assertThat(stats.counters())
+        .containsEntry("published", 1L)
+        .containsEntry("leased", 1L)
+        .containsEntry("acked", 1L);
+  }
+
+  @Test
+  void aRepeatedAckOfTheSameLeaseSucceedsButAnAckAfterCancelFailsClearly() {
+    QueueName queue = aFreshQueue();
+    lineup.publish(queue, aJob("a"));
+    lineup.publish(queue, aJob("b"));
+    var jobs = lineup.lease(queue, 2, Duration.ZERO).jobs();
+    lineup.ack(jobs.get(0));
+    lineup.ack(jobs.get(0));
+
+    assertThat(lineup.cancel(queue, jobs.get(1).id())).isEqualTo(JobState.LEASED);
+    assertThatThrownBy(() -> lineup.ack(jobs.get(1)))
+        .isInstanceOfSatisfying(
+            LeaseLostException.class,
+            e -> assertThat(e.reason()).isEqualTo(LeaseLostException.Reason.CANCELLED));
+    assertThat(lineup.get(queue, jobs.get(1).id()).orElseThrow().state())
+        .isEqualTo(JobState.CANCELLED);
+  }
+
+  @Test
+  void aDelayedJobIsNotLeasableBeforeItsDueTime() {
+    QueueName queue = aFreshQueue();
+    PublishResult published = lineup.publish(queue, aDelayedJob("later", Duration.ofMillis(300)));
+    assertThat(published.state()).isEqualTo(JobState.DELAYED);
+    assertThat(published.position()).isEqualTo(-1);
+    Leases early = lineup.lease(queue, 1, Duration.ZERO);
+    assertThat(early.jobs()).isEmpty();
+    assertThat(early.retryAfter()).isPositive();
+    Leases onTime = lineup.lease(queue, 1, Duration.ofSeconds(2));
+    assertThat(onTime.jobs()).extracting(LeasedJob::id).containsExactly(published.id());
+    assertThat(onTime.jobs().get(0).leasedAt()).isAfterOrEqualTo(onTime.jobs().get(0).dueAt());
+  }
+
+  @Test
+  void aNackedJobIsRetriedThenDeadLetteredAndCanBeRespawned() {
+    QueueName queue = aFreshQueue();
+    String id = lineup.publish(queue, aJob("fragile").maxAttempts(2)).id();
+    LeasedJob first = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+    NackResult retry = lineup.nack(queue, id, first.token(), "boom", Duration.ZERO);
+    assertThat(retry.state()).isEqualTo(JobState.READY);
+    LeasedJob second = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+    assertThat(second.attempt()).isEqualTo(2);
+    assertThat(lineup.nack(second, "boom again").state()).isEqualTo(JobState.DEAD);
+
+    DeadPage dead = lineup.deadLetters(queue, 0, 10);
+    assertThat(dead.total()).isEqualTo(1);
+    assertThat(dead.jobs().get(0).lastError()).isEqualTo("boom again");
+    assertThat(lineup.respawn(queue, java.util.List.of(id), null)).isEqualTo(1);
+    LeasedJob reborn = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+    assertThat(reborn.id()).isEqualTo(id);
+    assertThat(reborn.attempt()).isEqualTo(1);
+  }
+}
