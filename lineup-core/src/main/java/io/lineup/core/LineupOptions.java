@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param maxWaitingConnections most connections held by consumers blocked in a lease wait; more
  *     waiters queue for one
  * @param latencyListener told the latency of every Redis command; null for none
+ * @param hostClock this machine's clock, used only where host time is harmless: the time part of
+ *     generated job ids and the sanity bound on run-at times. Due times never use it.
  */
 public record LineupOptions(
     String redisUri,
@@ -27,7 +29,8 @@ public record LineupOptions(
     boolean maintenance,
     Duration maintenanceInterval,
     int maxWaitingConnections,
-    CommandLatencyListener latencyListener) {
+    CommandLatencyListener latencyListener,
+    java.time.Clock hostClock) {
 
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofMillis(500);
@@ -36,6 +39,7 @@ public record LineupOptions(
   public LineupOptions {
     Objects.requireNonNull(redisUri, "redisUri");
     Objects.requireNonNull(timeSource, "timeSource");
+    Objects.requireNonNull(hostClock, "hostClock");
   }
 
   /** Options with every default, for this Redis. */
@@ -53,6 +57,7 @@ public record LineupOptions(
     private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
     private int maxWaitingConnections = DEFAULT_MAX_WAITING_CONNECTIONS;
     private CommandLatencyListener latencyListener;
+    private java.time.Clock hostClock = java.time.Clock.systemUTC();
 
     private Builder(String redisUri) {
       this.redisUri = redisUri;
@@ -93,6 +98,11 @@ public record LineupOptions(
       return this;
     }
 
+    public Builder hostClock(java.time.Clock clock) {
+      this.hostClock = clock;
+      return this;
+    }
+
     public LineupOptions build() {
       return new LineupOptions(
           redisUri,
@@ -102,7 +112,8 @@ public record LineupOptions(
           maintenance,
           maintenanceInterval,
           maxWaitingConnections,
-          latencyListener);
+          latencyListener,
+          hostClock);
     }
   }
 }

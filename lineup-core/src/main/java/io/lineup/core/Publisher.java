@@ -48,7 +48,7 @@ final class Publisher {
         keys.add(KeySpace.uniqueKey(queue, job.uniqueKey()));
         uniqueIndex = keys.size();
       }
-      args.add(job.id() != null ? job.id() : JobIds.next())
+      args.add(job.id() != null ? job.id() : JobIds.next(engine.options().hostClock().millis()))
           .add(job.payload())
           .add(job.priority())
           .add(job.delay() == null ? -1 : job.delay().toMillis())
@@ -112,7 +112,8 @@ final class Publisher {
     checkDuration("delay", job.delay(), 0, Limits.MAX_DELAY_MS);
     if (job.runAt() != null
         && (job.runAt().toEpochMilli() < 0
-            || job.runAt().isAfter(Instant.now().plusMillis(Limits.MAX_DELAY_MS)))) {
+            || job.runAt()
+                .isAfter(engine.options().hostClock().instant().plusMillis(Limits.MAX_DELAY_MS)))) {
       throw new InvalidArgumentException("runAt", "must be between 1970 and ten years from now");
     }
     if (job.maxAttempts() != null

@@ -16,12 +16,15 @@ public final class JobIds {
 
   private JobIds() {}
 
-  /** A new id. */
-  public static String next() {
+  /**
+   * A new id whose time part is {@code nowMillis} (the host clock; ids stay unique if it goes
+   * back).
+   */
+  public static String next(long nowMillis) {
     long millis;
     int count;
     synchronized (JobIds.class) {
-      millis = Math.max(System.currentTimeMillis(), lastMillis);
+      millis = Math.max(nowMillis, lastMillis);
       if (millis == lastMillis) {
         counter++;
         if (counter >= 1 << 15) {

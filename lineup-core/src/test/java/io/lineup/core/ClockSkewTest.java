@@ -1,0 +1,41 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aDelayedJob;
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lineup.testing.RedisServerExtension;
+import java.time.Clock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class ClockSkewTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  @Test
+  void twoEnginesWhoseHostClocksAreFiveSecondsApartReleaseDelayedJobsOnTime() {
+    QueueName queue = aFreshQueue();
+    Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(5));
+    try (Lineup fast = Fixtures.anEngine(redis, options -> options.hostClock(ahead));
+        Lineup exact = Fixtures.anEngine(redis)) {
+      for (Lineup[] pair : new Lineup[][] {{fast, exact}, {exact, fast}}) {
+        Lineup producer = pair[0];
+        Lineup consumer = pair[1];
+        long start = System.nanoTime();
+        PublishResult published =
+            producer.publish(queue, aDelayedJob("in one second", Duration.ofSeconds(1)));
+        assertThat(consumer.get(queue, published.id()).orElseThrow().dueAt())
+            .isEqualTo(published.dueAt());
+
+        Leases leases = consumer.lease(queue, 1, Duration.ofSeconds(10));
+        long waitedMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertThat(leases.jobs()).extracting(LeasedJob::id).containsExactly(published.id());
+        consumer.ack(leases.jobs().get(0));
+        System.out.printf("Delay of 1000 ms across skewed hosts took %d ms%n", waitedMs);
+        // A clock read from either host would be off by five seconds, one way or the other.
+        assertThat(waitedMs).isBetween(950L, 1900L);
+      }
+    }
+  }
+}
