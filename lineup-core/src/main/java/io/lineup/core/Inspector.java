@@ -26,10 +26,10 @@ final class Inspector {
     }
     Object reply =
         engine.run(ScriptLibrary.GET, queue, new Args(2).add(engine.now()).add(id).toArray());
-    if (reply == null) {
+    List<Object> r = Replies.asList(reply);
+    if (r.isEmpty()) {
       return Optional.empty();
     }
-    List<Object> r = Replies.asList(reply);
     long eta = Replies.asLong(r.get(15));
     byte[] result = Replies.asBytes(r.get(12));
     return Optional.of(

@@ -3,7 +3,7 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
--- Returns      nil when unknown, else { state name, payload, priority, attempts, max attempts,
+-- Returns      {} when unknown, else { state name, payload, priority, attempts, max attempts,
 --              time-to-run (ms), created, due, expires, started, finished (epoch ms, 0 = none),
 --              last error, result, position (-1 when not ready), lease deadline (epoch ms, 0 = none),
 --              ETA (ms, -1 unknown), now (epoch ms) }
@@ -19,7 +19,7 @@ local now = clock_now(ARGV[1])
 local id = ARGV[2]
 local job = job_load(id)
 if not job then
-  return nil
+  return {}
 end
 local s = settings_load()
 local function value(i)

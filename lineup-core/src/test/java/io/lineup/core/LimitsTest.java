@@ -1,0 +1,166 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static io.lineup.core.Fixtures.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lineup.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class LimitsTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  @Test
+  void aRateLimitOfFiftyPerSecondYieldsExactlyFiftyLeasesInEverySecondAcrossFourConsumers()
+      throws Exception {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis);
+        ExecutorService consumers = Executors.newFixedThreadPool(4)) {
+      lineup.configure(queue, QueueSettings.change().withRateLimit(50));
+      List<NewJob> jobs = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        jobs.add(aJob("call " + i));
+      }
+      lineup.publishAll(queue, jobs);
+
+      List<Long> leasedAt = Collections.synchronizedList(new ArrayList<>());
+      long stopAt = System.nanoTime() + Duration.ofMillis(4_500).toNanos();
+      List<Future<?>> running = new ArrayList<>();
+      for (int c = 0; c < 4; c++) {
+        running.add(
+            consumers.submit(() -> {
+              while (System.nanoTime() < stopAt) {
+                for (LeasedJob job : lineup.lease(queue, 10, Duration.ofMillis(300)).jobs()) {
+                  leasedAt.add(job.leasedAt().toEpochMilli());
+                  lineup.ack(job);
+                }
+              }
+              return null;
+            }));
+      }
+      for (Future<?> consumer : running) {
+        consumer.get();
+      }
+
+      List<Long> times = leasedAt.stream().sorted().toList();
+      long first = times.get(0);
+      int[] perSecond = new int[4];
+      for (long t : times) {
+        int second = (int) ((t - first) / 1000);
+        if (second < perSecond.length) {
+          perSecond[second]++;
+        }
+      }
+      int busiestWindow = 0;
+      for (int i = 0, j = 0; i < times.size(); i++) {
+        while (times.get(i) - times.get(j) >= 1000) {
+          j++;
+        }
+        busiestWindow = Math.max(busiestWindow, i - j + 1);
+      }
+      System.out.printf(
+          "Leases per second at 50/s: %s; busiest sliding second: %d%n",
+          java.util.Arrays.toString(perSecond), busiestWindow);
+      assertThat(perSecond).containsOnly(50);
+      assertThat(busiestWindow).isEqualTo(50);
+    }
+  }
+
+  @Test
+  void aConcurrencyLimitOfThreeIsNeverExceededAndIsReached() throws Exception {
+    QueueName queue = aFreshQueue();
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger highest = new AtomicInteger();
+    AtomicLong done = new AtomicLong();
+    try (Lineup lineup = Fixtures.anEngine(redis);
+        ExecutorService consumers = Executors.newFixedThreadPool(6)) {
+      lineup.configure(queue, QueueSettings.change().withConcurrencyLimit(3));
+      List<NewJob> jobs = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        jobs.add(aJob("render " + i));
+      }
+      lineup.publishAll(queue, jobs);
+      List<Future<?>> running = new ArrayList<>();
+      for (int c = 0; c < 6; c++) {
+        running.add(
+            consumers.submit(() -> {
+              while (done.get() < 60) {
+                for (LeasedJob job : lineup.lease(queue, 2, Duration.ofMillis(200)).jobs()) {
+                  highest.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                  Thread.sleep(20);
+                  // Counted out before the ack, so this count never runs ahead of Redis's.
+                  inFlight.decrementAndGet();
+                  lineup.ack(job);
+                  done.incrementAndGet();
+                }
+              }
+              return null;
+            }));
+      }
+      for (Future<?> consumer : running) {
+        consumer.get();
+      }
+      assertThat(highest.get()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aCrashedHolderFreesItsConcurrencySlotWhenItsLeaseEnds() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      lineup.configure(queue, QueueSettings.change().withConcurrencyLimit(3));
+      for (int i = 0; i < 4; i++) {
+        lineup.publish(queue, aJob("gpu " + i).timeToRun(Duration.ofMillis(600)));
+      }
+      assertThat(lineup.lease(queue, 3, Duration.ZERO).jobs())
+          .hasSize(3); // then the holder "crashes"
+
+      Leases refused = lineup.lease(queue, 1, Duration.ZERO);
+      assertThat(refused.jobs()).isEmpty();
+      assertThat(refused.refusal()).isEqualTo(Leases.Refusal.CONCURRENCY_LIMITED);
+      assertThat(refused.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(600));
+
+      long start = System.nanoTime();
+      Leases freed = lineup.lease(queue, 1, Duration.ofSeconds(5));
+      long waitedMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
+      assertThat(freed.jobs()).hasSize(1);
+      assertThat(waitedMs).as("waited for the crashed leases to end").isBetween(300L, 3000L);
+    }
+  }
+
+  @Test
+  void aPausedQueueAcceptsJobsButLeasesNothingUntilResumedAndThenWakesItsWaitingConsumer()
+      throws Exception {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      lineup.pause(queue);
+      PublishResult published = lineup.publish(queue, aJob("held"));
+      assertThat(published.state()).isEqualTo(JobState.READY);
+      Leases paused = lineup.lease(queue, 1, Duration.ZERO);
+      assertThat(paused.jobs()).isEmpty();
+      assertThat(paused.refusal()).isEqualTo(Leases.Refusal.PAUSED);
+      assertThat(lineup.stats(queue).settings().paused()).isTrue();
+
+      var waiting =
+          Executors.newVirtualThreadPerTaskExecutor()
+              .submit(() -> lineup.lease(queue, 1, Duration.ofSeconds(10)));
+      Thread.sleep(200);
+      long resumedAt = System.nanoTime();
+      lineup.resume(queue);
+      Leases resumed = waiting.get();
+      long tookMs = Duration.ofNanos(System.nanoTime() - resumedAt).toMillis();
+      assertThat(resumed.jobs()).extracting(LeasedJob::id).containsExactly(published.id());
+      assertThat(tookMs).as("woken by the resume, not by a timeout").isLessThan(1000);
+    }
+  }
+}
