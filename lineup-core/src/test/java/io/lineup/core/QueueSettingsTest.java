@@ -1,0 +1,46 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lineup.testing.RedisServerExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class QueueSettingsTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  @Test
+  void aQueueNobodyConfiguredReportsTheDocumentedDefaults() {
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      QueueSettings settings = lineup.stats(aFreshQueue()).settings();
+      assertThat(settings)
+          .isEqualTo(
+              new QueueSettings(
+                  false,
+                  0,
+                  0,
+                  QueueSettings.DEFAULT_MAX_ATTEMPTS,
+                  QueueSettings.DEFAULT_TIME_TO_RUN,
+                  Backoff.DEFAULT,
+                  QueueSettings.DEFAULT_RETENTION,
+                  QueueSettings.DEFAULT_RETENTION_MAX));
+    }
+  }
+
+  @Test
+  void aChangeOnOneInstanceIsSeenByAnotherAtOnceAndLeavesOtherSettingsAlone() {
+    QueueName queue = aFreshQueue();
+    try (Lineup one = Fixtures.anEngine(redis);
+        Lineup two = Fixtures.anEngine(redis)) {
+      one.configure(
+          queue, QueueSettings.change().withRateLimit(300).withTimeToRun(Duration.ofMinutes(2)));
+      QueueSettings seen = two.stats(queue).settings();
+      assertThat(seen.rateLimit()).isEqualTo(300);
+      assertThat(seen.timeToRun()).isEqualTo(Duration.ofMinutes(2));
+      assertThat(seen.maxAttempts()).isEqualTo(QueueSettings.DEFAULT_MAX_ATTEMPTS);
+      assertThat(two.queues()).contains(queue);
+    }
+  }
+}

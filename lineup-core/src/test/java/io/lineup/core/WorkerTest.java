@@ -1,0 +1,195 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static io.lineup.core.Fixtures.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lineup.testing.RedisServerExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class WorkerTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  @Test
+  void aWorkerHandlesEveryJobWithItsConcurrencyAndKeepsTheResults() {
+    QueueName queue = aFreshQueue();
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger highest = new AtomicInteger();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      List<NewJob> jobs = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        jobs.add(aJob("n" + i));
+      }
+      List<String> ids = lineup.publishAll(queue, jobs).stream().map(PublishResult::id).toList();
+      JobHandler handler =
+          job -> {
+            highest.accumulateAndGet(running.incrementAndGet(), Math::max);
+            Thread.sleep(2);
+            running.decrementAndGet();
+            return ("handled " + job.payloadText()).getBytes(StandardCharsets.UTF_8);
+          };
+      try (Worker worker =
+          lineup.worker(queue, handler, WorkerOptions.defaults().withConcurrency(4)).start()) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> lineup.stats(queue).counters().getOrDefault("acked", 0L) == 300);
+        assertThat(worker.handled()).isEqualTo(300);
+      }
+      assertThat(highest.get()).isBetween(2, 4);
+      JobInfo info = lineup.get(queue, ids.get(7)).orElseThrow();
+      assertThat(info.state()).isEqualTo(JobState.DONE);
+      assertThat(Fixtures.text(info.result())).isEqualTo("handled n7");
+    }
+  }
+
+  @Test
+  void aFailingHandlerIsRetriedByTheQueuePolicyThenDeadLetteredAndRetryLaterSetsTheDelay() {
+    QueueName queue = aFreshQueue();
+    Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      lineup.configure(
+          queue,
+          QueueSettings.change()
+              .withMaxAttempts(3)
+              .withBackoff(
+                  new Backoff(
+                      Backoff.Kind.FIXED, Duration.ofMillis(20), Duration.ofMillis(20), 0)));
+      String broken = lineup.publish(queue, aJob("always fails")).id();
+      String slow = lineup.publish(queue, aJob("retry later")).id();
+      JobHandler handler =
+          job -> {
+            int attempt =
+                attempts.computeIfAbsent(job.id(), id -> new AtomicInteger()).incrementAndGet();
+            if (job.payloadText().equals("always fails")) {
+              throw new IllegalStateException("upstream said no, attempt " + attempt);
+            }
+            if (attempt == 1) {
+              throw new RetryLaterException("not yet", Duration.ofMillis(400));
+            }
+            return null;
+          };
+      long start = System.nanoTime();
+      try (Worker worker = lineup.worker(queue, handler, WorkerOptions.defaults()).start()) {
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> lineup.get(queue, slow).orElseThrow().state() == JobState.DONE);
+        long tookMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertThat(tookMs)
+            .as("the second attempt waited for the handler's delay")
+            .isGreaterThanOrEqualTo(400);
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> lineup.get(queue, broken).orElseThrow().state() == JobState.DEAD);
+      }
+      assertThat(attempts.get(broken).get()).isEqualTo(3);
+      assertThat(lineup.get(queue, broken).orElseThrow().lastError())
+          .contains("upstream said no, attempt 3");
+      assertThat(attempts.get(slow).get()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void leasesAreExtendedWhileAHandlerRunsLongerThanItsTimeToRun() {
+    QueueName queue = aFreshQueue();
+    AtomicInteger calls = new AtomicInteger();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      String id = lineup.publish(queue, aJob("video").timeToRun(Duration.ofMillis(300))).id();
+      JobHandler handler =
+          job -> {
+            calls.incrementAndGet();
+            Thread.sleep(1500);
+            return null;
+          };
+      try (Worker worker =
+          lineup.worker(queue, handler, WorkerOptions.defaults().withConcurrency(2)).start()) {
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> lineup.get(queue, id).orElseThrow().state() == JobState.DONE);
+      }
+      assertThat(calls.get()).as("never delivered twice").isEqualTo(1);
+      assertThat(lineup.get(queue, id).orElseThrow().attempts()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void closingAWorkerStopsLeasingLetsRunningHandlersFinishAndReleasesTheRestAfterTheGrace()
+      throws Exception {
+    QueueName queue = aFreshQueue();
+    CountDownLatch started = new CountDownLatch(2);
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      String quick = lineup.publish(queue, aJob("quick").priority(2)).id();
+      String stuck = lineup.publish(queue, aJob("stuck").priority(1)).id();
+      String untouched = lineup.publish(queue, aJob("untouched")).id();
+      JobHandler handler =
+          job -> {
+            started.countDown();
+            if (job.payloadText().equals("quick")) {
+              started.await();
+              Thread.sleep(200);
+              return null;
+            }
+            Thread.sleep(60_000);
+            return null;
+          };
+      Worker worker =
+          lineup
+              .worker(
+                  queue,
+                  handler,
+                  new WorkerOptions(2, Duration.ofSeconds(1), Duration.ofMillis(800)))
+              .start();
+      assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+      long closing = System.nanoTime();
+      worker.close();
+      long closeMs = Duration.ofNanos(System.nanoTime() - closing).toMillis();
+
+      assertThat(lineup.get(queue, quick).orElseThrow().state()).isEqualTo(JobState.DONE);
+      JobInfo released = lineup.get(queue, stuck).orElseThrow();
+      assertThat(released.state()).isEqualTo(JobState.READY);
+      assertThat(released.lastError()).contains("worker shut down");
+      assertThat(lineup.get(queue, untouched).orElseThrow().state()).isEqualTo(JobState.READY);
+      assertThat(closeMs).isLessThan(5_000);
+    }
+  }
+
+  @Test
+  void aJobStreamDeliversJobsToAForLoopAndSettlesThemByAckAndNack() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      for (int i = 0; i < 10; i++) {
+        lineup.publish(queue, aJob("s" + i).maxAttempts(1));
+      }
+      List<String> seen = new ArrayList<>();
+      try (JobStream stream = lineup.stream(queue, WorkerOptions.defaults().withConcurrency(3))) {
+        for (LeasedJob job : stream) {
+          seen.add(job.payloadText());
+          if (job.payloadText().equals("s3")) {
+            stream.nack(job, "cannot do s3");
+          } else {
+            stream.ack(job, null);
+          }
+          if (seen.size() == 10) {
+            break;
+          }
+        }
+      }
+      assertThat(seen)
+          .containsExactlyInAnyOrder("s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> lineup.stats(queue).counters().getOrDefault("acked", 0L) == 9);
+      assertThat(lineup.stats(queue).dead()).isEqualTo(1);
+    }
+  }
+}
