@@ -1,8 +1,8 @@
 package io.lineup.core;
 
 import io.lineup.core.internal.Args;
-import io.lineup.core.internal.JobIds;
 import io.lineup.core.internal.KeySpace;
+import io.lineup.core.internal.LeaseNonce;
 import io.lineup.core.internal.Replies;
 import io.lineup.core.internal.ScriptCode;
 import io.lineup.core.internal.ScriptLibrary;
@@ -37,7 +37,7 @@ final class Leaser {
     Args args = new Args(5 + acks.size() * 3);
     args.add(engine.now())
         .add(count)
-        .add(JobIds.nonce())
+        .add(LeaseNonce.next())
         .add(ThreadLocalRandom.current().nextDouble())
         .add(acks.size());
     for (Ack ack : acks) {

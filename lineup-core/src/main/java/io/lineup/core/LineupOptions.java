@@ -18,8 +18,8 @@ import java.util.Objects;
  * @param maxWaitingConnections most connections held by consumers blocked in a lease wait; more
  *     waiters queue for one
  * @param latencyListener told the latency of every Redis command; null for none
- * @param hostClock this machine's clock, used only where host time is harmless: the time part of
- *     generated job ids and the sanity bound on run-at times. Due times never use it.
+ * @param hostClock this machine's clock, used only where host time is harmless: the sanity bound on
+ *     run-at times. Due times never use it.
  */
 public record LineupOptions(
     String redisUri,

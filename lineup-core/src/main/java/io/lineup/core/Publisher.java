@@ -1,7 +1,6 @@
 package io.lineup.core;
 
 import io.lineup.core.internal.Args;
-import io.lineup.core.internal.JobIds;
 import io.lineup.core.internal.KeySpace;
 import io.lineup.core.internal.Replies;
 import io.lineup.core.internal.ScriptCode;
@@ -48,7 +47,7 @@ final class Publisher {
         keys.add(KeySpace.uniqueKey(queue, job.uniqueKey()));
         uniqueIndex = keys.size();
       }
-      args.add(job.id() != null ? job.id() : JobIds.next(engine.options().hostClock().millis()))
+      args.add(job.id() != null ? job.id() : "")
           .add(job.payload())
           .add(job.priority())
           .add(job.delay() == null ? -1 : job.delay().toMillis())

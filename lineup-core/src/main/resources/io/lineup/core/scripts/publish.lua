@@ -3,7 +3,7 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua); KEYS[12..] unique-key locks named by the jobs below
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      number of jobs n, then 10 values per job:
---                id, payload (bytes), priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
+--                id ('' = generate '~' + base62 of the queue's id counter), payload (bytes), priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
 --                max attempts (0 = queue setting), time-to-run (ms, 0 = queue setting),
 --                TTL (ms from now, 0 = none), unique-key index into KEYS (0 = none), unique window (ms)
 -- Returns      5 values per job: id, code (1 = created, 2 = existed already), state name,
@@ -15,6 +15,21 @@
 --#include lib/events.lua
 --#include lib/line.lua
 --#include lib/state.lua
+
+local BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+-- Generated ids are short because every waiting job stores its id twice (hash field and line
+-- member); '~' is outside the characters a caller's id may use, so the two never collide.
+local function generated_id()
+  local n = redis.call('HINCRBY', K_META, 'ids', 1)
+  local digits = {}
+  while n > 0 do
+    local d = n % 62
+    table.insert(digits, 1, string.sub(BASE62, d + 1, d + 1))
+    n = (n - d) / 62
+  end
+  return '~' .. table.concat(digits)
+end
 
 local now = clock_now(ARGV[1])
 local n = tonumber(ARGV[2])
@@ -45,6 +60,9 @@ end
 for i = 0, n - 1 do
   local base = 3 + i * 10
   local id = ARGV[base]
+  if id == '' then
+    id = generated_id()
+  end
   local unique_index = tonumber(ARGV[base + 8])
   local prior = nil
   if redis.call('HEXISTS', K_JOBS, id) == 1 then
@@ -67,7 +85,7 @@ for i = 0, n - 1 do
     elseif delay > 0 then
       due = now + delay
     end
-    local job = {ARGV[base + 1], ST_WAITING, priority, 0, tonumber(ARGV[base + 5]), tonumber(ARGV[base + 6]), now}
+    local job = {ARGV[base + 1], now, priority, 0, ST_WAITING, tonumber(ARGV[base + 5]), tonumber(ARGV[base + 6])}
     if due > now then
       job[F_DUE] = due
     end

@@ -1,6 +1,8 @@
 -- State changes of one script call, appended per kind as one entry of the capped event stream,
--- and counted in the meta hash (n_<kind>) for metrics.
-local EVENTS_MAX = 10000
+-- and counted in the meta hash (n_<kind>) for metrics. An entry names at most EVENT_IDS_MAX jobs
+-- (a bulk publish says how many and the first and last id), so the stream stays small.
+local EVENTS_MAX = 1000
+local EVENT_IDS_MAX = 100
 local event_ids = {}
 local event_kinds = {}
 
@@ -17,7 +19,12 @@ end
 local function events_flush(now)
   for _, kind in ipairs(event_kinds) do
     local ids = event_ids[kind]
-    redis.call('XADD', K_EVENTS, 'MAXLEN', '~', EVENTS_MAX, '*', 'e', kind, 'ids', table.concat(ids, ','), 'at', now)
+    if #ids <= EVENT_IDS_MAX then
+      redis.call('XADD', K_EVENTS, 'MAXLEN', '~', EVENTS_MAX, '*', 'e', kind, 'n', #ids, 'ids', table.concat(ids, ','), 'at', now)
+    else
+      redis.call('XADD', K_EVENTS, 'MAXLEN', '~', EVENTS_MAX, '*', 'e', kind, 'n', #ids, 'first', ids[1], 'last', ids[#ids],
+        'at', now)
+    end
     redis.call('HINCRBY', K_META, 'n_' .. kind, #ids)
   end
 end

@@ -1,8 +1,9 @@
 -- A job is one field of the queue's jobs hash: a msgpack array, positions below.
--- Absent values are 0; trailing absent values are not stored, so a waiting job is small.
-local ST_WAITING, ST_LEASED, ST_DONE, ST_DEAD, ST_CANCELLED, ST_EXPIRED = 1, 2, 3, 4, 5, 6
-local F_PAYLOAD, F_STATE, F_PRIORITY, F_ATTEMPTS, F_MAX_ATTEMPTS, F_TTR = 1, 2, 3, 4, 5, 6
-local F_CREATED, F_DUE, F_EXPIRES, F_STARTED, F_FINISHED, F_TOKEN, F_ERROR, F_RESULT = 7, 8, 9, 10, 11, 12, 13, 14
+-- Absent values are 0 and trailing ones are not stored, so a new job waiting in line costs
+-- only its payload and creation time (see docs/engine.md, data layout).
+local ST_WAITING, ST_LEASED, ST_DONE, ST_DEAD, ST_CANCELLED, ST_EXPIRED = 0, 2, 3, 4, 5, 6
+local F_PAYLOAD, F_CREATED, F_PRIORITY, F_ATTEMPTS, F_STATE, F_MAX_ATTEMPTS, F_TTR = 1, 2, 3, 4, 5, 6, 7
+local F_DUE, F_EXPIRES, F_STARTED, F_FINISHED, F_TOKEN, F_ERROR, F_RESULT = 8, 9, 10, 11, 12, 13, 14
 local JOB_FIELDS = 14
 
 local function present(v)
@@ -14,7 +15,13 @@ local function job_load(id)
   if not raw then
     return nil
   end
-  return cmsgpack.unpack(raw)
+  local job = cmsgpack.unpack(raw)
+  for i = 1, JOB_FIELDS do
+    if job[i] == nil then
+      job[i] = 0
+    end
+  end
+  return job
 end
 
 local function job_store(id, job)
