@@ -154,8 +154,11 @@ public final class RedisProcess implements AutoCloseable {
   }
 
   /**
-   * Sends one inline command and returns the first line of the reply, for start-up checks and
-   * tests. Not a Redis client: multi-line replies are cut after the first line.
+   * Sends one inline command and returns its reply as text: a status or error line as it is ({@code
+   * +OK}, {@code -ERR ...}), an integer as {@code :n}, a bulk string's content. For start-up
+   * checks, cluster set-up and tests; not a Redis client (arrays are not read).
+   *
+   * @throws IOException when the server cannot be reached or closes the connection
    */
   public String command(String inline) throws IOException {
     try (Socket socket = new Socket()) {
@@ -165,18 +168,27 @@ public final class RedisProcess implements AutoCloseable {
       out.write((inline + "\r\n").getBytes(StandardCharsets.UTF_8));
       out.flush();
       InputStream in = socket.getInputStream();
-      StringBuilder line = new StringBuilder();
-      int c;
-      while ((c = in.read()) != -1 && c != '\n') {
-        if (c != '\r') {
-          line.append((char) c);
-        }
+      String first = readLine(in);
+      if (first.startsWith("$") && !first.equals("$-1")) {
+        byte[] body = in.readNBytes(Integer.parseInt(first.substring(1)));
+        return new String(body, StandardCharsets.UTF_8);
       }
-      if (c == -1 && line.isEmpty()) {
-        throw new IOException("connection closed");
-      }
-      return line.toString();
+      return first;
     }
+  }
+
+  private static String readLine(InputStream in) throws IOException {
+    StringBuilder line = new StringBuilder();
+    int c;
+    while ((c = in.read()) != -1 && c != '\n') {
+      if (c != '\r') {
+        line.append((char) c);
+      }
+    }
+    if (c == -1 && line.isEmpty()) {
+      throw new IOException("connection closed");
+    }
+    return line.toString();
   }
 
   private void awaitPong(Duration timeout) {

@@ -1,15 +1,20 @@
 package io.lineup.core.internal;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
@@ -41,16 +46,19 @@ import java.util.concurrent.TimeoutException;
  */
 public final class RedisGateway implements AutoCloseable {
   private final ClientResources resources;
-  private final RedisClient client;
-  private final StatefulRedisConnection<byte[], byte[]> connection;
+  private final AbstractRedisClient client;
+  private final RedisClient nodeClient;
+  private final StatefulConnection<byte[], byte[]> connection;
+  private final RedisClusterAsyncCommands<byte[], byte[]> commands;
   private final Duration commandTimeout;
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
   private final WakeWaiter waiter;
 
   /**
-   * Connects.
+   * Connects to one server, a Sentinel group, or (a comma list of nodes) a Redis Cluster.
    *
    * @throws RedisUnavailableException when Redis cannot be reached
+   * @throws io.lineup.core.InvalidArgumentException when the address is not a Redis URI
    */
   public RedisGateway(
       String uri,
@@ -58,6 +66,8 @@ public final class RedisGateway implements AutoCloseable {
       int maxWaitingConnections,
       CommandLatencyListener latencyListener) {
     this.commandTimeout = commandTimeout;
+    RedisEndpoints endpoints = RedisEndpoints.parse(uri);
+    endpoints.uris().forEach(u -> u.setTimeout(commandTimeout));
     this.resources =
         ClientResources.builder()
             .commandLatencyRecorder(latencyRecorder(latencyListener))
@@ -65,25 +75,66 @@ public final class RedisGateway implements AutoCloseable {
                 Delay.exponential(
                     Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
             .build();
-    RedisURI redisUri = RedisURI.create(uri);
-    redisUri.setTimeout(commandTimeout);
-    this.client = RedisClient.create(resources, redisUri);
-    client.setOptions(
-        ClientOptions.builder()
-            .autoReconnect(true)
-            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-            .socketOptions(
-                SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build())
-            .build());
+    SocketOptions socket =
+        SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build();
     try {
-      this.connection = client.connect(ByteArrayCodec.INSTANCE);
+      if (endpoints.cluster()) {
+        RedisClusterClient clusterClient = RedisClusterClient.create(resources, endpoints.uris());
+        clusterClient.setOptions(
+            ClusterClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .socketOptions(socket)
+                .topologyRefreshOptions(
+                    ClusterTopologyRefreshOptions.builder()
+                        .enableAllAdaptiveRefreshTriggers()
+                        .build())
+                .build());
+        this.client = clusterClient;
+        this.nodeClient = RedisClient.create(resources);
+        nodeClient.setOptions(clientOptions(socket));
+        StatefulRedisClusterConnection<byte[], byte[]> cluster =
+            clusterClient.connect(ByteArrayCodec.INSTANCE);
+        this.connection = cluster;
+        this.commands = cluster.async();
+        this.waiter =
+            new WakeWaiter(
+                BlockingLinks.cluster(clusterClient, cluster, nodeClient, endpoints.uris().get(0)),
+                commandTimeout,
+                maxWaitingConnections);
+      } else {
+        RedisClient single = RedisClient.create(resources, endpoints.uris().get(0));
+        single.setOptions(clientOptions(socket));
+        this.client = single;
+        this.nodeClient = null;
+        StatefulRedisConnection<byte[], byte[]> server = single.connect(ByteArrayCodec.INSTANCE);
+        this.connection = server;
+        this.commands = server.async();
+        this.waiter =
+            new WakeWaiter(
+                BlockingLinks.standalone(single, server), commandTimeout, maxWaitingConnections);
+      }
     } catch (RedisException e) {
-      client.shutdown();
       resources.shutdown();
-      throw new RedisUnavailableException(
-          "Cannot connect to Redis at " + redisUri.getHost() + ":" + redisUri.getPort(), e);
+      throw new RedisUnavailableException("Cannot connect to Redis at " + describe(endpoints), e);
     }
-    this.waiter = new WakeWaiter(client, connection, commandTimeout, maxWaitingConnections);
+  }
+
+  private static ClientOptions clientOptions(SocketOptions socket) {
+    return ClientOptions.builder()
+        .autoReconnect(true)
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        .socketOptions(socket)
+        .build();
+  }
+
+  private static String describe(RedisEndpoints endpoints) {
+    return endpoints.uris().stream().map(u -> u.getHost() + ":" + u.getPort()).toList().toString();
+  }
+
+  /** Whether the engine talks to a Redis Cluster. */
+  public boolean isCluster() {
+    return nodeClient != null;
   }
 
   private static CommandLatencyRecorder latencyRecorder(CommandLatencyListener listener) {
@@ -102,7 +153,7 @@ public final class RedisGateway implements AutoCloseable {
    */
   public Duration ping() {
     long start = System.nanoTime();
-    await(connection.async().ping());
+    await(commands.ping());
     return Duration.ofNanos(System.nanoTime() - start);
   }
 
@@ -112,8 +163,8 @@ public final class RedisGateway implements AutoCloseable {
    * @throws RedisUnavailableException when Redis does not answer
    */
   public RedisServerInfo info() {
-    String server = await(connection.async().info("server"));
-    String persistence = await(connection.async().info("persistence"));
+    String server = await(commands.info("server"));
+    String persistence = await(commands.info("persistence"));
     String policy = null;
     Boolean snapshots = null;
     try {
@@ -132,7 +183,7 @@ public final class RedisGateway implements AutoCloseable {
   }
 
   private String configValue(String name) {
-    var values = await(connection.async().configGet(name));
+    var values = await(commands.configGet(name));
     return values == null ? null : values.get(name);
   }
 
@@ -146,8 +197,8 @@ public final class RedisGateway implements AutoCloseable {
   }
 
   /** The asynchronous commands of the shared connection (for the few plain commands). */
-  public RedisAsyncCommands<byte[], byte[]> commands() {
-    return connection.async();
+  public RedisClusterAsyncCommands<byte[], byte[]> commands() {
+    return commands;
   }
 
   /** The waiter for blocking lease waits. */
@@ -168,7 +219,7 @@ public final class RedisGateway implements AutoCloseable {
   /** Runs a script without waiting; the future fails as {@link #run} would throw. */
   public CompletableFuture<Object> runAsync(LuaScript script, byte[][] keys, byte[][] args) {
     CompletionStage<Object> first =
-        connection.async().evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args);
+        commands.evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args);
     return first
         .handle((value, error) -> {
           if (error == null) {
@@ -176,8 +227,7 @@ public final class RedisGateway implements AutoCloseable {
           }
           if (unwrap(error) instanceof RedisNoScriptException) {
             // The server's script cache was flushed (restart, SCRIPT FLUSH): send the text once.
-            return connection
-                .async()
+            return commands
                 .<Object>eval(script.source(), ScriptOutputType.OBJECT, keys, args)
                 .toCompletableFuture();
           }
@@ -191,17 +241,14 @@ public final class RedisGateway implements AutoCloseable {
   public void register(QueueName queue) {
     String member = KeySpace.registryMember(queue);
     if (!registered.contains(member)) {
-      await(
-          connection
-              .async()
-              .sadd(KeySpace.QUEUE_REGISTRY, member.getBytes(StandardCharsets.UTF_8)));
+      await(commands.sadd(KeySpace.QUEUE_REGISTRY, member.getBytes(StandardCharsets.UTF_8)));
       registered.add(member);
     }
   }
 
   /** Every registered queue, as {@code namespace/name}. */
   public List<String> queues() {
-    return await(connection.async().smembers(KeySpace.QUEUE_REGISTRY)).stream()
+    return await(commands.smembers(KeySpace.QUEUE_REGISTRY)).stream()
         .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
         .sorted()
         .toList();
@@ -270,6 +317,9 @@ public final class RedisGateway implements AutoCloseable {
   public void close() {
     waiter.close();
     connection.close();
+    if (nodeClient != null) {
+      nodeClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     resources.shutdown(0, 2, TimeUnit.SECONDS);
   }

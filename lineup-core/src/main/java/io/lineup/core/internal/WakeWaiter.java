@@ -1,13 +1,17 @@
 package io.lineup.core.internal;
 
 import io.lettuce.core.KeyValue;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.lineup.core.RedisUnavailableException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
@@ -22,34 +26,32 @@ import java.util.concurrent.TimeoutException;
  * runs out, the blocked connection is released with {@code CLIENT UNBLOCK}. Lateness is then a
  * couple of round trips, whatever the server's {@code hz}.
  *
- * <p>Each waiter holds a dedicated connection while it waits; connections are pooled.
+ * <p>Each wait holds a dedicated connection to the server of its keys; connections are pooled per
+ * server. On a Redis Cluster, keys of different nodes are waited on side by side, and the first
+ * wake-up ends the others.
  */
 public final class WakeWaiter implements AutoCloseable {
-  private final RedisClient client;
-  private final StatefulRedisConnection<byte[], byte[]> control;
+  private final BlockingLinks links;
   private final Duration commandTimeout;
   private final Semaphore permits;
-  private final ConcurrentLinkedDeque<Link> idle = new ConcurrentLinkedDeque<>();
+  private final Map<String, ConcurrentLinkedDeque<Link>> idle = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   private static final class Link {
     final StatefulRedisConnection<byte[], byte[]> connection;
     final long clientId;
+    final String server;
     volatile boolean stale;
 
-    Link(StatefulRedisConnection<byte[], byte[]> connection, long clientId) {
+    Link(StatefulRedisConnection<byte[], byte[]> connection, long clientId, String server) {
       this.connection = connection;
       this.clientId = clientId;
+      this.server = server;
     }
   }
 
-  WakeWaiter(
-      RedisClient client,
-      StatefulRedisConnection<byte[], byte[]> control,
-      Duration commandTimeout,
-      int maxConnections) {
-    this.client = client;
-    this.control = control;
+  WakeWaiter(BlockingLinks links, Duration commandTimeout, int maxConnections) {
+    this.links = links;
     this.commandTimeout = commandTimeout;
     this.permits = new Semaphore(maxConnections);
   }
@@ -66,6 +68,51 @@ public final class WakeWaiter implements AutoCloseable {
     if (waitMillis <= 0 || closed) {
       return false;
     }
+    Map<String, List<byte[]>> byServer = new LinkedHashMap<>();
+    for (byte[] key : wakeKeys) {
+      byServer.computeIfAbsent(links.serverOf(key), server -> new ArrayList<>()).add(key);
+    }
+    if (byServer.size() == 1) {
+      return awaitOnOneServer(wakeKeys, waitMillis, null);
+    }
+    return awaitOnSeveralServers(byServer, waitMillis);
+  }
+
+  /** One wait per server on virtual threads; the first token (or the timer) ends them all. */
+  private boolean awaitOnSeveralServers(Map<String, List<byte[]>> byServer, long waitMillis)
+      throws InterruptedException {
+    CompletableFuture<Boolean> woken = new CompletableFuture<>();
+    List<Thread> waits = new ArrayList<>();
+    for (List<byte[]> keys : byServer.values()) {
+      waits.add(
+          Thread.ofVirtual()
+              .start(() -> {
+                try {
+                  if (awaitOnOneServer(keys.toArray(new byte[0][]), waitMillis, woken)) {
+                    woken.complete(true);
+                  }
+                } catch (InterruptedException ended) {
+                  // Another server's wait won.
+                } catch (RuntimeException e) {
+                  woken.completeExceptionally(e);
+                }
+              }));
+    }
+    try {
+      return woken.get(waitMillis, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw RedisGateway.translate(e.getCause());
+    } finally {
+      woken.complete(false);
+      waits.forEach(Thread::interrupt);
+    }
+  }
+
+  private boolean awaitOnOneServer(
+      byte[][] keys, long waitMillis, CompletableFuture<Boolean> endedBy)
+      throws InterruptedException {
     long start = System.nanoTime();
     if (!permits.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
       return false;
@@ -73,25 +120,25 @@ public final class WakeWaiter implements AutoCloseable {
     Link link = null;
     boolean healthy = false;
     try {
-      link = borrow();
+      link = borrow(keys[0]);
       long remaining = waitMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      if (remaining <= 0) {
+      if (remaining <= 0 || (endedBy != null && endedBy.isDone())) {
         healthy = true;
         return false;
       }
       // The server-side timeout is only a backstop: the local timer below ends the wait on time.
       double serverTimeoutSeconds = remaining / 1000.0 + 1.0;
       RedisFuture<KeyValue<byte[], byte[]>> pop =
-          link.connection.async().blpop(serverTimeoutSeconds, wakeKeys);
+          link.connection.async().blpop(serverTimeoutSeconds, keys);
       KeyValue<byte[], byte[]> token;
       try {
         token = pop.get(remaining, TimeUnit.MILLISECONDS);
       } catch (TimeoutException timedOut) {
-        token = unblock(link, pop);
+        token = unblock(link, pop, keys[0]);
       } catch (InterruptedException interrupted) {
-        KeyValue<byte[], byte[]> taken = unblock(link, pop);
+        KeyValue<byte[], byte[]> taken = unblock(link, pop, keys[0]);
         if (taken != null && taken.hasValue()) {
-          control.async().rpush(taken.getKey(), taken.getValue());
+          links.control(taken.getKey()).rpush(taken.getKey(), taken.getValue());
         }
         healthy = true;
         throw interrupted;
@@ -108,12 +155,12 @@ public final class WakeWaiter implements AutoCloseable {
     }
   }
 
-  private KeyValue<byte[], byte[]> unblock(Link link, RedisFuture<KeyValue<byte[], byte[]>> pop)
-      throws ExecutionException {
+  private KeyValue<byte[], byte[]> unblock(
+      Link link, RedisFuture<KeyValue<byte[], byte[]>> pop, byte[] key) throws ExecutionException {
     try {
       Long unblocked =
-          control
-              .async()
+          links
+              .control(key)
               .clientUnblock(link.clientId, UnblockType.TIMEOUT)
               .get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
       if (unblocked == null || unblocked == 0) {
@@ -123,23 +170,26 @@ public final class WakeWaiter implements AutoCloseable {
       }
       return pop.get(commandTimeout.toMillis() + 2000, TimeUnit.MILLISECONDS);
     } catch (InterruptedException | TimeoutException e) {
+      link.stale = true;
       throw new ExecutionException(
           new RedisUnavailableException("Could not end a blocking wait", e));
     }
   }
 
-  private Link borrow() {
-    Link link = idle.pollFirst();
-    if (link != null && link.connection.isOpen()) {
-      return link;
-    }
-    if (link != null) {
+  private Link borrow(byte[] key) {
+    String server = links.serverOf(key);
+    ConcurrentLinkedDeque<Link> pool =
+        idle.computeIfAbsent(server, s -> new ConcurrentLinkedDeque<>());
+    Link link;
+    while ((link = pool.pollFirst()) != null) {
+      if (link.connection.isOpen()) {
+        return link;
+      }
       link.connection.closeAsync();
     }
     try {
-      StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
-      Long id = connection.sync().clientId();
-      return new Link(connection, id);
+      StatefulRedisConnection<byte[], byte[]> connection = links.connect(key);
+      return new Link(connection, connection.sync().clientId(), server);
     } catch (RuntimeException e) {
       throw RedisGateway.translate(e);
     }
@@ -147,7 +197,7 @@ public final class WakeWaiter implements AutoCloseable {
 
   private void release(Link link, boolean healthy) {
     if (healthy && !link.stale && !closed && link.connection.isOpen()) {
-      idle.offerFirst(link);
+      idle.computeIfAbsent(link.server, s -> new ConcurrentLinkedDeque<>()).offerFirst(link);
     } else {
       link.connection.closeAsync();
     }
@@ -156,9 +206,11 @@ public final class WakeWaiter implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    Link link;
-    while ((link = idle.pollFirst()) != null) {
-      link.connection.close();
+    for (ConcurrentLinkedDeque<Link> pool : idle.values()) {
+      Link link;
+      while ((link = pool.pollFirst()) != null) {
+        link.connection.close();
+      }
     }
   }
 }

@@ -1,0 +1,52 @@
+package io.lineup.core.internal;
+
+import io.lettuce.core.RedisURI;
+import io.lineup.core.InvalidArgumentException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parses a Redis address: one URI ({@code redis://}, {@code rediss://}, {@code redis-sentinel://})
+ * for a server or Sentinel group, or a comma list of nodes for a Redis Cluster, e.g. {@code
+ * redis://10.0.0.1:7000,10.0.0.2:7000} (items without a scheme take the first item's).
+ *
+ * @param uris the parsed URIs
+ * @param cluster whether the address names a Redis Cluster
+ */
+public record RedisEndpoints(List<RedisURI> uris, boolean cluster) {
+  /**
+   * @throws InvalidArgumentException when an item is not a valid Redis URI
+   */
+  public static RedisEndpoints parse(String address) {
+    if (address == null || address.isBlank()) {
+      throw new InvalidArgumentException("redisUrl", "must not be empty");
+    }
+    String[] items = address.split(",");
+    String scheme = null;
+    List<RedisURI> uris = new ArrayList<>();
+    for (String raw : items) {
+      String item = raw.trim();
+      if (item.isEmpty()) {
+        continue;
+      }
+      int separator = item.indexOf("://");
+      if (separator > 0) {
+        scheme = item.substring(0, separator);
+      } else if (scheme != null) {
+        item = scheme + "://" + item;
+      } else {
+        item = "redis://" + item;
+      }
+      try {
+        uris.add(RedisURI.create(item));
+      } catch (IllegalArgumentException e) {
+        throw new InvalidArgumentException(
+            "redisUrl", "not a Redis URI: " + item + " (" + e.getMessage() + ")");
+      }
+    }
+    if (uris.isEmpty()) {
+      throw new InvalidArgumentException("redisUrl", "names no Redis node");
+    }
+    return new RedisEndpoints(List.copyOf(uris), uris.size() > 1);
+  }
+}
