@@ -48,7 +48,8 @@ final class DeadLetters {
     if (ids == null || ids.isEmpty() || ids.size() > Limits.MAX_BATCH) {
       throw new InvalidArgumentException("ids", "give 1 to " + Limits.MAX_BATCH + " job ids");
     }
-    Publisher.checkDuration("ttl", ttl, 1, Limits.MAX_TTL_MS);
+    ids.forEach(Checks::id);
+    Checks.duration("ttl", ttl, 1, Limits.MAX_TTL_MS);
     Args args =
         new Args(3 + ids.size()).add(engine.now()).add(ttl == null ? 0 : ttl.toMillis()).add("ids");
     ids.forEach(args::add);
@@ -61,7 +62,7 @@ final class DeadLetters {
     if (count < 1) {
       throw new InvalidArgumentException("count", "must be at least 1");
     }
-    Publisher.checkDuration("ttl", ttl, 1, Limits.MAX_TTL_MS);
+    Checks.duration("ttl", ttl, 1, Limits.MAX_TTL_MS);
     long done = 0;
     while (done < count) {
       long batch = Math.min(BATCH, count - done);

@@ -20,10 +20,7 @@ final class Inspector {
   }
 
   Optional<JobInfo> get(QueueName queue, String id) {
-    if (id == null || id.isEmpty() || id.length() > Limits.MAX_ID_LENGTH) {
-      throw new InvalidArgumentException(
-          "id", "must be 1 to " + Limits.MAX_ID_LENGTH + " characters");
-    }
+    Checks.id(id);
     Object reply =
         engine.run(ScriptLibrary.GET, queue, new Args(2).add(engine.now()).add(id).toArray());
     List<Object> r = Replies.asList(reply);

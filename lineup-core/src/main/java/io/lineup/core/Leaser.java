@@ -91,7 +91,7 @@ final class Leaser {
       throw new InvalidArgumentException(
           "count", "must be between 1 and " + Limits.MAX_BATCH + ", got " + count);
     }
-    Publisher.checkDuration("wait", wait, 0, Limits.MAX_WAIT_MS);
+    Checks.duration("wait", wait, 0, Limits.MAX_WAIT_MS);
     long deadline = System.nanoTime() + (wait == null ? 0 : wait.toNanos());
     byte[][] wakeKeys = new byte[queues.size()][];
     for (int i = 0; i < queues.size(); i++) {
@@ -140,7 +140,7 @@ final class Leaser {
 
   NackResult nack(QueueName queue, String id, String token, String error, Duration retryDelay) {
     checkSettle(id, token);
-    Publisher.checkDuration("retryDelay", retryDelay, 0, Limits.MAX_DELAY_MS);
+    Checks.duration("retryDelay", retryDelay, 0, Limits.MAX_DELAY_MS);
     String text = error == null ? "" : error;
     if (text.length() > Limits.MAX_ERROR_CHARS) {
       text = text.substring(0, Limits.MAX_ERROR_CHARS);
@@ -162,7 +162,7 @@ final class Leaser {
 
   Instant extend(QueueName queue, String id, String token, Duration timeToRun) {
     checkSettle(id, token);
-    Publisher.checkDuration("timeToRun", timeToRun, Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
+    Checks.duration("timeToRun", timeToRun, Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
     Args args =
         new Args(4)
             .add(engine.now())
@@ -175,10 +175,7 @@ final class Leaser {
   }
 
   private static void checkSettle(String id, String token) {
-    if (id == null || id.isEmpty() || id.length() > Limits.MAX_ID_LENGTH) {
-      throw new InvalidArgumentException(
-          "id", "must be 1 to " + Limits.MAX_ID_LENGTH + " characters");
-    }
+    Checks.id(id);
     if (token == null || token.isEmpty() || token.getBytes(StandardCharsets.UTF_8).length > 64) {
       throw new InvalidArgumentException("token", "must be the lease token the lease returned");
     }

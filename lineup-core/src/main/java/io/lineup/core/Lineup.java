@@ -171,6 +171,7 @@ public final class Lineup implements AutoCloseable {
    * @throws LineupException when it has already finished
    */
   public JobState cancel(QueueName queue, String id) {
+    Checks.id(id);
     List<Object> reply =
         io.lineup.core.internal.Replies.asList(
             engine.run(

@@ -6,7 +6,6 @@ import io.lineup.core.internal.Replies;
 import io.lineup.core.internal.ScriptCode;
 import io.lineup.core.internal.ScriptLibrary;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,14 +37,17 @@ final class Publisher {
     }
     engine.gateway().register(queue);
     byte[][] queueKeys = KeySpace.queueKeys(queue);
-    List<byte[]> keys = new ArrayList<>(Arrays.asList(queueKeys));
+    List<byte[]> uniqueKeys = null;
     Args args = new Args(2 + jobs.size() * VALUES_PER_JOB);
     args.add(engine.now()).add(jobs.size());
     for (NewJob job : jobs) {
       int uniqueIndex = 0;
       if (job.uniqueKey() != null) {
-        keys.add(KeySpace.uniqueKey(queue, job.uniqueKey()));
-        uniqueIndex = keys.size();
+        if (uniqueKeys == null) {
+          uniqueKeys = new ArrayList<>();
+        }
+        uniqueKeys.add(KeySpace.uniqueKey(queue, job.uniqueKey()));
+        uniqueIndex = queueKeys.length + uniqueKeys.size();
       }
       args.add(job.id() != null ? job.id() : "")
           .add(job.payload())
@@ -62,7 +64,7 @@ final class Publisher {
         Replies.asList(
             engine
                 .gateway()
-                .run(ScriptLibrary.PUBLISH, keys.toArray(new byte[0][]), args.toArray()));
+                .run(ScriptLibrary.PUBLISH, allKeys(queueKeys, uniqueKeys), args.toArray()));
     List<PublishResult> results = new ArrayList<>(jobs.size());
     for (int i = 0; i < reply.size(); i += 5) {
       String state = Replies.asString(reply.get(i + 2));
@@ -76,6 +78,17 @@ final class Publisher {
               Replies.asLong(reply.get(i + 4))));
     }
     return results;
+  }
+
+  private static byte[][] allKeys(byte[][] queueKeys, List<byte[]> uniqueKeys) {
+    if (uniqueKeys == null) {
+      return queueKeys;
+    }
+    byte[][] keys = Arrays.copyOf(queueKeys, queueKeys.length + uniqueKeys.size());
+    for (int i = 0; i < uniqueKeys.size(); i++) {
+      keys[queueKeys.length + i] = uniqueKeys.get(i);
+    }
+    return keys;
   }
 
   private void check(NewJob job) {
@@ -108,9 +121,9 @@ final class Publisher {
     if (job.delay() != null && job.runAt() != null) {
       throw new InvalidArgumentException("delay", "give a delay or a run-at time, not both");
     }
-    checkDuration("delay", job.delay(), 0, Limits.MAX_DELAY_MS);
+    Checks.duration("delay", job.delay(), 0, Limits.MAX_DELAY_MS);
     if (job.runAt() != null
-        && (job.runAt().toEpochMilli() < 0
+        && (job.runAt().isBefore(java.time.Instant.EPOCH)
             || job.runAt()
                 .isAfter(engine.options().hostClock().instant().plusMillis(Limits.MAX_DELAY_MS)))) {
       throw new InvalidArgumentException("runAt", "must be between 1970 and ten years from now");
@@ -121,8 +134,8 @@ final class Publisher {
           "maxAttempts",
           "must be between 1 and " + Limits.MAX_ATTEMPTS + ", got " + job.maxAttempts());
     }
-    checkDuration("timeToRun", job.timeToRun(), Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
-    checkDuration("ttl", job.ttl(), 1, Limits.MAX_TTL_MS);
+    Checks.duration("timeToRun", job.timeToRun(), Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
+    Checks.duration("ttl", job.ttl(), 1, Limits.MAX_TTL_MS);
     if (job.uniqueKey() != null) {
       int bytes = job.uniqueKey().getBytes(StandardCharsets.UTF_8).length;
       if (bytes == 0
@@ -135,18 +148,7 @@ final class Publisher {
       if (job.uniqueWindow() == null) {
         throw new InvalidArgumentException("uniqueWindow", "is required with a unique key");
       }
-      checkDuration("uniqueWindow", job.uniqueWindow(), 1, Limits.MAX_UNIQUE_WINDOW_MS);
-    }
-  }
-
-  static void checkDuration(String field, Duration value, long minMs, long maxMs) {
-    if (value == null) {
-      return;
-    }
-    if (value.isNegative() || value.toMillis() < minMs || value.toMillis() > maxMs) {
-      throw new InvalidArgumentException(
-          field,
-          "must be between " + minMs + " ms and " + maxMs + " ms, got " + value.toMillis() + " ms");
+      Checks.duration("uniqueWindow", job.uniqueWindow(), 1, Limits.MAX_UNIQUE_WINDOW_MS);
     }
   }
 }

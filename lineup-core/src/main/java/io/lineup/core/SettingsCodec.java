@@ -33,8 +33,7 @@ final class SettingsCodec {
       pairs.add(change.maxAttempts().toString());
     }
     if (change.timeToRun() != null) {
-      Publisher.checkDuration(
-          "timeToRun", change.timeToRun(), Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
+      Checks.duration("timeToRun", change.timeToRun(), Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
       pairs.add("ttr_ms");
       pairs.add(Long.toString(change.timeToRun().toMillis()));
     }
@@ -48,7 +47,7 @@ final class SettingsCodec {
               "backoff_jitter", Double.toString(b.jitter())));
     }
     if (change.retention() != null) {
-      Publisher.checkDuration("retention", change.retention(), 0, Limits.MAX_UNIQUE_WINDOW_MS);
+      Checks.duration("retention", change.retention(), 0, Limits.MAX_UNIQUE_WINDOW_MS);
       pairs.add("retention_ms");
       pairs.add(Long.toString(change.retention().toMillis()));
     }

@@ -24,8 +24,8 @@ public record WorkerOptions(int concurrency, Duration idleWait, Duration shutdow
       throw new InvalidArgumentException(
           "concurrency", "must be between 1 and 10000, got " + concurrency);
     }
-    Publisher.checkDuration("idleWait", idleWait, 1, Limits.MAX_WAIT_MS);
-    Publisher.checkDuration("shutdownGrace", shutdownGrace, 0, Limits.MAX_WAIT_MS);
+    Checks.duration("idleWait", idleWait, 1, Limits.MAX_WAIT_MS);
+    Checks.duration("shutdownGrace", shutdownGrace, 0, Limits.MAX_WAIT_MS);
   }
 
   /** Eight at once, 30 s idle wait, 30 s shutdown grace. */

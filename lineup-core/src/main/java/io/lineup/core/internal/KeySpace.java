@@ -2,6 +2,8 @@ package io.lineup.core.internal;
 
 import io.lineup.core.QueueName;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every Redis key Lineup uses is named here and nowhere else.
@@ -45,8 +47,24 @@ public final class KeySpace {
     return "{" + queue.namespace() + "/" + queue.name() + "}";
   }
 
-  /** The eleven keys of a queue, in script order. */
+  /** Queues whose keys are kept built; past this many, keys are built per call. */
+  private static final int KEY_CACHE_LIMIT = 10_000;
+
+  private static final Map<QueueName, byte[][]> KEY_CACHE = new ConcurrentHashMap<>();
+
+  /** The eleven keys of a queue, in script order. The array is shared: do not change it. */
   public static byte[][] queueKeys(QueueName queue) {
+    byte[][] keys = KEY_CACHE.get(queue);
+    if (keys == null) {
+      keys = buildQueueKeys(queue);
+      if (KEY_CACHE.size() < KEY_CACHE_LIMIT) {
+        KEY_CACHE.put(queue, keys);
+      }
+    }
+    return keys;
+  }
+
+  private static byte[][] buildQueueKeys(QueueName queue) {
     String base = PREFIX + hashTag(queue) + ":";
     byte[][] keys = new byte[QUEUE_KEY_SUFFIXES.length][];
     for (int i = 0; i < keys.length; i++) {

@@ -8,6 +8,7 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -17,6 +18,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lineup.core.CommandLatencyListener;
@@ -28,13 +30,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 /**
  * The only class that talks to Redis: runs scripts by EVALSHA (falling back to EVAL when the server
@@ -81,10 +82,7 @@ public final class RedisGateway implements AutoCloseable {
       if (endpoints.cluster()) {
         RedisClusterClient clusterClient = RedisClusterClient.create(resources, endpoints.uris());
         clusterClient.setOptions(
-            ClusterClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .socketOptions(socket)
+            ClusterClientOptions.builder(clientOptions(socket))
                 .topologyRefreshOptions(
                     ClusterTopologyRefreshOptions.builder()
                         .enableAllAdaptiveRefreshTriggers()
@@ -120,8 +118,29 @@ public final class RedisGateway implements AutoCloseable {
     }
   }
 
+  /**
+   * Commands get no expiry timer of Lettuce's: each would cost a scheduled task per command, and
+   * the engine bounds every wait for a reply itself ({@link #await}).
+   */
+  private static final TimeoutOptions NO_COMMAND_TIMERS =
+      TimeoutOptions.builder().timeoutCommands(false).build();
+
+  /**
+   * A command in flight when the connection drops is failed at once instead of being sent again
+   * after the reconnect: a replayed publish could create a second job, a replayed lease could hand
+   * out jobs nobody receives. The caller sees {@link RedisUnavailableException} and decides.
+   */
+  private static final Predicate<RedisCommand<?, ?, ?>> FAIL_INSTEAD_OF_REPLAY =
+      command -> {
+        command.completeExceptionally(
+            new RedisException("Connection to Redis lost; the command was not retried"));
+        return true;
+      };
+
   private static ClientOptions clientOptions(SocketOptions socket) {
     return ClientOptions.builder()
+        .replayFilter(FAIL_INSTEAD_OF_REPLAY)
+        .timeoutOptions(NO_COMMAND_TIMERS)
         .autoReconnect(true)
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
         .socketOptions(socket)
@@ -213,28 +232,15 @@ public final class RedisGateway implements AutoCloseable {
    * @throws LineupException when the script fails
    */
   public Object run(LuaScript script, byte[][] keys, byte[][] args) {
-    return await(runAsync(script, keys, args));
-  }
-
-  /** Runs a script without waiting; the future fails as {@link #run} would throw. */
-  public CompletableFuture<Object> runAsync(LuaScript script, byte[][] keys, byte[][] args) {
-    CompletionStage<Object> first =
-        commands.evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args);
-    return first
-        .handle((value, error) -> {
-          if (error == null) {
-            return CompletableFuture.completedFuture(value);
-          }
-          if (unwrap(error) instanceof RedisNoScriptException) {
-            // The server's script cache was flushed (restart, SCRIPT FLUSH): send the text once.
-            return commands
-                .<Object>eval(script.source(), ScriptOutputType.OBJECT, keys, args)
-                .toCompletableFuture();
-          }
-          return CompletableFuture.<Object>failedFuture(error);
-        })
-        .thenCompose(stage -> stage)
-        .toCompletableFuture();
+    try {
+      return await(commands.evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args));
+    } catch (LineupException e) {
+      if (!(e.getCause() instanceof RedisNoScriptException)) {
+        throw e;
+      }
+      // The server's script cache was flushed (restart, SCRIPT FLUSH): send the text once.
+      return await(commands.eval(script.source(), ScriptOutputType.OBJECT, keys, args));
+    }
   }
 
   /** Records a queue in the registry once per process, so {@link #queues()} lists it. */

@@ -4,15 +4,24 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Loads the engine's Lua scripts from the classpath, resolving {@code --#include lib/x.lua} lines
  * by pasting the named helper in place (once per script), so helpers are written once.
  */
 public final class ScriptLibrary {
+  // Declared before the scripts below, which use them while the class initialises.
+  private static final String INCLUDE = "--#include ";
+  private static final Pattern FUNCTION_START =
+      Pattern.compile("local function ([A-Za-z_][A-Za-z0-9_]*)\\(");
+
   /** Folder of the scripts on the classpath. */
   public static final String ROOT = "io/lineup/core/scripts/";
 
@@ -55,19 +64,106 @@ public final class ScriptLibrary {
   public static final LuaScript EXPIRE = load("expire");
   public static final LuaScript RETENTION = load("retention");
 
-  private static final String INCLUDE = "--#include ";
-
   private ScriptLibrary() {}
 
   /**
-   * Loads one script by name, includes resolved.
+   * Loads one script by name, includes resolved. Of the included helpers, only the functions the
+   * script uses (directly or through other helpers) are kept: Lua creates a closure for every
+   * {@code local function} on every call, which costs about 0.3 microseconds of Redis time each.
    *
    * @throws IllegalStateException when the script or an included helper is missing
    */
   public static LuaScript load(String name) {
+    List<String> body = new ArrayList<>();
+    List<Chunk> helpers = new ArrayList<>();
+    expand(name + ".lua", body, helpers, new LinkedHashSet<>());
+    String used = String.join("\n", body);
+    boolean grew = true;
+    Set<Chunk> kept = new HashSet<>();
+    while (grew) {
+      grew = false;
+      for (Chunk chunk : helpers) {
+        if (!kept.contains(chunk)
+            && (chunk.function() == null || mentions(used, chunk.function()))) {
+          kept.add(chunk);
+          used = used + "\n" + chunk.text();
+          grew = true;
+        }
+      }
+    }
     StringBuilder out = new StringBuilder();
-    expand(name + ".lua", out, new LinkedHashSet<>());
+    for (Chunk chunk : helpers) {
+      if (kept.contains(chunk)) {
+        out.append(chunk.text());
+      }
+    }
+    body.forEach(line -> out.append(line).append('\n'));
     return LuaScript.of(name, out.toString());
+  }
+
+  /**
+   * A top-level piece of a helper file: a {@code local function} (named) or other lines (null
+   * name).
+   */
+  private record Chunk(String function, String text) {}
+
+  private static boolean mentions(String text, String function) {
+    return Pattern.compile("\\b" + Pattern.quote(function) + "\\s*\\(").matcher(text).find();
+  }
+
+  private static void expand(
+      String path, List<String> body, List<Chunk> helpers, Set<String> seen) {
+    for (String line : raw(path).split("\n", -1)) {
+      if (line.startsWith(INCLUDE)) {
+        String include = line.substring(INCLUDE.length()).trim();
+        if (seen.add(include)) {
+          for (String nested : raw(include).split("\n", -1)) {
+            if (nested.startsWith(INCLUDE)) {
+              throw new IllegalStateException(include + ": helpers may not include other helpers");
+            }
+          }
+          helpers.addAll(chunks(raw(include)));
+        }
+      } else {
+        body.add(line);
+      }
+    }
+  }
+
+  /**
+   * Splits a helper file into its top-level functions (with the comments above them) and other
+   * lines.
+   */
+  private static List<Chunk> chunks(String text) {
+    List<Chunk> chunks = new ArrayList<>();
+    StringBuilder pending = new StringBuilder();
+    String function = null;
+    for (String line : text.split("\n", -1)) {
+      if (function == null) {
+        Matcher start = FUNCTION_START.matcher(line);
+        if (start.lookingAt()) {
+          function = start.group(1);
+          pending.append(line).append('\n');
+        } else if (line.startsWith("--") || line.isBlank()) {
+          pending.append(line).append('\n');
+        } else {
+          chunks.add(new Chunk(null, pending + line + "\n"));
+          pending.setLength(0);
+        }
+      } else {
+        pending.append(line).append('\n');
+        if (line.equals("end")) {
+          chunks.add(new Chunk(function, pending.toString()));
+          pending.setLength(0);
+          function = null;
+        }
+      }
+    }
+    if (function != null) {
+      throw new IllegalStateException(
+          "Unterminated function " + function + " (a top-level 'end' must close it)");
+    }
+    return chunks;
   }
 
   /** The raw text of a file under {@link #ROOT}, includes not resolved. */
@@ -79,19 +175,6 @@ public final class ScriptLibrary {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void expand(String path, StringBuilder out, Set<String> seen) {
-    for (String line : raw(path).split("\n", -1)) {
-      if (line.startsWith(INCLUDE)) {
-        String include = line.substring(INCLUDE.length()).trim();
-        if (seen.add(include)) {
-          expand(include, out, seen);
-        }
-      } else {
-        out.append(line).append('\n');
-      }
     }
   }
 }

@@ -3,7 +3,7 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua); KEYS[12..] unique-key locks named by the jobs below
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      number of jobs n, then 10 values per job:
---                id ('' = generate '~' + base62 of the queue's id counter), payload (bytes), priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
+--                id ('' = generate: '~' and the base-62 arrival number), payload (bytes), priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
 --                max attempts (0 = queue setting), time-to-run (ms, 0 = queue setting),
 --                TTL (ms from now, 0 = none), unique-key index into KEYS (0 = none), unique window (ms)
 -- Returns      5 values per job: id, code (1 = created, 2 = existed already), state name,
@@ -20,8 +20,7 @@ local BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
 -- Generated ids are short because every waiting job stores its id twice (hash field and line
 -- member); '~' is outside the characters a caller's id may use, so the two never collide.
-local function generated_id()
-  local n = redis.call('HINCRBY', K_META, 'ids', 1)
+local function base62_id(n)
   local digits = {}
   while n > 0 do
     local d = n % 62
@@ -35,6 +34,10 @@ local now = clock_now(ARGV[1])
 local n = tonumber(ARGV[2])
 local out = {}
 local woke = false
+
+-- One counter update per call, not per job: each job's arrival number is reserved here, and a
+-- generated id is that number (unique: arrival numbers are never reused).
+local next_seq = arrivals_reserve(n)
 
 local function existing(id, code)
   local job = job_load(id)
@@ -60,12 +63,13 @@ end
 for i = 0, n - 1 do
   local base = 3 + i * 10
   local id = ARGV[base]
-  if id == '' then
-    id = generated_id()
+  local generated = id == ''
+  if generated then
+    id = base62_id(next_seq + i)
   end
   local unique_index = tonumber(ARGV[base + 8])
   local prior = nil
-  if redis.call('HEXISTS', K_JOBS, id) == 1 then
+  if not generated and redis.call('HEXISTS', K_JOBS, id) == 1 then
     prior = id
   elseif unique_index > 0 then
     local holder = redis.call('GET', KEYS[unique_index])
@@ -102,7 +106,7 @@ for i = 0, n - 1 do
       state = 'DELAYED'
       delay_add(id, due)
     else
-      line_add(id, priority)
+      line_add_at(id, priority, next_seq + i)
       position = redis.call('ZRANK', K_READY, id)
       woke = true
     end

@@ -4,12 +4,21 @@
 local PRIORITY_MAX = 255
 local ARRIVAL_SPAN = 17592186044416 -- 2^44 arrivals per queue
 
-local function line_add(id, priority)
-  local seq = redis.call('HINCRBY', K_META, 'seq', 1)
-  if seq >= ARRIVAL_SPAN then
+-- Reserves n arrival numbers at once; returns the first. Unused ones are simply skipped.
+local function arrivals_reserve(n)
+  local last = redis.call('HINCRBY', K_META, 'seq', n)
+  if last >= ARRIVAL_SPAN then
     error({err = 'LINEUP arrival sequence of this queue is exhausted'})
   end
+  return last - n + 1
+end
+
+local function line_add_at(id, priority, seq)
   redis.call('ZADD', K_READY, (PRIORITY_MAX - priority) * ARRIVAL_SPAN + seq, id)
+end
+
+local function line_add(id, priority)
+  line_add_at(id, priority, arrivals_reserve(1))
 end
 
 -- One wake-up token is enough: a consumer that takes jobs and leaves some behind passes it on.
@@ -34,10 +43,11 @@ local function promote_due(now, limit)
   if #due == 0 then
     return 0
   end
-  for _, id in ipairs(due) do
+  local seq = arrivals_reserve(#due)
+  for i, id in ipairs(due) do
     local job = job_load(id)
     if job then
-      line_add(id, job[F_PRIORITY])
+      line_add_at(id, job[F_PRIORITY], seq + i - 1)
       note('ready', id)
     end
   end

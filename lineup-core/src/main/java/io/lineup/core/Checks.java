@@ -1,0 +1,40 @@
+package io.lineup.core;
+
+import java.time.Duration;
+
+/**
+ * Argument checks shared by the engine's entry points; each throws {@link
+ * InvalidArgumentException}.
+ */
+final class Checks {
+  private Checks() {}
+
+  /** A job id as callers may give it back: 1 to {@value Limits#MAX_ID_LENGTH} characters. */
+  static void id(String id) {
+    if (id == null || id.isEmpty() || id.length() > Limits.MAX_ID_LENGTH) {
+      throw new InvalidArgumentException(
+          "id", "must be 1 to " + Limits.MAX_ID_LENGTH + " characters");
+    }
+  }
+
+  /**
+   * A duration within [minMs, maxMs] milliseconds, or null (unset). Compared as durations, so a
+   * huge value is refused rather than overflowing.
+   */
+  static void duration(String field, Duration value, long minMs, long maxMs) {
+    if (value == null) {
+      return;
+    }
+    if (value.compareTo(Duration.ofMillis(minMs)) < 0
+        || value.compareTo(Duration.ofMillis(maxMs)) > 0) {
+      throw new InvalidArgumentException(
+          field, "must be between " + minMs + " ms and " + maxMs + " ms, got " + describe(value));
+    }
+  }
+
+  private static String describe(Duration value) {
+    return value.abs().compareTo(Duration.ofDays(100_000)) > 0
+        ? value.getSeconds() + " s"
+        : value.toMillis() + " ms";
+  }
+}
