@@ -18,6 +18,20 @@ final class Checks {
   }
 
   /**
+   * A page of a list: {@code count} 1 to {@value Limits#MAX_BATCH} from a non-negative {@code
+   * offset}.
+   */
+  static void page(int offset, int count) {
+    if (count < 1 || count > Limits.MAX_BATCH) {
+      throw new InvalidArgumentException(
+          "count", "must be between 1 and " + Limits.MAX_BATCH + ", got " + count);
+    }
+    if (offset < 0) {
+      throw new InvalidArgumentException("offset", "must not be negative");
+    }
+  }
+
+  /**
    * A duration within [minMs, maxMs] milliseconds, or null (unset). Compared as durations, so a
    * huge value is refused rather than overflowing.
    */

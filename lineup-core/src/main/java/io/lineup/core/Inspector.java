@@ -81,13 +81,7 @@ final class Inspector {
   }
 
   List<PeekedJob> peek(QueueName queue, int offset, int count) {
-    if (count < 1 || count > Limits.MAX_BATCH) {
-      throw new InvalidArgumentException(
-          "count", "must be between 1 and " + Limits.MAX_BATCH + ", got " + count);
-    }
-    if (offset < 0) {
-      throw new InvalidArgumentException("offset", "must not be negative");
-    }
+    Checks.page(offset, count);
     List<Object> r =
         Replies.asList(
             engine.run(ScriptLibrary.PEEK, queue, new Args(2).add(offset).add(count).toArray()));

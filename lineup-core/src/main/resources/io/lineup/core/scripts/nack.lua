@@ -20,15 +20,8 @@
 
 local now = clock_now(ARGV[1])
 local id, token = ARGV[2], ARGV[3]
-local job = job_load(id)
+local job, code = job_held(id, token)
 if not job then
-  return {C_NOT_FOUND, '', 0}
-end
-if job[F_STATE] ~= ST_LEASED or job[F_TOKEN] ~= token then
-  local code = not_leased_code(job, token)
-  if code == C_OK then
-    code = C_ALREADY_DONE
-  end
   return {code, '', 0}
 end
 local s = settings_load()

@@ -57,3 +57,20 @@ local function not_leased_code(job, token)
   end
   return C_LEASE_EXPIRED
 end
+
+-- The job held under this lease token, or nil and the code saying why not (for nack and extend,
+-- where a finished job is an error even when this lease finished it).
+local function job_held(id, token)
+  local job = job_load(id)
+  if not job then
+    return nil, C_NOT_FOUND
+  end
+  if job[F_STATE] ~= ST_LEASED or job[F_TOKEN] ~= token then
+    local code = not_leased_code(job, token)
+    if code == C_OK then
+      code = C_ALREADY_DONE
+    end
+    return nil, code
+  end
+  return job, C_OK
+end
