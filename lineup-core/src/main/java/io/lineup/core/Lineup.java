@@ -34,6 +34,7 @@ public final class Lineup implements AutoCloseable {
   private final Leaser leaser;
   private final Inspector inspector;
   private final DeadLetters deadLetters;
+  private final EventReader events;
   private final Maintenance maintenance;
 
   private Lineup(LineupOptions options) {
@@ -48,6 +49,7 @@ public final class Lineup implements AutoCloseable {
     this.leaser = new Leaser(engine);
     this.inspector = new Inspector(engine);
     this.deadLetters = new DeadLetters(engine);
+    this.events = new EventReader(engine);
     this.maintenance =
         options.maintenance()
             ? new Maintenance(gateway, options.timeSource(), options.maintenanceInterval())
@@ -234,6 +236,17 @@ public final class Lineup implements AutoCloseable {
   /** Every queue that was ever published to or configured. */
   public List<QueueName> queues() {
     return inspector.queues();
+  }
+
+  /**
+   * Reads up to {@code count} entries of the queue's event stream after {@code afterStreamId} (null
+   * = from the oldest kept). The stream keeps about the last 1,000 entries.
+   *
+   * @throws InvalidArgumentException when count is outside 1..{@value Limits#MAX_BATCH} or the id
+   *     is not a stream id
+   */
+  public List<QueueEvent> events(QueueName queue, String afterStreamId, int count) {
+    return events.read(queue, afterStreamId, count);
   }
 
   // ---- dead letters ----

@@ -1,0 +1,109 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static io.lineup.core.Fixtures.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lineup.testing.RedisServerExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class InspectionTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  @Test
+  void everyStateChangeIsAppendedToTheQueueEventStreamInOrder() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      String id = lineup.publish(queue, aJob("tracked")).id();
+      LeasedJob job = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+      lineup.ack(job);
+      List<QueueEvent> events = lineup.events(queue, null, 100);
+      assertThat(events)
+          .extracting(QueueEvent::kind)
+          .containsExactly("published", "leased", "acked");
+      assertThat(events).allSatisfy(event -> assertThat(event.jobIds()).containsExactly(id));
+
+      String cancelled = lineup.publish(queue, aJob("gone")).id();
+      lineup.cancel(queue, cancelled);
+      List<QueueEvent> later = lineup.events(queue, events.get(2).streamId(), 100);
+      assertThat(later).extracting(QueueEvent::kind).containsExactly("published", "cancelled");
+
+      List<NewJob> bulk = new ArrayList<>();
+      for (int i = 0; i < 250; i++) {
+        bulk.add(aJob("b" + i));
+      }
+      List<PublishResult> published = lineup.publishAll(queue, bulk);
+      QueueEvent big = lineup.events(queue, later.get(1).streamId(), 10).get(0);
+      assertThat(big.count()).isEqualTo(250);
+      assertThat(big.jobIds()).containsExactly(published.get(0).id(), published.get(249).id());
+    }
+  }
+
+  @Test
+  void theEtaOfAWaitingJobFollowsItsPositionAndTheRateLimitOrTheMeasuredServiceRate() {
+    QueueName limited = aFreshQueue();
+    QueueName measured = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      lineup.configure(limited, QueueSettings.change().withRateLimit(10));
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        ids.add(lineup.publish(limited, aJob("p" + i)).id());
+      }
+      JobInfo tenth = lineup.get(limited, ids.get(9)).orElseThrow();
+      assertThat(tenth.position()).isEqualTo(9);
+      assertThat(tenth.eta()).isEqualTo(Duration.ofSeconds(1));
+      assertThat(lineup.get(limited, ids.get(29)).orElseThrow().eta())
+          .isEqualTo(Duration.ofSeconds(3));
+
+      for (int i = 0; i < 200; i++) {
+        lineup.publish(measured, aJob("m" + i));
+      }
+      assertThat(lineup.peek(measured, 0, 1).get(0).payload()).isEqualTo("m0".getBytes());
+      String last = lineup.peek(measured, 199, 1).get(0).id();
+      assertThat(lineup.get(measured, last).orElseThrow().eta())
+          .as("no service measured yet")
+          .isNull();
+      for (int i = 0; i < 100; i++) {
+        lineup.ack(lineup.lease(measured, 1, Duration.ZERO).jobs().get(0));
+      }
+      JobInfo waiting = lineup.get(measured, last).orElseThrow();
+      assertThat(waiting.position()).isEqualTo(99);
+      assertThat(waiting.eta()).isPositive();
+      assertThat(lineup.stats(measured).serviceRate()).isPositive();
+    }
+  }
+
+  @Test
+  void deadLettersCanBeRespawnedInPartOrAllWithAFreshTtlAndPurged() {
+    ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis, options -> options.timeSource(clock))) {
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        ids.add(lineup.publish(queue, aJob("doomed " + i).maxAttempts(1)).id());
+        LeasedJob job = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+        lineup.nack(job, "no " + i);
+        clock.advance(Duration.ofMillis(1));
+      }
+      DeadPage page = lineup.deadLetters(queue, 1, 2);
+      assertThat(page.total()).isEqualTo(6);
+      assertThat(page.jobs()).extracting(DeadJob::id).containsExactly(ids.get(1), ids.get(2));
+
+      assertThat(lineup.respawnOldest(queue, 2, Duration.ofMinutes(5))).isEqualTo(2);
+      JobInfo reborn = lineup.get(queue, ids.get(0)).orElseThrow();
+      assertThat(reborn.state()).isEqualTo(JobState.READY);
+      assertThat(reborn.expiresAt()).isEqualTo(clock.now().plus(Duration.ofMinutes(5)));
+      assertThat(lineup.respawn(queue, List.of(ids.get(5), "not-dead"), null)).isEqualTo(1);
+
+      assertThat(lineup.purgeDead(queue)).isEqualTo(3);
+      assertThat(lineup.stats(queue).dead()).isZero();
+      assertThat(lineup.exists(queue, ids.get(3))).isFalse();
+      assertThat(lineup.stats(queue).ready()).isEqualTo(3);
+    }
+  }
+}
