@@ -1,6 +1,7 @@
 package io.lineup.core;
 
 import io.lineup.core.internal.Args;
+import io.lineup.core.internal.KeySpace;
 import io.lineup.core.internal.Replies;
 import io.lineup.core.internal.ScriptLibrary;
 import java.time.Duration;
@@ -49,6 +50,22 @@ final class Inspector {
             result.length == 0 ? null : result,
             Replies.asLong(r.get(13)),
             eta < 0 ? null : Duration.ofMillis(eta)));
+  }
+
+  /** One ZRANK: a single command is atomic by itself, and far cheaper than the whole get script. */
+  long position(QueueName queue, String id) {
+    Checks.id(id);
+    Long rank =
+        engine
+            .gateway()
+            .await(
+                engine
+                    .gateway()
+                    .commands()
+                    .zrank(
+                        KeySpace.queueKeys(queue)[KeySpace.READY_INDEX],
+                        id.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    return rank == null ? -1 : rank;
   }
 
   QueueStats stats(QueueName queue) {

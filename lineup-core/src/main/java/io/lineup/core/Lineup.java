@@ -220,7 +220,7 @@ public final class Lineup implements AutoCloseable {
 
   /** A ready job's place in line (0 = next), or -1 when it is not ready or unknown. */
   public long position(QueueName queue, String id) {
-    return inspector.get(queue, id).map(JobInfo::position).orElse(-1L);
+    return inspector.position(queue, id);
   }
 
   /** Counts per state, rates, effective settings and counters of a queue. */

@@ -166,37 +166,40 @@ public final class Worker implements AutoCloseable {
   private void handle(Running run) {
     run.thread = Thread.currentThread();
     LeasedJob job = run.job;
+    // The ack or nack is queued or sent before the slot is freed, so close(), which waits for
+    // the slots, never returns while a settlement is still on its way.
     try {
       byte[] result = handler.handle(job);
       handled.incrementAndGet();
-      finish(run);
+      stopHeartbeat(run);
       if (!run.released) {
-        settleAck(new Leaser.Ack(queue, job.id(), job.token(), result));
+        pendingAcks.add(new Leaser.Ack(queue, job.id(), job.token(), result));
+      }
+      freeSlot(run);
+      if (fetchBlocked || !leasing) {
+        flushAcks();
       }
     } catch (Throwable error) {
       failed.incrementAndGet();
-      finish(run);
+      stopHeartbeat(run);
       if (!run.released) {
         Duration delay = error instanceof RetryLaterException later ? later.delay() : null;
         settleNack(job, String.valueOf(error), delay);
       }
+      freeSlot(run);
     }
   }
 
-  private void finish(Running run) {
+  private static void stopHeartbeat(Running run) {
     ScheduledFuture<?> beat = run.heartbeat;
     if (beat != null) {
       beat.cancel(false);
     }
-    running.remove(run.job.id());
-    slotFreed.release();
   }
 
-  private void settleAck(Leaser.Ack ack) {
-    pendingAcks.add(ack);
-    if (fetchBlocked || !leasing) {
-      flushAcks();
-    }
+  private void freeSlot(Running run) {
+    running.remove(run.job.id());
+    slotFreed.release();
   }
 
   /** Sends waiting acks now, in one call; on failure they stay for the fetch loop to retry. */

@@ -64,6 +64,43 @@ class PriorityOrderTest {
     }
   }
 
+  @Test
+  void aBulkPublishOfMixedPrioritiesReportsEachJobsTruePosition() {
+    QueueName queue = aFreshQueue();
+    Random random = new Random(7);
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      for (int round = 0; round < 3; round++) {
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+          jobs.add(aJob("r" + round + "-" + i).priority(random.nextInt(5) - 2));
+        }
+        List<PublishResult> results = lineup.publishAll(queue, jobs);
+        for (PublishResult result : results) {
+          assertThat(result.position())
+              .as("reported position of %s", result.id())
+              .isEqualTo(lineup.position(queue, result.id()));
+        }
+      }
+      List<PublishResult> withDuplicates =
+          lineup.publishAll(
+              queue,
+              List.of(
+                  aJob("u1").uniqueKey("same", Duration.ofMinutes(1)).priority(9),
+                  aJob("u2").uniqueKey("same", Duration.ofMinutes(1)),
+                  aJob("i1").id("twice"),
+                  aJob("i2").id("twice")));
+      assertThat(withDuplicates)
+          .extracting(PublishResult::created)
+          .containsExactly(true, false, true, false);
+      assertThat(withDuplicates.get(1).id()).isEqualTo(withDuplicates.get(0).id());
+      assertThat(withDuplicates.get(1).position())
+          .isZero()
+          .isEqualTo(withDuplicates.get(0).position());
+      assertThat(withDuplicates.get(3).position()).isEqualTo(lineup.position(queue, "twice"));
+      assertThat(lineup.stats(queue).ready()).isEqualTo(902);
+    }
+  }
+
   record Event(String id, int producer, int priority, int sequence, long publishedNanos) {}
 
   @Test

@@ -34,6 +34,9 @@ public final class KeySpace {
     "rate"
   };
 
+  /** Index of the ready line within {@link #queueKeys(QueueName)}. */
+  public static final int READY_INDEX = 1;
+
   /** Index of the wake-up list within {@link #queueKeys(QueueName)}. */
   public static final int WAKE_INDEX = 8;
 

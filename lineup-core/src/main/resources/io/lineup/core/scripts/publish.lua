@@ -32,33 +32,33 @@ end
 
 local now = clock_now(ARGV[1])
 local n = tonumber(ARGV[2])
-local out = {}
-local woke = false
 
 -- One counter update per call, not per job: each job's arrival number is reserved here, and a
 -- generated id is that number (unique: arrival numbers are never reused).
 local next_seq = arrivals_reserve(n)
 
-local function existing(id, code)
+-- A job that existed before this call: its state as Redis has it.
+local function existing(id)
   local job = job_load(id)
   if not job then
-    out[#out + 1] = id
-    out[#out + 1] = code
-    out[#out + 1] = 'UNKNOWN'
-    out[#out + 1] = 0
-    out[#out + 1] = -1
-    return
+    return {id, C_EXISTS, 'UNKNOWN', 0, -1}
   end
   local due = job[F_DUE]
   if not present(due) then
     due = job[F_CREATED]
   end
-  out[#out + 1] = id
-  out[#out + 1] = code
-  out[#out + 1] = state_name(id, job)
-  out[#out + 1] = due
-  out[#out + 1] = position_of(id)
+  return {id, C_EXISTS, state_name(id, job), due, position_of(id)}
 end
+
+-- New jobs are written together after the loop (one HSET, one ZADD per line), so a job created
+-- earlier in this call is found here rather than in Redis.
+local created = {}        -- id -> its result row
+local records = {}        -- HSET field/value pairs
+local ready = {}          -- ZADD score/member pairs for the ready line
+local delayed = {}        -- ZADD score/member pairs for the delayed set
+local bands = {}          -- priority -> { first id of this call in that band, rows in arrival order }
+local band_order = {}
+local rows = {}
 
 for i = 0, n - 1 do
   local base = 3 + i * 10
@@ -69,16 +69,21 @@ for i = 0, n - 1 do
   end
   local unique_index = tonumber(ARGV[base + 8])
   local prior = nil
-  if not generated and redis.call('HEXISTS', K_JOBS, id) == 1 then
+  if not generated and (created[id] or redis.call('HEXISTS', K_JOBS, id) == 1) then
     prior = id
   elseif unique_index > 0 then
     local holder = redis.call('GET', KEYS[unique_index])
-    if holder and redis.call('HEXISTS', K_JOBS, holder) == 1 then
+    if holder and (created[holder] or redis.call('HEXISTS', K_JOBS, holder) == 1) then
       prior = holder
     end
   end
   if prior then
-    existing(prior, C_EXISTS)
+    local first = created[prior]
+    if first then
+      rows[#rows + 1] = {prior, C_EXISTS, first[3], first[4], first}
+    else
+      rows[#rows + 1] = existing(prior)
+    end
   else
     local priority = tonumber(ARGV[base + 2])
     local delay, run_at = tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
@@ -97,29 +102,67 @@ for i = 0, n - 1 do
       job[F_EXPIRES] = now + ttl
       redis.call('ZADD', K_TTL, now + ttl, id)
     end
-    job_store(id, job)
+    records[#records + 1] = id
+    records[#records + 1] = job_pack(job)
     if unique_index > 0 then
       redis.call('SET', KEYS[unique_index], id, 'PX', ARGV[base + 9])
     end
-    local state, position = 'READY', -1
+    local row
     if due > now then
-      state = 'DELAYED'
-      delay_add(id, due)
+      delayed[#delayed + 1] = due
+      delayed[#delayed + 1] = id
+      row = {id, C_OK, 'DELAYED', due, -1}
     else
-      line_add_at(id, priority, next_seq + i)
-      position = redis.call('ZRANK', K_READY, id)
-      woke = true
+      ready[#ready + 1] = (PRIORITY_MAX - priority) * ARRIVAL_SPAN + next_seq + i
+      ready[#ready + 1] = id
+      row = {id, C_OK, 'READY', due, -1}
+      local band = bands[priority]
+      if not band then
+        band = {id, {}}
+        bands[priority] = band
+        band_order[#band_order + 1] = priority
+      end
+      band[2][#band[2] + 1] = row
     end
+    created[id] = row
+    rows[#rows + 1] = row
     note('published', id)
-    out[#out + 1] = id
-    out[#out + 1] = C_OK
-    out[#out + 1] = state
-    out[#out + 1] = due
-    out[#out + 1] = position
   end
 end
-if woke then
+
+if #records > 0 then
+  redis.call('HSET', K_JOBS, unpack(records))
+end
+if #ready > 0 then
+  redis.call('ZADD', K_READY, unpack(ready))
+  -- This call's jobs of one priority arrived last in that band, so their ranks follow each other.
+  for _, priority in ipairs(band_order) do
+    local band = bands[priority]
+    local rank = redis.call('ZRANK', K_READY, band[1])
+    for k, row in ipairs(band[2]) do
+      row[5] = rank + k - 1
+    end
+  end
   wake()
 end
+if #delayed > 0 then
+  redis.call('ZADD', K_DELAYED, unpack(delayed))
+  local first = redis.call('ZRANGE', K_DELAYED, 0, 0)
+  if created[first[1]] then
+    wake()
+  end
+end
 events_flush(now)
+
+local out = {}
+for _, row in ipairs(rows) do
+  local copy_of = row[5]
+  if type(copy_of) == 'table' then
+    -- A second mention of a job created earlier in this call: same answer, flagged as existing.
+    row[5] = copy_of[5]
+  end
+  for k = 1, 5 do
+    out[#out + 1] = row[k]
+  end
+end
 return out

@@ -24,7 +24,8 @@ local function job_load(id)
   return job
 end
 
-local function job_store(id, job)
+-- The stored form of a job: trailing absent values dropped.
+local function job_pack(job)
   local n = JOB_FIELDS
   while n > F_CREATED and not present(job[n]) do
     n = n - 1
@@ -37,7 +38,11 @@ local function job_store(id, job)
     end
     packed[i] = v
   end
-  redis.call('HSET', K_JOBS, id, cmsgpack.pack(packed))
+  return cmsgpack.pack(packed)
+end
+
+local function job_store(id, job)
+  redis.call('HSET', K_JOBS, id, job_pack(job))
 end
 
 -- Code an ack/nack/extend gets when the job is no longer leased under its token.
