@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Lineup engine: publish, lease, settle and inspect jobs of Redis-backed queues.
@@ -92,6 +93,22 @@ public final class Lineup implements AutoCloseable {
    */
   public List<PublishResult> publishAll(QueueName queue, List<NewJob> jobs) {
     return publisher.publish(queue, jobs);
+  }
+
+  /**
+   * Publishes one job without blocking: many can be in flight on the one connection. Arguments are
+   * checked before anything is sent ({@link InvalidArgumentException} is thrown at once); the
+   * future fails with {@link RedisUnavailableException} or {@link LineupException} as the cause of
+   * a {@link java.util.concurrent.CompletionException}.
+   */
+  public CompletableFuture<PublishResult> publishAsync(QueueName queue, NewJob job) {
+    return publisher.publishAsync(queue, List.of(job)).thenApply(results -> results.get(0));
+  }
+
+  /** {@link #publishAll} without blocking; see {@link #publishAsync}. */
+  public CompletableFuture<List<PublishResult>> publishAllAsync(
+      QueueName queue, List<NewJob> jobs) {
+    return publisher.publishAsync(queue, jobs);
   }
 
   // ---- consumers ----

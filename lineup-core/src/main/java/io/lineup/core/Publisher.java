@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /** Checks and publishes jobs; a whole batch is one script call. */
@@ -24,6 +25,22 @@ final class Publisher {
   }
 
   List<PublishResult> publish(QueueName queue, List<NewJob> jobs) {
+    Call call = prepare(queue, jobs);
+    return parse(engine.gateway().run(ScriptLibrary.PUBLISH, call.keys(), call.args()));
+  }
+
+  /** Checks and sends at once; the future completes with the results or the engine's exception. */
+  CompletableFuture<List<PublishResult>> publishAsync(QueueName queue, List<NewJob> jobs) {
+    Call call = prepare(queue, jobs);
+    return engine
+        .gateway()
+        .runAsync(ScriptLibrary.PUBLISH, call.keys(), call.args())
+        .thenApply(Publisher::parse);
+  }
+
+  private record Call(byte[][] keys, byte[][] args) {}
+
+  private Call prepare(QueueName queue, List<NewJob> jobs) {
     if (jobs == null || jobs.isEmpty()) {
       throw new InvalidArgumentException("jobs", "at least one job is needed");
     }
@@ -60,12 +77,12 @@ final class Publisher {
           .add(uniqueIndex)
           .add(job.uniqueWindow() == null ? 0 : job.uniqueWindow().toMillis());
     }
-    List<Object> reply =
-        Replies.asList(
-            engine
-                .gateway()
-                .run(ScriptLibrary.PUBLISH, allKeys(queueKeys, uniqueKeys), args.toArray()));
-    List<PublishResult> results = new ArrayList<>(jobs.size());
+    return new Call(allKeys(queueKeys, uniqueKeys), args.toArray());
+  }
+
+  private static List<PublishResult> parse(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    List<PublishResult> results = new ArrayList<>(reply.size() / 5);
     for (int i = 0; i < reply.size(); i += 5) {
       String state = Replies.asString(reply.get(i + 2));
       long due = Replies.asLong(reply.get(i + 3));

@@ -61,6 +61,28 @@ class JobLifecycleTest {
   }
 
   @Test
+  void manyAsynchronousPublishesInFlightAllArriveAndBadInputIsRefusedBeforeSending()
+      throws Exception {
+    QueueName queue = aFreshQueue();
+    java.util.List<java.util.concurrent.CompletableFuture<PublishResult>> inFlight =
+        new java.util.ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      inFlight.add(lineup.publishAsync(queue, aJob("async " + i)));
+    }
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    for (var future : inFlight) {
+      PublishResult result = future.get();
+      assertThat(result.created()).isTrue();
+      ids.add(result.id());
+    }
+    assertThat(ids).hasSize(500);
+    assertThat(lineup.stats(queue).ready()).isEqualTo(500);
+    assertThatThrownBy(() -> lineup.publishAsync(queue, aJob("bad").priority(1000)))
+        .isInstanceOfSatisfying(
+            InvalidArgumentException.class, e -> assertThat(e.field()).isEqualTo("priority"));
+  }
+
+  @Test
   void aRepeatedAckOfTheSameLeaseSucceedsButAnAckAfterCancelFailsClearly() {
     QueueName queue = aFreshQueue();
     lineup.publish(queue, aJob("a"));

@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -241,6 +242,28 @@ public final class RedisGateway implements AutoCloseable {
       // The server's script cache was flushed (restart, SCRIPT FLUSH): send the text once.
       return await(commands.eval(script.source(), ScriptOutputType.OBJECT, keys, args));
     }
+  }
+
+  /**
+   * Runs a script without blocking the caller. The future completes with the reply, or fails with
+   * the exception {@link #run} would throw (as the cause of a {@link
+   * java.util.concurrent.CompletionException}).
+   */
+  public CompletableFuture<Object> runAsync(LuaScript script, byte[][] keys, byte[][] args) {
+    return commands
+        .evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args)
+        .toCompletableFuture()
+        .exceptionallyCompose(error -> {
+          if (unwrap(error) instanceof RedisNoScriptException) {
+            return commands
+                .<Object>eval(script.source(), ScriptOutputType.OBJECT, keys, args)
+                .toCompletableFuture();
+          }
+          return CompletableFuture.failedFuture(error);
+        })
+        .exceptionally(error -> {
+          throw new java.util.concurrent.CompletionException(translate(error));
+        });
   }
 
   /** Records a queue in the registry once per process, so {@link #queues()} lists it. */
