@@ -1,0 +1,121 @@
+package io.lineup.bench;
+
+import io.lineup.bench.report.BenchReport;
+import io.lineup.core.Lineup;
+import io.lineup.core.LineupOptions;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.List;
+
+/**
+ * One run: starts (or connects to) Redis, measures the reference, then each scenario after its
+ * warm-up, and collects the figures. The order matters only where scenarios share data: the deep
+ * queue is filled once ({@code bytes_per_job}), looked up ({@code rank_us_p99}), then consumed from
+ * the front ({@code consume_per_s_1m}).
+ */
+public final class Bench {
+  private Bench() {}
+
+  /**
+   * Runs the reference and the scenarios the options select. A failure of the HTTP scenarios is
+   * reported as skipped figures (with the reason and the server's last output), so the other
+   * figures of a long run survive it.
+   *
+   * @param progress where progress lines go
+   * @throws IllegalStateException when a scenario fails (a job lost, a timeout, Redis gone)
+   */
+  public static BenchReport run(BenchOptions options, PrintStream progress) {
+    long start = System.nanoTime();
+    Counts counts = options.counts();
+    BenchReport report = new BenchReport(counts.mode());
+    counts.asMap().forEach(report::count);
+    report.count("publish_in_flight", PublishScenario.IN_FLIGHT);
+    report.count("bulk_jobs_per_call", BulkPublishScenario.JOBS_PER_CALL);
+    report.count("bulk_in_flight", BulkPublishScenario.IN_FLIGHT);
+    report.count("consume_worker_concurrency", ConsumeScenario.WORKER_CONCURRENCY);
+    report.count("payload_bytes", Payloads.BYTES);
+    try (BenchRedis redis = BenchRedis.open(options.redisUrl());
+        Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build())) {
+      report
+          .environment("redis_version", redis.version())
+          .environment("redis_address", redis.uri())
+          .environment("redis_own_process", redis.ownProcess())
+          .environment("cores", Runtime.getRuntime().availableProcessors())
+          .environment("java", Runtime.version().toString());
+      BenchContext context =
+          new BenchContext(lineup, redis, counts, progress, options.commandStats());
+      context.say(
+          "%s run against Redis %s at %s%s",
+          counts.mode(),
+          redis.version(),
+          redis.uri(),
+          redis.ownProcess() ? " (started by the bench)" : "");
+
+      report.add(RawScriptScenario.run(context));
+      if (options.runs(ScenarioGroup.PUBLISH)) {
+        report.add(PublishScenario.run(context));
+      }
+      if (options.runs(ScenarioGroup.BULK)) {
+        report.add(BulkPublishScenario.run(context));
+      }
+      if (options.runs(ScenarioGroup.CONSUME)) {
+        report.add(ConsumeScenario.shallow(context));
+      }
+      if (options.runs(ScenarioGroup.DEEP)) {
+        DeepQueue deep = DeepQueue.fill(context);
+        report.add(deep.bytesPerJob());
+        report.add(RankScenario.run(context, deep));
+        report.add(ConsumeScenario.deep(context, deep.queue()));
+        redis.dropQueue(deep.queue());
+      }
+      if (options.runs(ScenarioGroup.LATE)) {
+        LatenessScenario.run(context).forEach(report::add);
+      }
+      if (options.runs(ScenarioGroup.HTTP)) {
+        runHttp(context, options, report);
+      }
+    }
+    report.seconds((System.nanoTime() - start) / 1e9);
+    return report;
+  }
+
+  /** The HTTP figures, or the reason for skipping them: the jar is absent, or the server fails. */
+  private static void runHttp(BenchContext context, BenchOptions options, BenchReport report) {
+    if (!Files.isRegularFile(options.serverJar())) {
+      skipHttp(
+          context,
+          report,
+          "the server jar "
+              + options.serverJar()
+              + " is absent (build it: ./mvnw -pl lineup-server package)");
+      return;
+    }
+    context.say("http: starting the server %s", options.serverJar());
+    ServerProcess server;
+    try {
+      server = ServerProcess.start(options.serverJar(), context.redis().uri());
+    } catch (RuntimeException e) {
+      skipHttp(context, report, "the server did not start: " + e.getMessage());
+      return;
+    }
+    try (server;
+        HttpApi api = new HttpApi(server.base(), server.token())) {
+      context.say("http: server listening on %s", server.base());
+      report.add(HttpPublishScenario.run(context, api, server));
+      report.add(HttpConsumeScenario.run(context, api, server));
+    } catch (RuntimeException e) {
+      context.say("HTTP scenario failed; the server's last output:%n%s", server.tail());
+      skipHttp(context, report, "the HTTP scenario failed: " + e.getMessage());
+    }
+  }
+
+  /** Marks the HTTP figures not measured yet as skipped. */
+  private static void skipHttp(BenchContext context, BenchReport report, String reason) {
+    context.say("HTTP figures skipped: %s", reason);
+    for (String figure : List.of("http_publish_per_s", "http_consume_per_s")) {
+      if (!report.values().containsKey(figure)) {
+        report.skip(figure, reason);
+      }
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package io.lineup.bench;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * How the bench was asked to run.
+ *
+ * @param counts the sizes (full, quick or smoke)
+ * @param json print one JSON object on standard output (the table then goes to standard error)
+ * @param redisUrl the Redis to load, or null to start a redis-server of its own
+ * @param serverJar the Lineup server jar for the HTTP figures; they are skipped when it is absent
+ * @param commandStats print, for each scenario, what each Redis command cost per job
+ * @param only the scenario groups to run (the reference always runs); all when empty
+ */
+public record BenchOptions(
+    Counts counts,
+    boolean json,
+    String redisUrl,
+    Path serverJar,
+    boolean commandStats,
+    Set<ScenarioGroup> only) {
+
+  /** Options for a whole run of every scenario. */
+  public BenchOptions(Counts counts, boolean json, String redisUrl, Path serverJar) {
+    this(counts, json, redisUrl, serverJar, false, Set.of());
+  }
+
+  /** Whether this run includes {@code group}. */
+  boolean runs(ScenarioGroup group) {
+    return only.isEmpty() || only.contains(group);
+  }
+
+  /** Where the server module's build leaves its runnable jar, relative to the repository root. */
+  public static final Path DEFAULT_SERVER_JAR = Path.of("lineup-server/target/lineup-server.jar");
+
+  static final String USAGE =
+      """
+      Usage: lineup-bench [--quick] [--json] [--commandstats] [--only GROUPS]
+                          [--redis-url URL] [--server-jar PATH]
+
+        --quick            smaller counts (20,000 jobs instead of 200,000 and 1,000,000);
+                           finishes in under two minutes; figures are labelled quick
+        --json             print one JSON object on standard output (table on standard error)
+        --commandstats     after each scenario, print what each Redis command cost per job
+                           (INFO commandstats before and after; nothing is reset)
+        --only GROUPS      run only these scenario groups (comma list of publish, bulk,
+                           consume, deep, late, http), e.g. to profile one; the reference
+                           raw_script_per_s always runs
+        --redis-url URL    load this Redis instead of starting one (default: LINEUP_REDIS_URL,
+                           else a redis-server of its own on a free port of 127.0.0.1)
+        --server-jar PATH  the server jar for the HTTP figures
+                           (default: LINEUP_SERVER_JAR, else lineup-server/target/lineup-server.jar)
+      """;
+
+  /**
+   * Reads the command line; the environment fills what it leaves out.
+   *
+   * @throws IllegalArgumentException for an unknown or incomplete option
+   */
+  static BenchOptions parse(List<String> args, java.util.Map<String, String> env) {
+    Counts counts = Counts.full();
+    boolean json = false;
+    boolean commandStats = false;
+    Set<ScenarioGroup> only = EnumSet.noneOf(ScenarioGroup.class);
+    String redisUrl = blankToNull(env.get("LINEUP_REDIS_URL"));
+    String jar = blankToNull(env.get("LINEUP_SERVER_JAR"));
+    Path serverJar = jar == null ? DEFAULT_SERVER_JAR : Path.of(jar);
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      switch (arg) {
+        case "--quick" -> counts = Counts.quick();
+        case "--smoke" -> counts = Counts.smoke();
+        case "--json" -> json = true;
+        case "--commandstats" -> commandStats = true;
+        case "--redis-url" -> redisUrl = value(args, ++i, arg);
+        case "--server-jar" -> serverJar = Path.of(value(args, ++i, arg));
+        case "--only" -> {
+          for (String name : value(args, ++i, arg).split(",")) {
+            only.add(ScenarioGroup.named(name.trim()));
+          }
+        }
+        default -> throw new IllegalArgumentException("Unknown option " + arg);
+      }
+    }
+    return new BenchOptions(counts, json, redisUrl, serverJar, commandStats, only);
+  }
+
+  private static String value(List<String> args, int index, String option) {
+    if (index >= args.size()) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args.get(index);
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+}

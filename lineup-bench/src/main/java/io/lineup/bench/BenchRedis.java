@@ -1,0 +1,195 @@
+package io.lineup.bench;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.resource.ClientResources;
+import io.lineup.core.QueueName;
+import io.lineup.core.internal.KeySpace;
+import io.lineup.redis.RedisProcess;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The Redis under load: a redis-server this bench starts (the default) or the one at {@code
+ * LINEUP_REDIS_URL}. Besides the engine's own connections it keeps one plain Lettuce connection for
+ * what the bench itself reads: {@code INFO cpu}, {@code INFO memory}, the server clock, and the
+ * clean-up of the queues it made.
+ */
+public final class BenchRedis implements AutoCloseable {
+  /** Longest wait for Redis to free the keys of dropped queues before memory is measured. */
+  public static final Duration LAZY_FREE_TIMEOUT = Duration.ofSeconds(60);
+
+  private final RedisProcess process;
+  private final String uri;
+  private final ClientResources resources;
+  private final RedisClient client;
+  private final StatefulRedisConnection<String, String> admin;
+
+  private BenchRedis(RedisProcess process, String uri) {
+    this.process = process;
+    this.uri = uri;
+    // Lettuce's default latency collector costs every command some bookkeeping; the engine turns
+    // it off, so the reference calls run without it too.
+    this.resources =
+        ClientResources.builder().commandLatencyRecorder(CommandLatencyRecorder.disabled()).build();
+    this.client = RedisClient.create(resources, RedisURI.create(uri));
+    this.admin = client.connect(StringCodec.UTF8);
+  }
+
+  /**
+   * Connects to {@code url}, or starts a redis-server of its own when it is null.
+   *
+   * @throws IllegalStateException when the server cannot be started
+   * @throws io.lettuce.core.RedisConnectionException when the given Redis cannot be reached
+   */
+  public static BenchRedis open(String url) {
+    if (url != null) {
+      return new BenchRedis(null, url);
+    }
+    RedisProcess process = RedisProcess.builder().build().start();
+    try {
+      return new BenchRedis(process, process.uri());
+    } catch (RuntimeException e) {
+      process.close();
+      throw e;
+    }
+  }
+
+  /** The address the engine connects to. */
+  public String uri() {
+    return uri;
+  }
+
+  /** Whether this bench started the server (and will stop it). */
+  public boolean ownProcess() {
+    return process != null;
+  }
+
+  /** The server's version, e.g. {@code 7.0.15}. */
+  public String version() {
+    return infoField("server", "redis_version");
+  }
+
+  /** CPU time the server has used since it started (user + system, all threads), in µs. */
+  public long cpuMicros() {
+    String cpu = sync().info("cpu");
+    double seconds =
+        Double.parseDouble(field(cpu, "used_cpu_sys"))
+            + Double.parseDouble(field(cpu, "used_cpu_user"));
+    return Math.round(seconds * 1_000_000);
+  }
+
+  /** Calls of one command and the time they took, since the server started. */
+  public record CommandStat(long calls, long micros) {}
+
+  /** {@code INFO commandstats}: command name → calls and µs, since the server started. */
+  public Map<String, CommandStat> commandStats() {
+    Map<String, CommandStat> stats = new HashMap<>();
+    for (String line : sync().info("commandstats").split("\r?\n")) {
+      // cmdstat_evalsha:calls=123,usec=456,usec_per_call=3.71,rejected_calls=0,failed_calls=0
+      if (!line.startsWith("cmdstat_")) {
+        continue;
+      }
+      int colon = line.indexOf(':');
+      long calls = 0;
+      long micros = 0;
+      for (String pair : line.substring(colon + 1).split(",")) {
+        String[] kv = pair.split("=");
+        if (kv[0].equals("calls")) {
+          calls = Long.parseLong(kv[1]);
+        } else if (kv[0].equals("usec")) {
+          micros = Long.parseLong(kv[1]);
+        }
+      }
+      stats.put(line.substring("cmdstat_".length(), colon), new CommandStat(calls, micros));
+    }
+    return stats;
+  }
+
+  /** Bytes the server's allocator holds for data and overhead ({@code used_memory}). */
+  public long usedMemory() {
+    return Long.parseLong(infoField("memory", "used_memory"));
+  }
+
+  /** Clients blocked in a command such as BLPOP right now. */
+  public int blockedClients() {
+    return Integer.parseInt(infoField("clients", "blocked_clients"));
+  }
+
+  /** The server clock, in epoch milliseconds (the clock due times are compared with). */
+  public long serverTimeMillis() {
+    var time = sync().time();
+    return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+  }
+
+  /** A new connection of its own, as the engine's (bytes in and out), for the reference calls. */
+  public StatefulRedisConnection<byte[], byte[]> connect() {
+    return client.connect(ByteArrayCodec.INSTANCE);
+  }
+
+  /** Deletes every key of a queue the bench made (in the background, by UNLINK). */
+  public void dropQueue(QueueName queue) {
+    String[] keys =
+        Arrays.stream(KeySpace.queueKeys(queue))
+            .map(key -> new String(key, StandardCharsets.UTF_8))
+            .toArray(String[]::new);
+    sync().unlink(keys);
+    sync()
+        .srem(
+            new String(KeySpace.QUEUE_REGISTRY, StandardCharsets.UTF_8),
+            KeySpace.registryMember(queue));
+  }
+
+  /**
+   * Waits until the server has freed what earlier UNLINKs handed to its background thread, so a
+   * memory reading counts only live data.
+   *
+   * @throws IllegalStateException when that takes longer than {@link #LAZY_FREE_TIMEOUT}
+   */
+  public void awaitLazyFree() {
+    long deadline = System.nanoTime() + LAZY_FREE_TIMEOUT.toNanos();
+    while (Long.parseLong(infoField("memory", "lazyfree_pending_objects")) > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "Redis did not free dropped queues in " + LAZY_FREE_TIMEOUT);
+      }
+      Pause.millis(10);
+    }
+  }
+
+  private RedisCommands<String, String> sync() {
+    return admin.sync();
+  }
+
+  private String infoField(String section, String name) {
+    return field(sync().info(section), name);
+  }
+
+  private static String field(String info, String name) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith(name + ":")) {
+        return line.substring(name.length() + 1).trim();
+      }
+    }
+    throw new IllegalStateException("INFO has no field " + name);
+  }
+
+  /** Closes the connections and stops the server when this bench started it. */
+  @Override
+  public void close() {
+    admin.close();
+    client.shutdown();
+    resources.shutdown();
+    if (process != null) {
+      process.close();
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.lineup.bench;
+
+import io.lineup.bench.report.Figure;
+import io.lineup.core.QueueName;
+import io.lineup.core.Worker;
+import io.lineup.core.WorkerOptions;
+import java.time.Duration;
+
+/**
+ * {@code consume_per_s} and {@code consume_per_s_1m}: jobs already waiting are leased and acked by
+ * one {@link Worker} with a no-op handler, end to end: from {@code start()} until the queue's
+ * {@code acked} counter (in Redis) has grown by the number of jobs.
+ *
+ * <p>{@code consume_per_s} drains a queue of {@link Counts#consumeJobs()} jobs. {@code
+ * consume_per_s_1m} takes the first {@link Counts#deepConsumeJobs()} jobs of a queue holding {@link
+ * Counts#deepWaiting()}, so the line is deep for the whole measurement.
+ */
+final class ConsumeScenario {
+  /**
+   * The worker's concurrency: jobs handled at once, and so the most one lease call takes. A no-op
+   * handler finishes at once, so this is in effect the lease batch.
+   */
+  static final int WORKER_CONCURRENCY = 256;
+
+  /** Longest a consume measurement may take before the run fails. */
+  static final Duration TIMEOUT = Duration.ofMinutes(10);
+
+  private ConsumeScenario() {}
+
+  /** {@code consume_per_s}: a warm-up drain, then a drain of a fresh queue. */
+  static Figure shallow(BenchContext context) {
+    Counts counts = context.counts();
+    QueueName warm = context.freshQueue("consume-warmup");
+    int warmJobs = counts.warmup(counts.consumeJobs());
+    context.say("consume_per_s: warm-up, %,d jobs", warmJobs);
+    QueueFiller.fill(context, warm, warmJobs, 0);
+    drain(context, warm, warmJobs, "consume_per_s");
+    context.redis().dropQueue(warm);
+
+    QueueName queue = context.freshQueue("consume");
+    QueueFiller.fill(context, queue, counts.consumeJobs(), 0);
+    context.say(
+        "consume_per_s: %,d jobs waiting, worker concurrency %d",
+        counts.consumeJobs(), WORKER_CONCURRENCY);
+    Figure figure = drain(context, queue, counts.consumeJobs(), "consume_per_s");
+    context.redis().dropQueue(queue);
+    return figure;
+  }
+
+  /** {@code consume_per_s_1m}: the front of a queue that already holds the deep line. */
+  static Figure deep(BenchContext context, QueueName deepQueue) {
+    Counts counts = context.counts();
+    context.say(
+        "consume_per_s_1m: %,d of %,d jobs waiting, worker concurrency %d",
+        counts.deepConsumeJobs(), counts.deepWaiting(), WORKER_CONCURRENCY);
+    return drain(context, deepQueue, counts.deepConsumeJobs(), "consume_per_s_1m");
+  }
+
+  private static Figure drain(BenchContext context, QueueName queue, int jobs, String name) {
+    long ackedBefore = acked(context, queue);
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    WorkerOptions options = WorkerOptions.defaults().withConcurrency(WORKER_CONCURRENCY);
+    Worker worker = context.lineup().worker(queue, job -> null, options);
+    try {
+      RedisProbe probe = RedisProbe.start(context);
+      long start = System.nanoTime();
+      worker.start();
+      // Watch the worker's own count first (free), then Redis's count of acks, which trails it
+      // by the acks still riding on the next lease call.
+      while (worker.handled() < jobs) {
+        checkDeadline(deadline, name, worker.handled(), jobs);
+        Pause.millis(1);
+      }
+      long acked;
+      while ((acked = acked(context, queue) - ackedBefore) < jobs) {
+        checkDeadline(deadline, name, acked, jobs);
+        Pause.millis(1);
+      }
+      long nanos = System.nanoTime() - start;
+      RedisProbe.Cost cost = probe.finish(name, acked);
+      if (worker.failed() > 0) {
+        throw new IllegalStateException(name + ": " + worker.failed() + " handlers failed");
+      }
+      return new Figure(
+          name,
+          BenchContext.perSecond(acked, nanos),
+          Figure.Unit.PER_SECOND,
+          cost.redisMicrosPerJob(),
+          cost.benchMicrosPerJob(),
+          acked);
+    } finally {
+      worker.close();
+      context.awaitNoLeases(queue);
+    }
+  }
+
+  private static long acked(BenchContext context, QueueName queue) {
+    return context.lineup().stats(queue).counters().getOrDefault("acked", 0L);
+  }
+
+  private static void checkDeadline(long deadline, String name, long done, long jobs) {
+    if (System.nanoTime() > deadline) {
+      throw new IllegalStateException(
+          name + ": only " + done + " of " + jobs + " jobs acked within " + TIMEOUT);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package io.lineup.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The sizes of one run. A full run uses the sizes issue 4 names; a quick run the same scenarios
+ * with smaller counts (its figures are noisier and are labelled quick); a smoke run tiny counts,
+ * for the module's own test.
+ *
+ * @param mode {@code full}, {@code quick} or {@code smoke}
+ * @param rawCalls EVALSHA calls of the reference script
+ * @param publishJobs single publishes
+ * @param bulkJobs jobs published in bulk calls of {@link BulkPublishScenario#JOBS_PER_CALL}
+ * @param consumeJobs jobs waiting, then leased and acked, for {@code consume_per_s}
+ * @param deepWaiting jobs waiting in the deep queue ({@code bytes_per_job}, {@code rank_us_p99},
+ *     {@code consume_per_s_1m})
+ * @param deepConsumeJobs jobs leased and acked from the front of the deep queue
+ * @param delayedJobs delayed jobs of the lateness scenario
+ * @param delaySpreadMs the time over which their due times are spread, in ms
+ * @param rankLookups position lookups in the deep queue
+ * @param httpPublishJobs single-job POSTs
+ * @param httpConsumeJobs jobs leased and acked over HTTP
+ * @param warmupShare the share of each count run first, unmeasured, as warm-up
+ * @param minWarmup the fewest operations a warm-up runs
+ */
+public record Counts(
+    String mode,
+    int rawCalls,
+    int publishJobs,
+    int bulkJobs,
+    int consumeJobs,
+    int deepWaiting,
+    int deepConsumeJobs,
+    int delayedJobs,
+    int delaySpreadMs,
+    int rankLookups,
+    int httpPublishJobs,
+    int httpConsumeJobs,
+    double warmupShare,
+    int minWarmup) {
+
+  /** The sizes of issue 4: 200,000 jobs to consume, 1,000,000 waiting. */
+  public static Counts full() {
+    return new Counts(
+        "full", 1_000_000, 200_000, 1_000_000, 200_000, 1_000_000, 200_000, 2_000, 2_000, 20_000,
+        50_000, 50_000, 0.1, 2_000);
+  }
+
+  /**
+   * Finishes in well under two minutes: 20,000 instead of 200,000, 100,000 instead of 1,000,000.
+   */
+  public static Counts quick() {
+    return new Counts(
+        "quick", 100_000, 20_000, 100_000, 20_000, 100_000, 20_000, 2_000, 2_000, 2_000, 5_000,
+        5_000, 0.1, 1_000);
+  }
+
+  /** A few hundred of each, to prove every scenario runs; its figures mean nothing. */
+  public static Counts smoke() {
+    return new Counts(
+        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50);
+  }
+
+  /** The unmeasured warm-up count for a scenario of {@code count} operations. */
+  public int warmup(int count) {
+    return Math.max(minWarmup, (int) (count * warmupShare));
+  }
+
+  /** The counts by name, for the report. */
+  public Map<String, Object> asMap() {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("raw_calls", rawCalls);
+    map.put("publish_jobs", publishJobs);
+    map.put("bulk_jobs", bulkJobs);
+    map.put("consume_jobs", consumeJobs);
+    map.put("deep_waiting", deepWaiting);
+    map.put("deep_consume_jobs", deepConsumeJobs);
+    map.put("delayed_jobs", delayedJobs);
+    map.put("delay_spread_ms", delaySpreadMs);
+    map.put("rank_lookups", rankLookups);
+    map.put("http_publish_jobs", httpPublishJobs);
+    map.put("http_consume_jobs", httpConsumeJobs);
+    map.put("warmup_share", warmupShare);
+    return map;
+  }
+}

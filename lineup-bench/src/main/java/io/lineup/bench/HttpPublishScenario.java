@@ -1,0 +1,55 @@
+package io.lineup.bench;
+
+import io.lineup.bench.report.Figure;
+import io.lineup.core.QueueName;
+
+/**
+ * {@code http_publish_per_s}: {@code POST /v1/queues/{ns}/{queue}/jobs} with one job ({@link
+ * Payloads#BYTES}-byte JSON payload) per request, {@link #IN_FLIGHT} requests at once from this
+ * machine, after a warm-up of a tenth as many.
+ */
+final class HttpPublishScenario {
+  /** Requests in flight at once (one virtual thread each, one connection each). */
+  static final int IN_FLIGHT = 64;
+
+  private HttpPublishScenario() {}
+
+  static Figure run(BenchContext context, HttpApi api, ServerProcess server) {
+    Counts counts = context.counts();
+    String payload = Payloads.text();
+    QueueName warm = context.freshQueue("http-publish-warmup");
+    int warmJobs = counts.warmup(counts.httpPublishJobs());
+    context.say("http_publish_per_s: warm-up %,d requests", warmJobs);
+    InFlight.run(warmJobs, IN_FLIGHT, i -> api.publish(warm, payload));
+    context.redis().dropQueue(warm);
+
+    QueueName queue = context.freshQueue("http-publish");
+    context.say(
+        "http_publish_per_s: %,d requests, %d in flight", counts.httpPublishJobs(), IN_FLIGHT);
+    RedisProbe probe = RedisProbe.start(context);
+    long serverCpu = server.cpuMicros();
+    long nanos =
+        InFlight.run(counts.httpPublishJobs(), IN_FLIGHT, i -> api.publish(queue, payload));
+    RedisProbe.Cost cost = probe.finish("http_publish_per_s", counts.httpPublishJobs());
+    context.say(
+        "http_publish_per_s: the server process used %.1f µs of CPU per job",
+        (server.cpuMicros() - serverCpu) / (double) counts.httpPublishJobs());
+    long published = context.lineup().stats(queue).ready();
+    context.redis().dropQueue(queue);
+    if (published != counts.httpPublishJobs()) {
+      throw new IllegalStateException(
+          "http_publish_per_s: "
+              + published
+              + " jobs in line after "
+              + counts.httpPublishJobs()
+              + " publishes");
+    }
+    return new Figure(
+        "http_publish_per_s",
+        BenchContext.perSecond(counts.httpPublishJobs(), nanos),
+        Figure.Unit.PER_SECOND,
+        cost.redisMicrosPerJob(),
+        cost.benchMicrosPerJob(),
+        counts.httpPublishJobs());
+  }
+}

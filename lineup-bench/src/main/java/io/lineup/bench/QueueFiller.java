@@ -1,0 +1,45 @@
+package io.lineup.bench;
+
+import io.lineup.core.NewJob;
+import io.lineup.core.PublishResult;
+import io.lineup.core.QueueName;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** Puts jobs in line before a consume or rank scenario, by bulk publishes. */
+final class QueueFiller {
+  private QueueFiller() {}
+
+  /** A new bulk of {@link BulkPublishScenario#JOBS_PER_CALL} jobs with the shared payload. */
+  static List<NewJob> batch() {
+    byte[] payload = Payloads.payload();
+    List<NewJob> jobs = new ArrayList<>(BulkPublishScenario.JOBS_PER_CALL);
+    for (int j = 0; j < BulkPublishScenario.JOBS_PER_CALL; j++) {
+      jobs.add(NewJob.of(payload));
+    }
+    return jobs;
+  }
+
+  /**
+   * Publishes {@code jobs} jobs (rounded up to whole bulks) and returns the ids of about {@code
+   * sample} of them, spread evenly over the line.
+   */
+  static List<String> fill(BenchContext context, QueueName queue, int jobs, int sample) {
+    int calls = (jobs + BulkPublishScenario.JOBS_PER_CALL - 1) / BulkPublishScenario.JOBS_PER_CALL;
+    int stride = Math.max(1, calls * BulkPublishScenario.JOBS_PER_CALL / Math.max(1, sample));
+    List<String> ids = Collections.synchronizedList(new ArrayList<>());
+    InFlight.run(
+        calls,
+        BulkPublishScenario.IN_FLIGHT,
+        call -> {
+          List<PublishResult> results = context.lineup().publishAll(queue, batch());
+          for (int j = 0; j < results.size(); j++) {
+            if ((call * BulkPublishScenario.JOBS_PER_CALL + j) % stride == 0) {
+              ids.add(results.get(j).id());
+            }
+          }
+        });
+    return new ArrayList<>(ids);
+  }
+}

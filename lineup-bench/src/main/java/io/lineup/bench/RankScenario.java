@@ -1,0 +1,54 @@
+package io.lineup.bench;
+
+import io.lineup.bench.report.Figure;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * {@code rank_us_p99}: {@code Lineup.position(queue, id)} of jobs spread over a line of {@link
+ * Counts#deepWaiting()} jobs, one call at a time (so each time is a caller's latency, not a share
+ * of a pipeline), after a warm-up of a tenth as many lookups.
+ */
+final class RankScenario {
+  private RankScenario() {}
+
+  static Figure run(BenchContext context, DeepQueue deep) {
+    Counts counts = context.counts();
+    List<String> ids = new ArrayList<>(deep.sampleIds());
+    Collections.shuffle(ids);
+    context.say("rank_us_p99: warm-up %,d lookups", counts.warmup(counts.rankLookups()));
+    lookUp(context, deep, ids, counts.warmup(counts.rankLookups()));
+    context.say(
+        "rank_us_p99: %,d lookups among %,d waiting jobs",
+        counts.rankLookups(), counts.deepWaiting());
+    RedisProbe probe = RedisProbe.start(context);
+    double[] micros = lookUp(context, deep, ids, counts.rankLookups());
+    RedisProbe.Cost cost = probe.finish("rank_us_p99", counts.rankLookups());
+    Percentiles percentiles = new Percentiles(micros);
+    context.say(
+        "rank_us_p99: p50 %.0f µs, p99 %.0f µs, max %.0f µs",
+        percentiles.at(50), percentiles.at(99), percentiles.max());
+    return new Figure(
+        "rank_us_p99",
+        percentiles.at(99),
+        Figure.Unit.MICROSECONDS,
+        cost.redisMicrosPerJob(),
+        cost.benchMicrosPerJob(),
+        counts.rankLookups());
+  }
+
+  private static double[] lookUp(BenchContext context, DeepQueue deep, List<String> ids, int n) {
+    double[] micros = new double[n];
+    for (int i = 0; i < n; i++) {
+      String id = ids.get(i % ids.size());
+      long start = System.nanoTime();
+      long position = context.lineup().position(deep.queue(), id);
+      micros[i] = (System.nanoTime() - start) / 1_000.0;
+      if (position < 0) {
+        throw new IllegalStateException("rank_us_p99: job " + id + " is not in line");
+      }
+    }
+    return micros;
+  }
+}

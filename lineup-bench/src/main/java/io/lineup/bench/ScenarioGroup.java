@@ -1,0 +1,40 @@
+package io.lineup.bench;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** Scenarios that run together, as {@code --only} names them. */
+public enum ScenarioGroup {
+  /** {@code publish_per_s}. */
+  PUBLISH,
+  /** {@code publish_bulk_per_s}. */
+  BULK,
+  /** {@code consume_per_s}. */
+  CONSUME,
+  /** The deep queue: {@code bytes_per_job}, {@code rank_us_p99}, {@code consume_per_s_1m}. */
+  DEEP,
+  /** {@code late_ms_p50}, {@code late_ms_p99}, {@code late_ms_max}. */
+  LATE,
+  /** {@code http_publish_per_s}, {@code http_consume_per_s}. */
+  HTTP;
+
+  /**
+   * The group of a lower-case name.
+   *
+   * @throws IllegalArgumentException for an unknown name
+   */
+  static ScenarioGroup named(String name) {
+    try {
+      return valueOf(name.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "Unknown scenario group '"
+              + name
+              + "'; known: "
+              + Arrays.stream(values())
+                  .map(g -> g.name().toLowerCase(Locale.ROOT))
+                  .collect(Collectors.joining(", ")));
+    }
+  }
+}

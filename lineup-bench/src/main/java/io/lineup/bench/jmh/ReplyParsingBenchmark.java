@@ -1,0 +1,105 @@
+package io.lineup.bench.jmh;
+
+import io.lineup.core.LeasedJob;
+import io.lineup.core.PublishResult;
+import io.lineup.core.QueueName;
+import io.lineup.core.internal.Replies;
+import io.lineup.core.internal.ScriptCode;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Reading script replies with {@link Replies} as Lettuce hands them over (Lua numbers as Long,
+ * strings as byte[], tables as List): a lease reply of 100 jobs into {@link LeasedJob} records and
+ * a bulk publish reply of 100 jobs into {@link PublishResult}s, field by field as the engine's
+ * leaser and publisher read them.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class ReplyParsingBenchmark {
+  private static final int JOBS = 100;
+  private static final QueueName QUEUE = QueueName.of("shop", "close-unpaid");
+
+  private List<Object> leaseReply;
+  private List<Object> publishReply;
+
+  @Setup
+  public void setUp() {
+    long now = 1_750_000_000_000L;
+    byte[] payload = new byte[100];
+    leaseReply = new ArrayList<>();
+    leaseReply.add(List.of());
+    leaseReply.add(0L);
+    leaseReply.add(0L);
+    leaseReply.add(now);
+    publishReply = new ArrayList<>();
+    for (int i = 0; i < JOBS; i++) {
+      byte[] id = ("~" + Integer.toString(100_000 + i, 36)).getBytes(StandardCharsets.US_ASCII);
+      leaseReply.add(
+          List.of(id, payload, 0L, 1L, 3L, now + 30_000, bytes("k3j9x2mq.1"), now - 5, now - 5));
+      publishReply.addAll(List.of(id, 1L, bytes("READY"), now, (long) i));
+    }
+  }
+
+  @Benchmark
+  public List<LeasedJob> leaseReplyOfHundredJobs() {
+    List<Object> reply = Replies.asList(leaseReply);
+    Instant now = Instant.ofEpochMilli(Replies.asLong(reply.get(3)));
+    List<LeasedJob> jobs = new ArrayList<>(reply.size() - 4);
+    for (int i = 4; i < reply.size(); i++) {
+      List<Object> job = Replies.asList(reply.get(i));
+      jobs.add(
+          new LeasedJob(
+              QUEUE,
+              Replies.asString(job.get(0)),
+              Replies.asBytes(job.get(1)),
+              (int) Replies.asLong(job.get(2)),
+              (int) Replies.asLong(job.get(3)),
+              (int) Replies.asLong(job.get(4)),
+              Replies.asString(job.get(6)),
+              Instant.ofEpochMilli(Replies.asLong(job.get(5))),
+              Instant.ofEpochMilli(Replies.asLong(job.get(7))),
+              Instant.ofEpochMilli(Replies.asLong(job.get(8))),
+              now));
+    }
+    return jobs;
+  }
+
+  @Benchmark
+  public List<PublishResult> publishReplyOfHundredJobs() {
+    List<Object> reply = Replies.asList(publishReply);
+    List<PublishResult> results = new ArrayList<>(JOBS);
+    for (int i = 0; i < reply.size(); i += 5) {
+      long due = Replies.asLong(reply.get(i + 3));
+      results.add(
+          new PublishResult(
+              Replies.asString(reply.get(i)),
+              ScriptCode.of(Replies.asLong(reply.get(i + 1))) == ScriptCode.OK,
+              io.lineup.core.JobState.valueOf(Replies.asString(reply.get(i + 2))),
+              due == 0 ? null : Instant.ofEpochMilli(due),
+              Replies.asLong(reply.get(i + 4))));
+    }
+    return results;
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.US_ASCII);
+  }
+}

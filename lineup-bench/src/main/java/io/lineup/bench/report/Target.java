@@ -1,0 +1,67 @@
+package io.lineup.bench.report;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A goal of issue 4 for one figure: a bound that is either absolute or a multiple of another figure
+ * of the same run.
+ *
+ * @param figure the figure the goal is about
+ * @param atLeast true for "at least" (rates), false for "at most" (latency, memory)
+ * @param bound the bound, or the factor applied to {@code reference}
+ * @param reference the figure the bound multiplies, or null for an absolute bound
+ * @param unit the unit of an absolute bound, as printed
+ */
+public record Target(String figure, boolean atLeast, double bound, String reference, String unit) {
+
+  /** Every target for this project's reference machine (2 cores, Redis on the same machine). */
+  public static final List<Target> ALL =
+      List.of(
+          new Target("publish_per_s", true, 0.4, "raw_script_per_s", null),
+          new Target("publish_bulk_per_s", true, 1.0, "raw_script_per_s", null),
+          new Target("consume_per_s", true, 0.2, "raw_script_per_s", null),
+          new Target("consume_per_s_1m", true, 0.9, "consume_per_s", null),
+          new Target("late_ms_p99", false, 5, null, "ms"),
+          new Target("rank_us_p99", false, 1_000, null, "µs"),
+          new Target("bytes_per_job", false, 300, null, "B"),
+          new Target("http_publish_per_s", true, 10_000, null, "/s"),
+          new Target("http_consume_per_s", true, 5_000, null, "/s"));
+
+  /** The target of a figure, or null when it has none. */
+  public static Target of(String figure) {
+    return ALL.stream().filter(t -> t.figure.equals(figure)).findFirst().orElse(null);
+  }
+
+  /** The goal as printed, e.g. {@code ≥ 0.4 × raw_script_per_s} or {@code ≤ 5 ms}. */
+  public String description() {
+    String sign = atLeast ? "≥ " : "≤ ";
+    if (reference != null) {
+      return sign + trim(bound) + " × " + reference;
+    }
+    return sign + String.format(Locale.ROOT, "%,.0f", bound) + " " + unit;
+  }
+
+  /**
+   * Whether the goal is reached by one run's figures.
+   *
+   * @param figures figure name → value of one run
+   * @return null when the figure or its reference was not measured in that run
+   */
+  public Boolean reachedBy(Map<String, Double> figures) {
+    Double value = figures.get(figure);
+    Double base = reference == null ? Double.valueOf(1) : figures.get(reference);
+    if (value == null || base == null) {
+      return null;
+    }
+    double limit = bound * base;
+    return atLeast ? value >= limit : value <= limit;
+  }
+
+  private static String trim(double value) {
+    return value == Math.rint(value)
+        ? String.format(Locale.ROOT, "%.1f", value)
+        : Double.toString(value);
+  }
+}

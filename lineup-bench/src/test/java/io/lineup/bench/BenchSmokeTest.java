@@ -1,0 +1,96 @@
+package io.lineup.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lineup.bench.report.BenchReport;
+import io.lineup.bench.report.JsonReport;
+import io.lineup.bench.report.ReportTable;
+import io.lineup.redis.RedisProcess;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs every scenario with tiny counts against a redis-server of the test's own and checks the JSON
+ * report. Speed is never asserted: the figures only have to exist and be positive.
+ */
+class BenchSmokeTest {
+  /**
+   * The server jar, where the server module's build leaves it (seen from this module's folder,
+   * Maven's working directory); {@code -Dlineup.serverJar=PATH} points elsewhere. When it exists
+   * the HTTP figures must be measured too.
+   */
+  private static final Path SERVER_JAR =
+      Path.of(
+          System.getProperty(
+              "lineup.serverJar",
+              Path.of("..", "lineup-server", "target", "lineup-server.jar").toString()));
+
+  private static final Set<String> HTTP_FIGURES =
+      Set.of("http_publish_per_s", "http_consume_per_s");
+
+  private static RedisProcess redis;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisProcess.builder().build().start();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @Test
+  void everyScenarioReportsAPositiveFigureInTheJson() throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    BenchReport report =
+        Bench.run(
+            new BenchOptions(Counts.smoke(), true, redis.uri(), SERVER_JAR),
+            new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    // Kept in the test's output file, to read when an assertion fails.
+    System.out.print(progress.toString(StandardCharsets.UTF_8));
+    System.out.print(ReportTable.of(report));
+    JsonNode json = new ObjectMapper().readTree(JsonReport.of(report));
+
+    assertThat(json.path("mode").asText()).isEqualTo("smoke");
+    List<String> expected = new ArrayList<>(BenchReport.ORDER);
+    if (!Files.isRegularFile(SERVER_JAR)) {
+      // Only an absent jar may skip figures, and only the HTTP ones, with the reason given.
+      expected.removeAll(HTTP_FIGURES);
+      assertThat(json.path("skipped").fieldNames())
+          .toIterable()
+          .containsExactlyInAnyOrderElementsOf(HTTP_FIGURES);
+      json.path("skipped").forEach(reason -> assertThat(reason.asText()).contains("absent"));
+    } else {
+      assertThat(json.path("skipped").isEmpty()).isTrue();
+    }
+    for (String figure : expected) {
+      assertThat(json.path("figures").path(figure).isNumber()).as(figure).isTrue();
+      assertThat(json.path("figures").path(figure).asDouble()).as(figure).isPositive();
+      assertThat(json.path("redis_cpu_us_per_job").path(figure).asDouble())
+          .as("redis_cpu_us_per_job of " + figure)
+          .isPositive();
+      if (!figure.equals("bytes_per_job")) {
+        assertThat(json.path("ratio_to_raw").path(figure).asDouble())
+            .as("ratio of " + figure)
+            .isPositive();
+      }
+    }
+    assertThat(json.path("figures").size()).isEqualTo(expected.size());
+    assertThat(ReportTable.of(report)).contains("SMOKE run", "raw_script_per_s", "bytes_per_job");
+  }
+}
