@@ -1,0 +1,65 @@
+package io.lineup.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.lineup.core.JobInfo;
+import io.lineup.core.JobState;
+import io.lineup.core.NewJob;
+import io.lineup.core.PublishResult;
+import io.lineup.core.QueueName;
+import io.lineup.server.auth.Principal;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.Json;
+import io.lineup.server.http.RequestBody;
+import java.util.List;
+
+/** Publish, read and cancel jobs. */
+public final class JobHandlers {
+  private final ApiContext api;
+  private final NewJobReader reader;
+
+  public JobHandlers(ApiContext api) {
+    this.api = api;
+    this.reader = new NewJobReader(api.maxPayloadBytes());
+  }
+
+  /** {@code POST /v1/queues/{ns}/{queue}/jobs}: one job (an object) or many (an array). */
+  public void publish(Context ctx, Principal principal) {
+    QueueName queue = PathNames.queue(ctx);
+    JsonNode body = RequestBody.read(ctx, api.maxBodyBytes(), true);
+    List<NewJob> jobs = reader.read(body, principal);
+    if (body.isArray()) {
+      List<PublishResult> results = api.lineup().publishAll(queue, jobs);
+      ArrayNode answer = Json.MAPPER.createArrayNode();
+      results.forEach(result -> answer.add(Views.published(result)));
+      Responses.json(ctx, 201, answer);
+    } else {
+      Responses.json(ctx, 201, Views.published(api.lineup().publish(queue, jobs.get(0))));
+    }
+  }
+
+  /** {@code GET /v1/queues/{ns}/{queue}/jobs/{id}}. */
+  public void get(Context ctx, Principal principal) {
+    QueueName queue = PathNames.queue(ctx);
+    String id = PathNames.jobId(ctx);
+    JobInfo job =
+        api.lineup()
+            .get(queue, id)
+            .orElseThrow(() -> ApiException.notFound("no job " + id + " in queue " + queue));
+    Responses.json(ctx, 200, Views.job(job));
+  }
+
+  /** {@code DELETE /v1/queues/{ns}/{queue}/jobs/{id}}: cancels the job. */
+  public void cancel(Context ctx, Principal principal) {
+    QueueName queue = PathNames.queue(ctx);
+    String id = PathNames.jobId(ctx);
+    JobState before = api.lineup().cancel(queue, id);
+    ObjectNode answer = Json.object();
+    answer.put("id", id);
+    answer.put("state", JobState.CANCELLED.name());
+    answer.put("previous_state", before.name());
+    Responses.json(ctx, 200, answer);
+  }
+}

@@ -1,0 +1,201 @@
+package io.lineup.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.lineup.core.LeasedJob;
+import io.lineup.core.Leases;
+import io.lineup.core.Limits;
+import io.lineup.core.LineupException;
+import io.lineup.core.NackResult;
+import io.lineup.core.QueueName;
+import io.lineup.server.auth.Principal;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.DisconnectWatch;
+import io.lineup.server.http.ErrorCode;
+import io.lineup.server.http.Json;
+import io.lineup.server.http.JsonFields;
+import io.lineup.server.http.RequestBody;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Lease jobs (long-polling), and ack, nack or extend them. */
+public final class LeaseHandlers {
+  /** Longest lease token read, in characters. */
+  static final int MAX_TOKEN_LENGTH = 64;
+
+  private static final Set<String> LEASE_FIELDS = Set.of("count", "wait_ms");
+  private static final Set<String> ACK_FIELDS = Set.of("token", "result");
+  private static final Set<String> NACK_FIELDS = Set.of("token", "error", "retry_delay_ms");
+  private static final Set<String> EXTEND_FIELDS = Set.of("token", "ttr_ms");
+
+  private static final Logger LOG = LoggerFactory.getLogger(LeaseHandlers.class);
+
+  private final ApiContext api;
+
+  public LeaseHandlers(ApiContext api) {
+    this.api = api;
+  }
+
+  /**
+   * {@code POST /v1/queues/{ns}/{queue}/leases}: 200 with jobs, 204 when none came within {@code
+   * wait_ms}, 429 when a rate or concurrency limit refused.
+   */
+  public void lease(Context ctx, Principal principal) {
+    List<QueueName> queues = PathNames.queues(ctx);
+    JsonFields f =
+        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), false), "", LEASE_FIELDS);
+    int count = (int) f.longOr("count", 1, Limits.MAX_BATCH, 1);
+    long waitMs = f.longOr("wait_ms", 0, Limits.MAX_WAIT_MS, 0);
+    if (api.draining().isOn()) {
+      Responses.noContent(ctx);
+      return;
+    }
+    Leases leases =
+        waitMs == 0
+            ? api.lineup().lease(queues, count, Duration.ZERO)
+            : leaseWatched(ctx, queues, count, waitMs);
+    if (leases == null) {
+      Responses.noContent(ctx);
+      return;
+    }
+    answer(ctx, leases);
+  }
+
+  /**
+   * A lease that may wait, ended early when the client goes away or the server stops.
+   *
+   * @return the leases, or null when the wait was ended early without a job
+   */
+  private Leases leaseWatched(Context ctx, List<QueueName> queues, int count, long waitMs) {
+    try (DisconnectWatch watch = DisconnectWatch.start(ctx, waitMs, api.waiters())) {
+      if (watch.cause() != DisconnectWatch.Cause.NONE) {
+        return null; // The shutdown began between the draining check and the watch's start.
+      }
+      Leases leases;
+      try {
+        leases = api.lineup().lease(queues, count, Duration.ofMillis(waitMs));
+      } catch (LineupException e) {
+        if (watch.cause() != DisconnectWatch.Cause.NONE) {
+          return null; // The engine ended the wait without taking a job.
+        }
+        throw e;
+      }
+      if (watch.cause() == DisconnectWatch.Cause.CLIENT_GONE && !leases.isEmpty()) {
+        handBack(leases.jobs());
+        return null;
+      }
+      if (watch.mustCloseConnection()) {
+        ctx.header("Connection", "close");
+      }
+      return leases;
+    }
+  }
+
+  /**
+   * Puts back jobs leased for a client that went away as they came: nacked without delay, so they
+   * are delivered again at once instead of after their time-to-run. Like a lease expiry, this
+   * counts as an attempt (the engine has no release that does not).
+   */
+  private void handBack(List<LeasedJob> jobs) {
+    for (LeasedJob job : jobs) {
+      try {
+        api.lineup()
+            .nack(
+                job.queue(),
+                job.id(),
+                job.token(),
+                "lease answer undelivered: client gone",
+                Duration.ZERO);
+      } catch (RuntimeException e) {
+        LOG.warn("Could not hand back job {} of {}: {}", job.id(), job.queue(), e.getMessage());
+      }
+    }
+  }
+
+  private void answer(Context ctx, Leases leases) {
+    if (!leases.isEmpty()) {
+      api.metrics().recordLeased(leases.jobs());
+      ObjectNode answer = Json.object();
+      ArrayNode jobs = answer.putArray("jobs");
+      for (LeasedJob job : leases.jobs()) {
+        jobs.add(Views.leased(job));
+      }
+      Responses.json(ctx, 200, answer);
+      return;
+    }
+    if (leases.refusal() == Leases.Refusal.RATE_LIMITED
+        || leases.refusal() == Leases.Refusal.CONCURRENCY_LIMITED) {
+      long retryMs = Math.max(1, leases.retryAfter().toMillis());
+      boolean rate = leases.refusal() == Leases.Refusal.RATE_LIMITED;
+      throw new ApiException(
+              rate ? ErrorCode.RATE_LIMITED : ErrorCode.CONCURRENCY_LIMITED,
+              null,
+              (rate ? "the queue's rate limit" : "the queue's concurrency limit")
+                  + " allows no lease now; retry in "
+                  + retryMs
+                  + " ms")
+          .with("retry_after_ms", retryMs)
+          .header("Retry-After", Long.toString((retryMs + 999) / 1000));
+    }
+    Responses.noContent(ctx);
+  }
+
+  /** {@code POST .../jobs/{id}/ack}: 204. */
+  public void ack(Context ctx, Principal principal) {
+    QueueName queue = PathNames.queue(ctx);
+    String id = PathNames.jobId(ctx);
+    JsonFields f = JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", ACK_FIELDS);
+    String token = f.requiredText("token", MAX_TOKEN_LENGTH);
+    JsonNode result = f.has("result") ? f.raw("result") : null;
+    byte[] bytes = result == null ? null : Json.write(result);
+    if (bytes != null && bytes.length > Limits.MAX_RESULT_BYTES) {
+      throw new ApiException(
+          ErrorCode.PAYLOAD_TOO_LARGE,
+          "result",
+          "the result is " + bytes.length + " bytes, over the limit of " + Limits.MAX_RESULT_BYTES);
+    }
+    api.lineup().ack(queue, id, token, bytes);
+    api.metrics().recordSettled(token, "acked");
+    Responses.noContent(ctx);
+  }
+
+  /** {@code POST .../jobs/{id}/nack}: 200 with where the job went. */
+  public void nack(Context ctx, Principal principal) {
+    QueueName queue = PathNames.queue(ctx);
+    String id = PathNames.jobId(ctx);
+    JsonFields f = JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", NACK_FIELDS);
+    String token = f.requiredText("token", MAX_TOKEN_LENGTH);
+    String error = f.optionalText("error", Integer.MAX_VALUE);
+    Long retryDelay = f.optionalLong("retry_delay_ms", 0, Limits.MAX_DELAY_MS);
+    NackResult result =
+        api.lineup()
+            .nack(
+                queue, id, token, error, retryDelay == null ? null : Duration.ofMillis(retryDelay));
+    api.metrics().recordSettled(token, "nacked");
+    ObjectNode answer = Json.object();
+    answer.put("state", result.state().name());
+    answer.put("due_at", result.dueAt() == null ? null : result.dueAt().toEpochMilli());
+    Responses.json(ctx, 200, answer);
+  }
+
+  /** {@code POST .../jobs/{id}/extend}: 200 with the new deadline. */
+  public void extend(Context ctx, Principal principal) {
+    QueueName queue = PathNames.queue(ctx);
+    String id = PathNames.jobId(ctx);
+    JsonFields f =
+        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", EXTEND_FIELDS);
+    String token = f.requiredText("token", MAX_TOKEN_LENGTH);
+    Long ttr = f.optionalLong("ttr_ms", Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
+    Instant deadline =
+        api.lineup().extend(queue, id, token, ttr == null ? null : Duration.ofMillis(ttr));
+    ObjectNode answer = Json.object();
+    answer.put("lease_deadline_at", deadline.toEpochMilli());
+    Responses.json(ctx, 200, answer);
+  }
+}

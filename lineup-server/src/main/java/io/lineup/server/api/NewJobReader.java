@@ -1,0 +1,165 @@
+package io.lineup.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.core.Limits;
+import io.lineup.core.NewJob;
+import io.lineup.server.auth.Principal;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.ErrorCode;
+import io.lineup.server.http.Json;
+import io.lineup.server.http.JsonFields;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+
+/** Reads the jobs of a publish body: one object, or an array of 1 to 1,000 objects. */
+final class NewJobReader {
+  static final Set<String> FIELDS =
+      Set.of(
+          "payload",
+          "payload_base64",
+          "delay_ms",
+          "run_at",
+          "priority",
+          "max_attempts",
+          "ttr_ms",
+          "ttl_ms",
+          "id",
+          "unique_key",
+          "unique_window_ms");
+
+  /** Longest unique key read, in characters (the engine's limit is in bytes). */
+  private static final int MAX_UNIQUE_KEY_CHARS = Limits.MAX_UNIQUE_KEY_BYTES;
+
+  private final int maxPayloadBytes;
+
+  NewJobReader(int maxPayloadBytes) {
+    this.maxPayloadBytes = maxPayloadBytes;
+  }
+
+  /**
+   * The jobs of a body; checks the caller may publish each one's priority.
+   *
+   * @throws ApiException on the first problem, naming its field ({@code jobs[i].field} in bulk)
+   */
+  List<NewJob> read(JsonNode body, Principal principal) {
+    if (body.isArray()) {
+      if (body.isEmpty() || body.size() > Limits.MAX_BATCH) {
+        throw ApiException.invalidField(
+            "jobs", "a bulk publish takes 1 to " + Limits.MAX_BATCH + " jobs, got " + body.size());
+      }
+      List<NewJob> jobs = new ArrayList<>(body.size());
+      for (int i = 0; i < body.size(); i++) {
+        JsonNode item = body.get(i);
+        if (!item.isObject()) {
+          throw ApiException.invalidField("jobs[" + i + "]", "must be a JSON object");
+        }
+        jobs.add(one(JsonFields.of(item, "jobs[" + i + "]", FIELDS), principal));
+      }
+      return jobs;
+    }
+    if (!body.isObject()) {
+      throw new ApiException(
+          ErrorCode.INVALID_JSON, null, "the body must be a job object or an array of them");
+    }
+    return List.of(one(JsonFields.of(body, "", FIELDS), principal));
+  }
+
+  private NewJob one(JsonFields f, Principal principal) {
+    NewJob job = NewJob.of(payload(f));
+    Integer priority = f.optionalInt("priority", Limits.MIN_PRIORITY, Limits.MAX_PRIORITY);
+    if (priority != null) {
+      if (priority > principal.maxPriority()) {
+        throw new ApiException(
+            ErrorCode.PRIORITY_NOT_ALLOWED,
+            f.path("priority"),
+            "this token may publish with priority up to "
+                + principal.maxPriority()
+                + ", got "
+                + priority);
+      }
+      job.priority(priority);
+    } else if (principal.maxPriority() < 0) {
+      throw new ApiException(
+          ErrorCode.PRIORITY_NOT_ALLOWED,
+          f.path("priority"),
+          "this token may publish with priority up to "
+              + principal.maxPriority()
+              + "; give a priority at or below it");
+    }
+    Long delay = f.optionalLong("delay_ms", 0, Limits.MAX_DELAY_MS);
+    Long runAt = f.optionalLong("run_at", 0, Long.MAX_VALUE / 2);
+    if (delay != null && runAt != null) {
+      throw ApiException.invalidField(f.path("run_at"), "give delay_ms or run_at, not both");
+    }
+    if (delay != null) {
+      job.delay(Duration.ofMillis(delay));
+    }
+    if (runAt != null) {
+      job.runAt(Instant.ofEpochMilli(runAt));
+    }
+    Integer maxAttempts = f.optionalInt("max_attempts", 1, Limits.MAX_ATTEMPTS);
+    if (maxAttempts != null) {
+      job.maxAttempts(maxAttempts);
+    }
+    Long ttr = f.optionalLong("ttr_ms", Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
+    if (ttr != null) {
+      job.timeToRun(Duration.ofMillis(ttr));
+    }
+    Long ttl = f.optionalLong("ttl_ms", 1, Limits.MAX_TTL_MS);
+    if (ttl != null) {
+      job.ttl(Duration.ofMillis(ttl));
+    }
+    String id = f.optionalText("id", Limits.MAX_ID_LENGTH);
+    if (id != null) {
+      job.id(id);
+    }
+    String uniqueKey = f.optionalText("unique_key", MAX_UNIQUE_KEY_CHARS);
+    Long window = f.optionalLong("unique_window_ms", 1, Limits.MAX_UNIQUE_WINDOW_MS);
+    if (uniqueKey != null) {
+      if (window == null) {
+        throw ApiException.invalidField(f.path("unique_window_ms"), "is required with unique_key");
+      }
+      job.uniqueKey(uniqueKey, Duration.ofMillis(window));
+    } else if (window != null) {
+      throw ApiException.invalidField(f.path("unique_key"), "is required with unique_window_ms");
+    }
+    return job;
+  }
+
+  private byte[] payload(JsonFields f) {
+    JsonNode json = f.has("payload") ? f.raw("payload") : null;
+    boolean hasBase64 = f.has("payload_base64");
+    if (json != null && hasBase64) {
+      throw ApiException.invalidField(
+          f.path("payload_base64"), "give payload or payload_base64, not both");
+    }
+    byte[] bytes;
+    String field;
+    if (json != null) {
+      bytes = Json.write(json);
+      field = f.path("payload");
+    } else if (hasBase64) {
+      String text = f.optionalText("payload_base64", Integer.MAX_VALUE);
+      try {
+        bytes = Base64.getDecoder().decode(text);
+      } catch (IllegalArgumentException e) {
+        throw ApiException.invalidField(f.path("payload_base64"), "is not valid base64");
+      }
+      field = f.path("payload_base64");
+    } else {
+      throw ApiException.invalidField(
+          f.path("payload"), "is required: any JSON value, or payload_base64 for raw bytes");
+    }
+    if (bytes.length > maxPayloadBytes) {
+      throw new ApiException(
+          ErrorCode.PAYLOAD_TOO_LARGE,
+          field,
+          "the payload is " + bytes.length + " bytes, over the limit of " + maxPayloadBytes);
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,79 @@
+package io.lineup.server.api;
+
+import io.javalin.http.Context;
+import io.lineup.core.InvalidArgumentException;
+import io.lineup.core.Limits;
+import io.lineup.core.QueueName;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.ErrorCode;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Reads and checks the names in a request path: namespace, queue(s), job id. */
+public final class PathNames {
+  /** Most queues one lease call may name (a comma list). */
+  public static final int MAX_QUEUES_PER_LEASE = 16;
+
+  /**
+   * Job ids in paths: caller-given ids ({@code A-Z a-z 0-9 _ . : -}) and generated ones (which
+   * start with {@code ~}).
+   */
+  private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9_.:~-]+");
+
+  private PathNames() {}
+
+  /** The {@code {ns}} of the path. */
+  public static String namespace(Context ctx) {
+    String ns = ctx.pathParam("ns");
+    try {
+      return QueueName.of(ns, "x").namespace();
+    } catch (InvalidArgumentException e) {
+      throw new ApiException(ErrorCode.INVALID_NAME, "namespace", e.reason());
+    }
+  }
+
+  /** The {@code {ns}/{queue}} of the path, one queue. */
+  public static QueueName queue(Context ctx) {
+    return queue(namespace(ctx), ctx.pathParam("queue"));
+  }
+
+  /** The {@code {queue}} of the path as a comma list, in order, without repeats. */
+  public static List<QueueName> queues(Context ctx) {
+    String ns = namespace(ctx);
+    String[] names = ctx.pathParam("queue").split(",", -1);
+    if (names.length > MAX_QUEUES_PER_LEASE) {
+      throw new ApiException(
+          ErrorCode.INVALID_NAME,
+          "queue",
+          "at most " + MAX_QUEUES_PER_LEASE + " queues per lease, got " + names.length);
+    }
+    Set<QueueName> queues = new LinkedHashSet<>();
+    for (String name : names) {
+      queues.add(queue(ns, name));
+    }
+    return new ArrayList<>(queues);
+  }
+
+  /** The {@code {id}} of the path. */
+  public static String jobId(Context ctx) {
+    String id = ctx.pathParam("id");
+    if (id.isEmpty() || id.length() > Limits.MAX_ID_LENGTH || !JOB_ID.matcher(id).matches()) {
+      throw new ApiException(
+          ErrorCode.INVALID_NAME,
+          "id",
+          "a job id is 1 to " + Limits.MAX_ID_LENGTH + " characters from A-Z a-z 0-9 _ . : - ~");
+    }
+    return id;
+  }
+
+  private static QueueName queue(String ns, String name) {
+    try {
+      return QueueName.of(ns, name);
+    } catch (InvalidArgumentException e) {
+      throw new ApiException(ErrorCode.INVALID_NAME, e.field(), e.reason());
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package io.lineup.server.api;
+
+import static io.lineup.server.auth.Scope.CONSUME;
+import static io.lineup.server.auth.Scope.MANAGE;
+import static io.lineup.server.auth.Scope.PUBLISH;
+
+import io.lineup.server.auth.Access;
+import io.lineup.server.http.Route;
+import java.util.List;
+
+/** Every route of the server, with who may call it. docs/server.md and /openapi.json follow it. */
+public final class RouteTable {
+  private RouteTable() {}
+
+  /** The routes, bound to their handlers. */
+  public static List<Route> routes(ApiContext api) {
+    JobHandlers jobs = new JobHandlers(api);
+    LeaseHandlers leases = new LeaseHandlers(api);
+    QueueHandlers queues = new QueueHandlers(api);
+    DeadLetterHandlers dead = new DeadLetterHandlers(api, queues);
+    AdminHandlers admin = new AdminHandlers(api);
+    SystemHandlers system = new SystemHandlers(api);
+    String queue = "/v1/queues/{ns}/{queue}";
+    String job = queue + "/jobs/{id}";
+    return List.of(
+        Route.get("/health", Access.open(), system::health),
+        Route.get("/ready", Access.open(), system::ready),
+        Route.get("/metrics", Access.metrics(), system::metrics),
+        Route.get("/openapi.json", Access.open(), system::openApi),
+        Route.post(queue + "/jobs", Access.namespace(PUBLISH), jobs::publish),
+        Route.get(job, Access.namespace(PUBLISH, CONSUME, MANAGE), jobs::get),
+        Route.delete(job, Access.namespace(PUBLISH, MANAGE), jobs::cancel),
+        Route.post(queue + "/leases", Access.namespace(CONSUME), leases::lease),
+        Route.post(job + "/ack", Access.namespace(CONSUME), leases::ack),
+        Route.post(job + "/nack", Access.namespace(CONSUME), leases::nack),
+        Route.post(job + "/extend", Access.namespace(CONSUME), leases::extend),
+        Route.get("/v1/queues", Access.anyToken(), queues::list),
+        Route.get(queue, Access.namespace(PUBLISH, CONSUME, MANAGE), queues::get),
+        Route.patch(queue, Access.namespace(MANAGE), queues::patch),
+        Route.get(queue + "/dead", Access.namespace(MANAGE), dead::list),
+        Route.post(queue + "/dead/respawn", Access.namespace(MANAGE), dead::respawn),
+        Route.delete(queue + "/dead", Access.namespace(MANAGE), dead::purge),
+        Route.post("/v1/admin/namespaces", Access.admin(), admin::createNamespace),
+        Route.get("/v1/admin/namespaces", Access.admin(), admin::listNamespaces),
+        Route.delete("/v1/admin/namespaces/{ns}", Access.admin(), admin::deleteNamespace),
+        Route.post("/v1/admin/tokens", Access.admin(), admin::createToken),
+        Route.get("/v1/admin/tokens", Access.admin(), admin::listTokens),
+        Route.delete("/v1/admin/tokens/{id}", Access.admin(), admin::revokeToken));
+  }
+}

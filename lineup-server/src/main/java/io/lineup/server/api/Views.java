@@ -1,0 +1,163 @@
+package io.lineup.server.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.Backoff;
+import io.lineup.core.DeadJob;
+import io.lineup.core.JobInfo;
+import io.lineup.core.LeasedJob;
+import io.lineup.core.PublishResult;
+import io.lineup.core.QueueSettings;
+import io.lineup.core.QueueStats;
+import io.lineup.server.http.Json;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Locale;
+
+/**
+ * The JSON forms of the engine's answers. Times are epoch milliseconds in fields ending {@code
+ * _at}, durations milliseconds in fields ending {@code _ms}; absent values are {@code null}.
+ */
+public final class Views {
+  private Views() {}
+
+  /** A publish result: {@code id, created, state, due_at, position}. */
+  public static ObjectNode published(PublishResult result) {
+    ObjectNode node = Json.object();
+    node.put("id", result.id());
+    node.put("created", result.created());
+    node.put("state", result.state() == null ? null : result.state().name());
+    putTime(node, "due_at", result.dueAt());
+    node.put("position", result.position());
+    return node;
+  }
+
+  /** A leased job, as the lease route answers it. */
+  public static ObjectNode leased(LeasedJob job) {
+    ObjectNode node = Json.object();
+    node.put("queue", job.queue().toString());
+    node.put("id", job.id());
+    putBytes(node, "payload", job.payload());
+    node.put("token", job.token());
+    node.put("attempt", job.attempt());
+    node.put("max_attempts", job.maxAttempts());
+    node.put("priority", job.priority());
+    putTime(node, "lease_deadline_at", job.leaseDeadline());
+    putTime(node, "created_at", job.createdAt());
+    putTime(node, "due_at", job.dueAt());
+    return node;
+  }
+
+  /** A job as it stands. */
+  public static ObjectNode job(JobInfo job) {
+    ObjectNode node = Json.object();
+    node.put("queue", job.queue().toString());
+    node.put("id", job.id());
+    node.put("state", job.state().name());
+    node.put("priority", job.priority());
+    node.put("attempts", job.attempts());
+    node.put("max_attempts", job.maxAttempts());
+    putDuration(node, "ttr_ms", job.timeToRun());
+    putTime(node, "created_at", job.createdAt());
+    putTime(node, "due_at", job.dueAt());
+    putTime(node, "expires_at", job.expiresAt());
+    putTime(node, "started_at", job.startedAt());
+    putTime(node, "finished_at", job.finishedAt());
+    putTime(node, "lease_deadline_at", job.leaseDeadline());
+    node.put("last_error", job.lastError());
+    node.put("position", job.position());
+    putDuration(node, "eta_ms", job.eta());
+    putBytes(node, "payload", job.payload());
+    if (job.result() == null) {
+      node.putNull("result");
+    } else {
+      putBytes(node, "result", job.result());
+    }
+    return node;
+  }
+
+  /** A dead letter. */
+  public static ObjectNode dead(DeadJob job) {
+    ObjectNode node = Json.object();
+    node.put("id", job.id());
+    node.put("priority", job.priority());
+    node.put("attempts", job.attempts());
+    node.put("last_error", job.lastError());
+    putTime(node, "died_at", job.diedAt());
+    putBytes(node, "payload", job.payload());
+    return node;
+  }
+
+  /** A queue's counts, rate, settings and counters. */
+  public static ObjectNode queue(QueueStats stats) {
+    ObjectNode node = Json.object();
+    node.put("queue", stats.queue().toString());
+    node.put("namespace", stats.queue().namespace());
+    node.put("name", stats.queue().name());
+    ObjectNode counts = node.putObject("counts");
+    counts.put("ready", stats.ready());
+    counts.put("delayed", stats.delayed());
+    counts.put("leased", stats.leased());
+    counts.put("dead", stats.dead());
+    counts.put("finished", stats.finished());
+    node.put("service_rate", stats.serviceRate());
+    node.set("settings", settings(stats.settings()));
+    ObjectNode counters = node.putObject("counters");
+    stats.counters().forEach(counters::put);
+    putTime(node, "read_at", stats.readAt());
+    return node;
+  }
+
+  /** Effective queue settings. */
+  public static ObjectNode settings(QueueSettings settings) {
+    ObjectNode node = Json.object();
+    node.put("paused", settings.paused());
+    node.put("rate_limit", settings.rateLimit());
+    node.put("concurrency_limit", settings.concurrencyLimit());
+    node.put("max_attempts", settings.maxAttempts());
+    putDuration(node, "ttr_ms", settings.timeToRun());
+    Backoff backoff = settings.backoff();
+    ObjectNode b = node.putObject("backoff");
+    b.put("kind", backoff.kind().name().toLowerCase(Locale.ROOT));
+    putDuration(b, "initial_ms", backoff.initial());
+    putDuration(b, "max_ms", backoff.max());
+    b.put("jitter", backoff.jitter());
+    putDuration(node, "retention_ms", settings.retention());
+    node.put("retention_max", settings.retentionMax());
+    return node;
+  }
+
+  /**
+   * Puts stored bytes as {@code name} when they are one JSON value (written as is, without a second
+   * parse), else base64 under {@code name_base64}.
+   */
+  static void putBytes(ObjectNode node, String name, byte[] bytes) {
+    if (Json.isJson(bytes)) {
+      node.putRawValue(
+          name,
+          new com.fasterxml.jackson.databind.util.RawValue(
+              new String(bytes, StandardCharsets.UTF_8)));
+    } else {
+      node.put(
+          name + "_base64",
+          Base64.getEncoder().encodeToString(bytes == null ? new byte[0] : bytes));
+    }
+  }
+
+  private static void putTime(ObjectNode node, String name, Instant time) {
+    if (time == null) {
+      node.putNull(name);
+    } else {
+      node.put(name, time.toEpochMilli());
+    }
+  }
+
+  private static void putDuration(ObjectNode node, String name, Duration duration) {
+    if (duration == null) {
+      node.putNull(name);
+    } else {
+      node.put(name, duration.toMillis());
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.lineup.server.http;
+
+/**
+ * The {@code error} codes of the API's error answers, each with its HTTP status. docs/server.md
+ * lists them with the cases that produce them.
+ */
+public enum ErrorCode {
+  /** The body is not JSON, or not the JSON shape the route takes (an object, an array). */
+  INVALID_JSON(400),
+  /** A field has the wrong type, is out of range, or is missing; {@code field} names it. */
+  INVALID_FIELD(400),
+  /** The body has a field the route does not take; {@code field} names it. */
+  UNKNOWN_FIELD(400),
+  /** A namespace, queue, job id or token id in the path is malformed; {@code field} names it. */
+  INVALID_NAME(400),
+  /** The request itself is malformed (bad URI, bad header); answered before routing. */
+  BAD_REQUEST(400),
+  /** No token, a malformed token, an unknown or a revoked token. */
+  UNAUTHORIZED(401),
+  /** The token may not do this: another namespace, a scope missing, an admin route. */
+  FORBIDDEN(403),
+  /** The priority is above the token's maximum; {@code field} is {@code priority}. */
+  PRIORITY_NOT_ALLOWED(403),
+  /** Unknown job, queue, namespace, token or route. */
+  NOT_FOUND(404),
+  /** The route exists, but not for this method. */
+  METHOD_NOT_ALLOWED(405),
+  /** The lease token no longer holds the job; {@code reason} says why. */
+  LEASE_LOST(409),
+  /** The job has already finished (done, cancelled or expired), so it cannot be cancelled. */
+  JOB_FINISHED(409),
+  /** A namespace with this name exists already. */
+  ALREADY_EXISTS(409),
+  /** A payload or a result is over its limit; {@code field} names it. */
+  PAYLOAD_TOO_LARGE(413),
+  /** The request body is over the body limit. */
+  BODY_TOO_LARGE(413),
+  /** The request headers or URI are over Jetty's limits. */
+  HEADERS_TOO_LARGE(431),
+  /** The queue's rate limit refused the lease; {@code Retry-After} says when to come back. */
+  RATE_LIMITED(429),
+  /** The queue's concurrency limit refused the lease; {@code Retry-After} says when to retry. */
+  CONCURRENCY_LIMITED(429),
+  /** Redis cannot be reached or did not answer in time; retry later. */
+  REDIS_UNAVAILABLE(503),
+  /** Redis refused to store more data (maxmemory reached under noeviction). */
+  REDIS_OUT_OF_MEMORY(503),
+  /** The server is shutting down; retry on another instance. */
+  SHUTTING_DOWN(503),
+  /** A bug: the server failed unexpectedly. The log line with the request id says why. */
+  INTERNAL(500);
+
+  private final int status;
+
+  ErrorCode(int status) {
+    this.status = status;
+  }
+
+  /** The HTTP status this code is answered with. */
+  public int status() {
+    return status;
+  }
+
+  /** The code as it appears in the JSON answer, e.g. {@code invalid_field}. */
+  public String code() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

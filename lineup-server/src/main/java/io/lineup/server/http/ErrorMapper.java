@@ -1,0 +1,139 @@
+package io.lineup.server.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.lineup.core.InvalidArgumentException;
+import io.lineup.core.JobFinishedException;
+import io.lineup.core.JobNotFoundException;
+import io.lineup.core.LeaseLostException;
+import io.lineup.core.LineupException;
+import io.lineup.core.RedisUnavailableException;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place that turns a failure into an HTTP answer: the status, the JSON error shape {@code
+ * {"error", "message", "field"}} and headers such as {@code Retry-After}.
+ */
+public final class ErrorMapper {
+  private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
+
+  /** Seconds a client should wait before retrying while Redis is unavailable. */
+  public static final int REDIS_RETRY_AFTER_SECONDS = 1;
+
+  private ErrorMapper() {}
+
+  /** The API error an exception stands for. */
+  public static ApiException toApiException(Throwable error) {
+    if (error instanceof ApiException api) {
+      return api;
+    }
+    if (error instanceof InvalidArgumentException invalid) {
+      String field = EngineFieldNames.toHttp(invalid.field());
+      if (invalid.reason().contains("bytes")
+          && ("payload".equals(field) || "result".equals(field))) {
+        return new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, field, invalid.reason());
+      }
+      return ApiException.invalidField(field, invalid.reason());
+    }
+    if (error instanceof JobNotFoundException notFound) {
+      return ApiException.notFound(notFound.getMessage());
+    }
+    if (error instanceof JobFinishedException finished) {
+      return new ApiException(ErrorCode.JOB_FINISHED, null, finished.getMessage())
+          .with("state", finished.state().name());
+    }
+    if (error instanceof LeaseLostException lost) {
+      return new ApiException(ErrorCode.LEASE_LOST, "token", lost.getMessage())
+          .with("reason", lost.reason().name().toLowerCase(Locale.ROOT));
+    }
+    if (error instanceof RedisUnavailableException unavailable) {
+      return new ApiException(
+              ErrorCode.REDIS_UNAVAILABLE,
+              null,
+              "Redis is unavailable: " + unavailable.getMessage())
+          .header("Retry-After", Integer.toString(REDIS_RETRY_AFTER_SECONDS));
+    }
+    if (error instanceof LineupException lineup
+        && String.valueOf(lineup.getMessage()).contains("OOM")) {
+      return new ApiException(
+              ErrorCode.REDIS_OUT_OF_MEMORY,
+              null,
+              "Redis refused to store more data (maxmemory reached): " + lineup.getMessage())
+          .header("Retry-After", Integer.toString(REDIS_RETRY_AFTER_SECONDS));
+    }
+    if (error instanceof HttpResponseException http) {
+      return fromJavalin(http);
+    }
+    return new ApiException(
+        ErrorCode.INTERNAL,
+        null,
+        "internal error; the server log has the details under this request id");
+  }
+
+  /** Writes the answer for a failure; unexpected failures are logged with their stack trace. */
+  public static void respond(Throwable error, Context ctx) {
+    ApiException api = toApiException(error);
+    if (api.code() == ErrorCode.INTERNAL) {
+      LOG.error("Request failed: {} {}", ctx.method(), ctx.path(), error);
+    } else if (api.code() == ErrorCode.REDIS_UNAVAILABLE
+        || api.code() == ErrorCode.REDIS_OUT_OF_MEMORY) {
+      LOG.warn("{} {}: {}", ctx.method(), ctx.path(), api.getMessage());
+    }
+    write(api, ctx);
+  }
+
+  /** Writes an API error as JSON. */
+  public static void write(ApiException api, Context ctx) {
+    api.headers().forEach(ctx::header);
+    if (api.code() == ErrorCode.UNAUTHORIZED) {
+      ctx.header("WWW-Authenticate", "Bearer");
+    }
+    ctx.status(api.status());
+    ctx.contentType("application/json");
+    ctx.result(Json.write(body(api)));
+  }
+
+  /** The JSON error shape of an API error. */
+  public static ObjectNode body(ApiException api) {
+    ObjectNode body = Json.object();
+    body.put("error", api.code().code());
+    body.put("message", api.getMessage());
+    if (api.field() != null) {
+      body.put("field", api.field());
+    }
+    for (Map.Entry<String, Object> entry : api.extra().entrySet()) {
+      body.putPOJO(entry.getKey(), entry.getValue());
+    }
+    return body;
+  }
+
+  private static ApiException fromJavalin(HttpResponseException http) {
+    int status = http.getStatus();
+    ErrorCode code =
+        switch (status) {
+          case 404 -> ErrorCode.NOT_FOUND;
+          case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+          case 413 -> ErrorCode.BODY_TOO_LARGE;
+          case 401 -> ErrorCode.UNAUTHORIZED;
+          case 403 -> ErrorCode.FORBIDDEN;
+          case 503 -> ErrorCode.SHUTTING_DOWN;
+          default -> status >= 500 ? ErrorCode.INTERNAL : ErrorCode.BAD_REQUEST;
+        };
+    String message =
+        switch (code) {
+          case NOT_FOUND -> "no such route; the routes are listed in /openapi.json";
+          case METHOD_NOT_ALLOWED -> "this route does not take this method";
+          default -> String.valueOf(http.getMessage());
+        };
+    ApiException api = new ApiException(code, null, message);
+    String allowed = http.getDetails().get("availableMethods");
+    if (code == ErrorCode.METHOD_NOT_ALLOWED && allowed != null) {
+      api.header("Allow", allowed);
+    }
+    return api;
+  }
+}

@@ -1,0 +1,87 @@
+package io.lineup.server.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * The one JSON configuration of the server: strict reading (duplicate keys, trailing tokens and
+ * deep nesting refused) and compact writing.
+ */
+public final class Json {
+  /** Deepest nesting of arrays and objects accepted in a request body (payloads included). */
+  public static final int MAX_NESTING_DEPTH = 256;
+
+  /** Longest number accepted, in characters. */
+  public static final int MAX_NUMBER_LENGTH = 1000;
+
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(MAX_NESTING_DEPTH)
+                  .maxNumberLength(MAX_NUMBER_LENGTH)
+                  .build())
+          .build();
+
+  /** The shared mapper (thread-safe). */
+  public static final ObjectMapper MAPPER =
+      JsonMapper.builder(FACTORY)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+          .build();
+
+  private Json() {}
+
+  /** A new empty object node. */
+  public static ObjectNode object() {
+    return MAPPER.createObjectNode();
+  }
+
+  /**
+   * Parses a whole document.
+   *
+   * @throws IOException when the bytes are not one JSON value
+   */
+  public static JsonNode parse(byte[] bytes) throws IOException {
+    return MAPPER.readTree(bytes);
+  }
+
+  /** The compact JSON text of a value. */
+  public static byte[] write(Object value) {
+    try {
+      return MAPPER.writeValueAsBytes(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Whether the bytes are exactly one JSON value, checked by streaming (no tree is built), so
+   * stored payloads can be sent back as JSON without parsing them twice.
+   */
+  public static boolean isJson(byte[] bytes) {
+    if (bytes == null || bytes.length == 0) {
+      return false;
+    }
+    try (JsonParser parser = FACTORY.createParser(bytes)) {
+      if (parser.nextToken() == null) {
+        return false;
+      }
+      parser.skipChildren();
+      return parser.nextToken() == null;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

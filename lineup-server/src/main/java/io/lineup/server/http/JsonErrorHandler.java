@@ -1,0 +1,57 @@
+package io.lineup.server.http;
+
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Jetty's error pages in the API's JSON error shape, for requests refused before they reach a route
+ * (a malformed URI or header, headers over the size limit).
+ */
+public final class JsonErrorHandler extends ErrorHandler {
+  @Override
+  protected void generateResponse(
+      Request request,
+      Response response,
+      int code,
+      String message,
+      Throwable cause,
+      Callback callback) {
+    String id = RequestIds.generate();
+    response.getHeaders().put(RequestIds.HEADER, id);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.write(true, ByteBuffer.wrap(json(code, message)), callback);
+  }
+
+  @Override
+  public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+    fields.put(new HttpField(HttpHeader.CONTENT_TYPE, "application/json"));
+    fields.put(new HttpField(RequestIds.HEADER, RequestIds.generate()));
+    return ByteBuffer.wrap(json(status, reason));
+  }
+
+  private static byte[] json(int status, String message) {
+    ErrorCode code =
+        switch (status) {
+          case 404 -> ErrorCode.NOT_FOUND;
+          case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+          case 413 -> ErrorCode.BODY_TOO_LARGE;
+          case 414, 431 -> ErrorCode.HEADERS_TOO_LARGE;
+          case 503 -> ErrorCode.SHUTTING_DOWN;
+          default -> status >= 500 ? ErrorCode.INTERNAL : ErrorCode.BAD_REQUEST;
+        };
+    String text =
+        message == null || message.isBlank()
+            ? "the request was refused before routing (HTTP " + status + ")"
+            : message;
+    var body = Json.object();
+    body.put("error", code.code());
+    body.put("message", text);
+    return Json.write(body);
+  }
+}

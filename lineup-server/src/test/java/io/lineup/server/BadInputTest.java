@@ -1,0 +1,337 @@
+package io.lineup.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lineup.redis.RedisProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every route refuses bad input with the documented 4xx and the JSON error shape, and writes
+ * nothing to Redis: the dataset digest ({@code DEBUG DIGEST}) is the same before and after.
+ */
+class BadInputTest {
+  static final String Q = "/v1/queues/bad/q";
+  static final String JOB = Q + "/jobs/some-job";
+
+  static RedisProcess redis;
+  static LineupServer server;
+  static Api admin;
+  static String publishOnlyToken;
+
+  @BeforeAll
+  static void start() {
+    redis = RedisProcess.builder().setting("enable-debug-command", "local").build().start();
+    server = TestServers.start(redis.uri());
+    admin = TestServers.adminApi(server);
+    assertThat(admin.post("/v1/admin/namespaces", "{\"name\": \"bad\"}").status()).isEqualTo(201);
+    publishOnlyToken =
+        admin
+            .post(
+                "/v1/admin/tokens",
+                "{\"namespace\": \"bad\", \"scopes\": [\"publish\"], \"max_priority\": 5}")
+            .field("token");
+    // A queue with a waiting job, so the routes that need one have it.
+    assertThat(admin.post(Q + "/jobs", "{\"payload\": 1, \"id\": \"some-job\"}").status())
+        .isEqualTo(201);
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+    redis.close();
+  }
+
+  static Stream<BadInput> badInputs() {
+    String jobs = Q + "/jobs";
+    String leases = Q + "/leases";
+    List<BadInput> cases = new ArrayList<>();
+    // Publish: body shape
+    cases.add(BadInput.post(jobs, "").answers(400, "invalid_json", null));
+    cases.add(BadInput.post(jobs, "{\"payload\": ").answers(400, "invalid_json", null));
+    cases.add(BadInput.post(jobs, "{\"payload\": 1} trailing").answers(400, "invalid_json", null));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"payload\": 2}").answers(400, "invalid_json", null));
+    cases.add(BadInput.post(jobs, "\"just a string\"").answers(400, "invalid_json", null));
+    cases.add(BadInput.post(jobs, "[]").answers(400, "invalid_field", "jobs"));
+    cases.add(BadInput.post(jobs, bulk(1001)).answers(400, "invalid_field", "jobs"));
+    cases.add(BadInput.post(jobs, "[1]").answers(400, "invalid_field", "jobs[0]"));
+    cases.add(BadInput.post(jobs, nested(300)).answers(400, "invalid_json", null));
+    // Publish: fields
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"colour\": \"red\"}")
+            .answers(400, "unknown_field", "colour"));
+    cases.add(BadInput.post(jobs, "{}").answers(400, "invalid_field", "payload"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"payload_base64\": \"AA==\"}")
+            .answers(400, "invalid_field", "payload_base64"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload_base64\": \"not base64!\"}")
+            .answers(400, "invalid_field", "payload_base64"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"priority\": \"high\"}")
+            .answers(400, "invalid_field", "priority"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"priority\": 256}")
+            .answers(400, "invalid_field", "priority"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"priority\": 1.5}")
+            .answers(400, "invalid_field", "priority"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"delay_ms\": 99999999999999999999999999999}")
+            .answers(400, "invalid_field", "delay_ms"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"delay_ms\": -1}")
+            .answers(400, "invalid_field", "delay_ms"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"delay_ms\": 1e400}")
+            .answers(400, "invalid_field", "delay_ms"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"delay_ms\": 10, \"run_at\": 1}")
+            .answers(400, "invalid_field", "run_at"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"run_at\": 32503680000000}")
+            .answers(400, "invalid_field", "run_at"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"ttr_ms\": 50}")
+            .answers(400, "invalid_field", "ttr_ms"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"max_attempts\": 0}")
+            .answers(400, "invalid_field", "max_attempts"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"ttl_ms\": 0}")
+            .answers(400, "invalid_field", "ttl_ms"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"id\": \"has space\"}")
+            .answers(400, "invalid_field", "id"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"id\": \"" + "x".repeat(129) + "\"}")
+            .answers(400, "invalid_field", "id"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"unique_key\": \"k\"}")
+            .answers(400, "invalid_field", "unique_window_ms"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"unique_window_ms\": 1000}")
+            .answers(400, "invalid_field", "unique_key"));
+    cases.add(
+        BadInput.post(jobs, "[{\"payload\": 1}, {\"payload\": 2, \"priority\": 999}]")
+            .answers(400, "invalid_field", "jobs[1].priority"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": \"" + "x".repeat(1024 * 1024 + 1) + "\"}")
+            .answers(413, "payload_too_large", "payload"));
+    cases.add(
+        BadInput.post(jobs, "{\"payload\": 1, \"priority\": 6}")
+            .withToken(publishOnlyToken)
+            .answers(403, "priority_not_allowed", "priority"));
+    // Path names
+    cases.add(
+        BadInput.post("/v1/queues/b@d/q/jobs", "{\"payload\": 1}")
+            .answers(400, "invalid_name", "namespace"));
+    cases.add(
+        BadInput.post("/v1/queues/bad/" + "q".repeat(65) + "/jobs", "{\"payload\": 1}")
+            .answers(400, "invalid_name", "queue"));
+    cases.add(BadInput.get(Q + "/jobs/bad!id").answers(400, "invalid_name", "id"));
+    cases.add(BadInput.delete(Q + "/jobs/" + "j".repeat(129)).answers(400, "invalid_name", "id"));
+    cases.add(
+        BadInput.post(Q + "/jobs/has%20space/ack", "{\"token\": \"t\"}")
+            .answers(400, "invalid_name", "id"));
+    // Lease
+    cases.add(BadInput.post(leases, "{\"count\": 0}").answers(400, "invalid_field", "count"));
+    cases.add(BadInput.post(leases, "{\"count\": 1001}").answers(400, "invalid_field", "count"));
+    cases.add(
+        BadInput.post(leases, "{\"wait_ms\": 300001}").answers(400, "invalid_field", "wait_ms"));
+    cases.add(
+        BadInput.post(leases, "{\"wait_ms\": \"10\"}").answers(400, "invalid_field", "wait_ms"));
+    cases.add(
+        BadInput.post(leases, "{\"count\": 1, \"visibility\": 3}")
+            .answers(400, "unknown_field", "visibility"));
+    cases.add(BadInput.post(leases, "[1, 2]").answers(400, "invalid_json", null));
+    cases.add(
+        BadInput.post("/v1/queues/bad/" + "q,".repeat(16) + "q/leases", "{}")
+            .answers(400, "invalid_name", "queue"));
+    cases.add(
+        BadInput.post("/v1/queues/bad/q,,r/leases", "{}").answers(400, "invalid_name", "queue"));
+    // Ack, nack, extend
+    cases.add(BadInput.post(JOB + "/ack", "{}").answers(400, "invalid_field", "token"));
+    cases.add(
+        BadInput.post(JOB + "/ack", "{\"token\": 12}").answers(400, "invalid_field", "token"));
+    cases.add(
+        BadInput.post(JOB + "/ack", "{\"token\": \"" + "t".repeat(65) + "\"}")
+            .answers(400, "invalid_field", "token"));
+    cases.add(
+        BadInput.post(
+                JOB + "/ack", "{\"token\": \"t\", \"result\": \"" + "r".repeat(1024 * 1024) + "\"}")
+            .answers(413, "payload_too_large", "result"));
+    cases.add(
+        BadInput.post(JOB + "/nack", "{\"token\": \"t\", \"retry_delay_ms\": -5}")
+            .answers(400, "invalid_field", "retry_delay_ms"));
+    cases.add(
+        BadInput.post(JOB + "/nack", "{\"token\": \"t\", \"error\": {\"code\": 1}}")
+            .answers(400, "invalid_field", "error"));
+    cases.add(
+        BadInput.post(JOB + "/extend", "{\"token\": \"t\", \"ttr_ms\": 99}")
+            .answers(400, "invalid_field", "ttr_ms"));
+    cases.add(BadInput.post(JOB + "/extend", "not json").answers(400, "invalid_json", null));
+    // Queue settings
+    cases.add(BadInput.patch(Q, "{}").answers(400, "invalid_field", null));
+    cases.add(
+        BadInput.patch(Q, "{\"rate_limit\": -1}").answers(400, "invalid_field", "rate_limit"));
+    cases.add(BadInput.patch(Q, "{\"paused\": \"yes\"}").answers(400, "invalid_field", "paused"));
+    cases.add(
+        BadInput.patch(Q, "{\"concurrency_limit\": 1000000000000}")
+            .answers(400, "invalid_field", "concurrency_limit"));
+    cases.add(
+        BadInput.patch(Q, "{\"backoff\": {\"kind\": \"linear\"}}")
+            .answers(400, "invalid_field", "backoff.kind"));
+    cases.add(
+        BadInput.patch(Q, "{\"backoff\": {\"jitter\": 2}}")
+            .answers(400, "invalid_field", "backoff.jitter"));
+    cases.add(
+        BadInput.patch(Q, "{\"backoff\": {\"factor\": 2}}")
+            .answers(400, "unknown_field", "backoff.factor"));
+    cases.add(BadInput.patch(Q, "{\"backoff\": 5}").answers(400, "invalid_field", "backoff"));
+    // Dead letters
+    cases.add(BadInput.get(Q + "/dead?count=0").answers(400, "invalid_field", "count"));
+    cases.add(BadInput.get(Q + "/dead?offset=-1").answers(400, "invalid_field", "offset"));
+    cases.add(BadInput.get(Q + "/dead?count=abc").answers(400, "invalid_field", "count"));
+    cases.add(
+        BadInput.post(Q + "/dead/respawn", "{\"ids\": [\"a\"], \"all\": true}")
+            .answers(400, "invalid_field", "ids"));
+    cases.add(
+        BadInput.post(Q + "/dead/respawn", "{\"ids\": \"a\"}")
+            .answers(400, "invalid_field", "ids"));
+    cases.add(
+        BadInput.post(Q + "/dead/respawn", "{\"count\": 0}")
+            .answers(400, "invalid_field", "count"));
+    // Admin
+    cases.add(
+        BadInput.post("/v1/admin/namespaces", "{\"name\": \"a/b\"}")
+            .answers(400, "invalid_field", "name"));
+    cases.add(
+        BadInput.post("/v1/admin/namespaces", "{\"name\": \"ok\", \"owner\": \"me\"}")
+            .answers(400, "unknown_field", "owner"));
+    cases.add(
+        BadInput.post("/v1/admin/tokens", "{\"namespace\": \"bad\", \"scopes\": [\"fly\"]}")
+            .answers(400, "invalid_field", "scopes[0]"));
+    cases.add(
+        BadInput.post("/v1/admin/tokens", "{\"namespace\": \"bad\"}")
+            .answers(400, "invalid_field", "scopes"));
+    cases.add(
+        BadInput.post(
+                "/v1/admin/tokens",
+                "{\"namespace\": \"bad\", \"scopes\": [\"publish\"], \"max_priority\": 300}")
+            .answers(400, "invalid_field", "max_priority"));
+    cases.add(BadInput.delete("/v1/admin/tokens/xyz").answers(400, "invalid_name", "id"));
+    cases.add(
+        BadInput.get("/v1/admin/tokens?namespace=bad!").answers(400, "invalid_field", "namespace"));
+    cases.add(
+        BadInput.delete("/v1/admin/namespaces/b@d").answers(400, "invalid_name", "namespace"));
+    // Queue routes without a body: bad names
+    cases.add(BadInput.get("/v1/queues/bad/q!x").answers(400, "invalid_name", "queue"));
+    cases.add(
+        BadInput.patch("/v1/queues/bad/q!x", "{\"paused\": true}")
+            .answers(400, "invalid_name", "queue"));
+    cases.add(BadInput.delete("/v1/queues/bad/q!x/dead").answers(400, "invalid_name", "queue"));
+    cases.add(BadInput.get("/v1/queues/n%20s/q/dead").answers(400, "invalid_name", "namespace"));
+    // Routing, and routes that take no input at all: the wrong method
+    cases.add(BadInput.get("/v1/nothing-here").answers(404, "not_found", null));
+    cases.add(BadInput.send("PUT", "/v1/queues").answers(405, "method_not_allowed", null));
+    cases.add(
+        BadInput.send("PUT", "/v1/admin/namespaces").answers(405, "method_not_allowed", null));
+    cases.add(BadInput.send("PATCH", "/v1/admin/tokens").answers(405, "method_not_allowed", null));
+    cases.add(BadInput.send("POST", "/metrics").answers(405, "method_not_allowed", null));
+    cases.add(BadInput.send("DELETE", "/ready").answers(405, "method_not_allowed", null));
+    cases.add(BadInput.send("POST", "/openapi.json").answers(405, "method_not_allowed", null));
+    cases.add(BadInput.send("PUT", jobs).answers(405, "method_not_allowed", null));
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badInputs")
+  void badInputIsRefusedWithItsErrorAndWritesNothing(BadInput input) {
+    String before = digest();
+    Api api = input.token() == null ? admin : admin.as(input.token());
+    Reply reply = api.send(input.method(), input.path(), input.body());
+
+    assertThat(reply.status()).as(reply.toString()).isEqualTo(input.status());
+    assertErrorShape(reply, input.error(), input.field());
+    assertThat(digest()).as("the Redis dataset after the request").isEqualTo(before);
+  }
+
+  @Test
+  void aWrongMethodNamesTheAllowedOnes() {
+    Reply reply = admin.send("PUT", "/health", null);
+    assertThat(reply.status()).isEqualTo(405);
+    assertThat(reply.header("Allow")).isEqualTo("GET");
+  }
+
+  @Test
+  void theDigestCheckNoticesAWrite() {
+    String before = digest();
+    assertThat(admin.post(Q + "/jobs", "{\"payload\": 2}").status()).isEqualTo(201);
+    assertThat(digest()).isNotEqualTo(before);
+  }
+
+  @Test
+  void aBodyOverTheBodyLimitIsRefusedWith413() {
+    String before = digest();
+    String huge = "[" + "1,".repeat(9 * 1024 * 1024) + "1]";
+    Reply reply = admin.post(Q + "/jobs", huge);
+    assertThat(reply.status()).isEqualTo(413);
+    assertErrorShape(reply, "body_too_large", null);
+    assertThat(digest()).isEqualTo(before);
+  }
+
+  @Test
+  void aMalformedRequestLineGetsAJsonError() {
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer = http.send("GARBAGE\r\n\r\n").readAll();
+      assertThat(answer).startsWith("HTTP/1.1 400");
+      assertThat(answer).contains("application/json").contains("\"error\":\"bad_request\"");
+    }
+  }
+
+  @Test
+  void headersOverJettysLimitGetAJsonError() {
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer =
+          http.send("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n")
+              .readAll();
+      assertThat(answer).startsWith("HTTP/1.1 431");
+      assertThat(answer).contains("\"error\":\"headers_too_large\"");
+    }
+  }
+
+  static void assertErrorShape(Reply reply, String error, String field) {
+    assertThat(reply.header("Content-Type")).startsWith("application/json");
+    assertThat(reply.header("X-Request-Id")).isNotBlank();
+    assertThat(reply.json()).as("a JSON body").isNotNull();
+    assertThat(reply.field("error")).isEqualTo(error);
+    assertThat(reply.field("message")).isNotBlank();
+    assertThat(reply.field("field")).isEqualTo(field);
+  }
+
+  private static String digest() {
+    try {
+      return redis.command("DEBUG DIGEST");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String bulk(int jobs) {
+    return "[" + "{\"payload\": 1},".repeat(jobs - 1) + "{\"payload\": 1}]";
+  }
+
+  private static String nested(int depth) {
+    return "{\"payload\": " + "[".repeat(depth) + "]".repeat(depth) + "}";
+  }
+}

@@ -1,0 +1,84 @@
+package io.lineup.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lineup.core.Lineup;
+import io.lineup.core.LineupOptions;
+import io.lineup.core.NewJob;
+import io.lineup.core.QueueName;
+import io.lineup.redis.RedisProcess;
+import io.lineup.server.auth.AdminToken;
+import io.lineup.server.redis.EmbeddedRedis;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** Without LINEUP_REDIS_URL the server runs its own Redis, and jobs survive restarts. */
+class EmbeddedModeTest {
+
+  static ServerSettings embeddedSettings(Path dataDir) {
+    return ServerSettings.defaults()
+        .withHost("127.0.0.1")
+        .withPort(0)
+        .withRedisUrl(null)
+        .withAdminToken(null)
+        .withDataDir(dataDir);
+  }
+
+  @Test
+  void aJobPublishedBeforeARestartIsStillThereAfterIt() throws Exception {
+    Path dataDir = TestServers.temporaryFolder();
+    String token;
+    try (LineupServer first = LineupServer.start(embeddedSettings(dataDir))) {
+      assertThat(first.embeddedRedisAnnouncement())
+          .contains("embedded Redis")
+          .contains(dataDir.toAbsolutePath().normalize().resolve("redis").toString())
+          .contains("LINEUP_REDIS_URL");
+      token = first.adminToken();
+      assertThat(token).startsWith(AdminToken.PREFIX);
+      assertThat(Files.readString(dataDir.resolve(AdminToken.FILE_NAME)).trim()).isEqualTo(token);
+      Reply published =
+          TestServers.adminApi(first)
+              .post(
+                  "/v1/queues/shop/close-unpaid/jobs",
+                  "{\"payload\": {\"order\": 7}, \"id\": \"order-7\", \"delay_ms\": 600000}");
+      assertThat(published.status()).isEqualTo(201);
+    }
+
+    try (LineupServer second = LineupServer.start(embeddedSettings(dataDir))) {
+      assertThat(second.adminToken()).as("the generated token is kept").isEqualTo(token);
+      Reply job = TestServers.adminApi(second).get("/v1/queues/shop/close-unpaid/jobs/order-7");
+      assertThat(job.status()).isEqualTo(200);
+      assertThat(job.field("state")).isEqualTo("DELAYED");
+      assertThat(job.json().get("payload").get("order").asInt()).isEqualTo(7);
+    }
+  }
+
+  @Test
+  void aRedisLeftRunningByAKilledServerIsStoppedAndItsJobsKept() {
+    Path dataDir = TestServers.temporaryFolder();
+    Path redisFolder = dataDir.resolve(EmbeddedRedis.FOLDER).toAbsolutePath();
+    // What a killed server leaves: its redis-server still running on the data folder.
+    RedisProcess leftover =
+        RedisProcess.builder()
+            .dataDir(redisFolder)
+            .appendOnly(true)
+            .setting("pidfile", redisFolder.resolve(EmbeddedRedis.PID_FILE).toString())
+            .build()
+            .start();
+    try {
+      try (Lineup lineup = Lineup.connect(LineupOptions.builder(leftover.uri()).build())) {
+        lineup.publish(QueueName.of("shop", "orphaned"), NewJob.ofText("{\"n\":1}").id("kept"));
+      }
+
+      try (LineupServer server = LineupServer.start(embeddedSettings(dataDir))) {
+        assertThat(leftover.isRunning()).as("the left-over Redis was stopped").isFalse();
+        Reply job = TestServers.adminApi(server).get("/v1/queues/shop/orphaned/jobs/kept");
+        assertThat(job.status()).isEqualTo(200);
+        assertThat(job.json().get("payload").get("n").asInt()).isEqualTo(1);
+      }
+    } finally {
+      leftover.close();
+    }
+  }
+}

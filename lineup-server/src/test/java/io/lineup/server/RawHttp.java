@@ -1,0 +1,107 @@
+package io.lineup.server;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * HTTP over a plain socket, for what a normal client cannot do: malformed requests, and closing the
+ * connection in the middle of a long-poll.
+ */
+final class RawHttp implements AutoCloseable {
+  private final Socket socket;
+
+  private RawHttp(Socket socket) {
+    this.socket = socket;
+  }
+
+  /** Connects to the server. */
+  static RawHttp connect(int port) {
+    try {
+      Socket socket = new Socket();
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+      socket.setSoTimeout(30_000);
+      return new RawHttp(socket);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Sends bytes as they are. */
+  RawHttp send(String text) {
+    try {
+      socket.getOutputStream().write(text.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      return this;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A POST with a JSON body and a bearer token, as one write. */
+  RawHttp post(String path, String token, String json) {
+    byte[] body = json.getBytes(StandardCharsets.UTF_8);
+    return send(
+        "POST "
+            + path
+            + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+            + token
+            + "\r\nContent-Type: application/json\r\nContent-Length: "
+            + body.length
+            + "\r\n\r\n"
+            + new String(body, StandardCharsets.ISO_8859_1));
+  }
+
+  /** Reads until the server closes the connection or the read times out; returns the text. */
+  String readAll() {
+    try {
+      InputStream in = socket.getInputStream();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      int n;
+      try {
+        while ((n = in.read(buffer)) != -1) {
+          out.write(buffer, 0, n);
+          if (complete(out.toString(StandardCharsets.ISO_8859_1))) {
+            break;
+          }
+        }
+      } catch (java.net.SocketTimeoutException timedOut) {
+        // Whatever arrived is the answer.
+      }
+      return out.toString(StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Whether a response with a Content-Length has fully arrived. */
+  private static boolean complete(String text) {
+    int headersEnd = text.indexOf("\r\n\r\n");
+    if (headersEnd < 0) {
+      return false;
+    }
+    String headers = text.substring(0, headersEnd).toLowerCase(java.util.Locale.ROOT);
+    int at = headers.indexOf("content-length:");
+    if (at < 0) {
+      return headers.startsWith("http/1.1 204");
+    }
+    int end = headers.indexOf("\r\n", at);
+    long length =
+        Long.parseLong(headers.substring(at + 15, end < 0 ? headers.length() : end).trim());
+    return text.length() - headersEnd - 4 >= length;
+  }
+
+  @Override
+  public void close() {
+    try {
+      socket.close();
+    } catch (IOException ignored) {
+      // Closing is all that was asked.
+    }
+  }
+}

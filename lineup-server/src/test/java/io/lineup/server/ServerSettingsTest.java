@@ -1,0 +1,77 @@
+package io.lineup.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Settings come from environment variables and the same as flags, with documented defaults. */
+class ServerSettingsTest {
+
+  @Test
+  void withNothingSetEveryDefaultApplies() {
+    ServerSettings settings = ServerSettings.parse(Map.of(), List.of());
+    assertThat(settings.port()).isEqualTo(7700);
+    assertThat(settings.host()).isEqualTo("0.0.0.0");
+    assertThat(settings.redisUrl()).isNull();
+    assertThat(settings.embeddedRedis()).isTrue();
+    assertThat(settings.adminToken()).isNull();
+    assertThat(settings.dataDir()).isEqualTo(Path.of("./lineup-data"));
+    assertThat(settings.metricsPublic()).isTrue();
+    assertThat(settings.maxPayloadBytes()).isEqualTo(1024 * 1024);
+    assertThat(settings.redisTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(settings.shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(settings.logRequests()).isFalse();
+  }
+
+  @Test
+  void environmentVariablesSetTheServer() {
+    ServerSettings settings =
+        ServerSettings.parse(
+            Map.of(
+                "LINEUP_PORT", "8800",
+                "LINEUP_REDIS_URL", "redis://10.0.0.5:6379",
+                "LINEUP_ADMIN_TOKEN", "a-long-enough-admin-token",
+                "LINEUP_DATA_DIR", "/var/lib/lineup",
+                "LINEUP_METRICS_PUBLIC", "false"),
+            List.of());
+    assertThat(settings.port()).isEqualTo(8800);
+    assertThat(settings.redisUrl()).isEqualTo("redis://10.0.0.5:6379");
+    assertThat(settings.adminToken()).isEqualTo("a-long-enough-admin-token");
+    assertThat(settings.dataDir()).isEqualTo(Path.of("/var/lib/lineup"));
+    assertThat(settings.metricsPublic()).isFalse();
+  }
+
+  @Test
+  void flagsWinOverEnvironmentVariablesInBothSpellings() {
+    ServerSettings settings =
+        ServerSettings.parse(
+            Map.of("LINEUP_PORT", "8800"),
+            List.of("--port=9900", "--redis-url", "redis://127.0.0.1:7000", "--log-requests=yes"));
+    assertThat(settings.port()).isEqualTo(9900);
+    assertThat(settings.redisUrl()).isEqualTo("redis://127.0.0.1:7000");
+    assertThat(settings.logRequests()).isTrue();
+  }
+
+  @Test
+  void aBadValueIsRefusedNamingTheSetting() {
+    assertThatThrownBy(() -> ServerSettings.parse(Map.of("LINEUP_PORT", "seventy"), List.of()))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("LINEUP_PORT");
+    assertThatThrownBy(() -> ServerSettings.parse(Map.of(), List.of("--port=70000")))
+        .hasMessageContaining("--port");
+    assertThatThrownBy(() -> ServerSettings.parse(Map.of(), List.of("--colour=red")))
+        .hasMessageContaining("unknown flag --colour");
+    assertThatThrownBy(() -> ServerSettings.parse(Map.of(), List.of("--port")))
+        .hasMessageContaining("needs a value");
+    assertThatThrownBy(() -> ServerSettings.parse(Map.of("LINEUP_ADMIN_TOKEN", "short"), List.of()))
+        .hasMessageContaining("at least 16");
+    assertThatThrownBy(
+            () -> ServerSettings.parse(Map.of("LINEUP_METRICS_PUBLIC", "maybe"), List.of()))
+        .hasMessageContaining("true or false");
+  }
+}
