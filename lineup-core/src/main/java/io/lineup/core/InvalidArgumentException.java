@@ -2,7 +2,8 @@ package io.lineup.core;
 
 /**
  * An argument the engine refuses before anything is written to Redis, with the name of the field
- * that is wrong (as the HTTP API spells it, e.g. {@code priority}, {@code timeToRun}).
+ * that is wrong, as the Java API spells it (e.g. {@code priority}, {@code timeToRun}); the HTTP
+ * server maps these to its snake_case names.
  */
 public class InvalidArgumentException extends LineupException {
   private final String field;

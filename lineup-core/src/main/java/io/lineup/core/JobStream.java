@@ -41,6 +41,9 @@ public final class JobStream implements Iterable<LeasedJob>, AutoCloseable {
               try {
                 return settled.get();
               } catch (java.util.concurrent.ExecutionException failure) {
+                if (failure.getCause() instanceof Worker.ReleaseRequest release) {
+                  throw release;
+                }
                 throw (Exception) failure.getCause();
               } finally {
                 unsettled.remove(job.id());
@@ -109,15 +112,13 @@ public final class JobStream implements Iterable<LeasedJob>, AutoCloseable {
     };
   }
 
-  /** Stops leasing; jobs delivered but not settled go straight back in line. */
+  /** Stops leasing; jobs delivered but not settled are released back to their place in line. */
   @Override
   public void close() {
     closed = true;
     unsettled
         .values()
-        .forEach(settled ->
-            settled.completeExceptionally(
-                new RetryLaterException("released: stream closed", java.time.Duration.ZERO)));
+        .forEach(settled -> settled.completeExceptionally(new Worker.ReleaseRequest()));
     worker.close();
   }
 }

@@ -101,6 +101,10 @@ final class Leaser {
       long soonest = -1;
       Leases.Refusal refusal = null;
       for (QueueName queue : queues) {
+        if (Thread.currentThread().isInterrupted()) {
+          // Whoever interrupted no longer wants jobs: take none rather than strand them.
+          throw new LineupException("Interrupted before leasing", new InterruptedException());
+        }
         Attempt attempt = leaseOnce(queue, count, List.of());
         if (!attempt.jobs().isEmpty()) {
           return new Leases(attempt.jobs(), null, Duration.ZERO);
@@ -158,6 +162,13 @@ final class Leaser {
     return new NackResult(
         JobState.valueOf(Replies.asString(reply.get(1))),
         Instant.ofEpochMilli(Replies.asLong(reply.get(2))));
+  }
+
+  void release(QueueName queue, String id, String token) {
+    checkSettle(id, token);
+    Args args = new Args(3).add(engine.now()).add(id).add(token);
+    List<Object> reply = Replies.asList(engine.run(ScriptLibrary.RELEASE, queue, args.toArray()));
+    throwUnlessOk(queue, id, ScriptCode.of(Replies.asLong(reply.get(0))));
   }
 
   Instant extend(QueueName queue, String id, String token, Duration timeToRun) {

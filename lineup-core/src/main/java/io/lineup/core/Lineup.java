@@ -168,6 +168,22 @@ public final class Lineup implements AutoCloseable {
     return leaser.nack(queue, id, token, error, retryDelay);
   }
 
+  /**
+   * Gives a leased job back unused: it returns to the place in line it was leased from, and the
+   * attempt is not counted. For a consumer that took a job it cannot start (shutting down, its
+   * client went away).
+   *
+   * @throws LeaseLostException when the token no longer holds the job
+   */
+  public void release(LeasedJob job) {
+    leaser.release(job.queue(), job.id(), job.token());
+  }
+
+  /** {@link #release(LeasedJob)} by queue, id and token. */
+  public void release(QueueName queue, String id, String token) {
+    leaser.release(queue, id, token);
+  }
+
   /** Extends a lease by the job's time-to-run from now; returns the new deadline. */
   public java.time.Instant extend(LeasedJob job) {
     return leaser.extend(job.queue(), job.id(), job.token(), null);
@@ -248,6 +264,11 @@ public final class Lineup implements AutoCloseable {
   /** The next {@code count} ready jobs in lease order, from {@code offset}. */
   public List<PeekedJob> peek(QueueName queue, int offset, int count) {
     return inspector.peek(queue, offset, count);
+  }
+
+  /** Whether the queue was ever published to or configured (one cheap lookup). */
+  public boolean isKnown(QueueName queue) {
+    return engine.gateway().isRegistered(queue);
   }
 
   /** Every queue that was ever published to or configured. */

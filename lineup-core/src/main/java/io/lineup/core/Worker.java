@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * the queue is empty the loop blocks on the queue's wake-up list (it is woken when a job arrives,
  * and on time when a delayed job falls due) and finished jobs are acked directly. Leases are
  * extended while handlers run. {@link #close()} stops leasing, lets running handlers finish within
- * the shutdown grace, then interrupts them and puts their jobs back in line.
+ * the shutdown grace, then interrupts them and releases their jobs back to their place in line.
  */
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
@@ -48,6 +48,13 @@ public final class Worker implements AutoCloseable {
   private volatile boolean leasing;
   private volatile boolean fetchBlocked;
   private Thread fetcher;
+
+  /** Thrown by an internal handler (the job stream's) to give its job back unused. */
+  static final class ReleaseRequest extends RuntimeException {
+    ReleaseRequest() {
+      super("released", null, false, false);
+    }
+  }
 
   /** A job being handled: its thread and the scheduled lease extension. */
   private static final class Running {
@@ -182,7 +189,9 @@ public final class Worker implements AutoCloseable {
     } catch (Throwable error) {
       failed.incrementAndGet();
       stopHeartbeat(run);
-      if (!run.released) {
+      if (error instanceof ReleaseRequest) {
+        settleRelease(job);
+      } else if (!run.released) {
         Duration delay = error instanceof RetryLaterException later ? later.delay() : null;
         settleNack(job, String.valueOf(error), delay);
       }
@@ -213,6 +222,18 @@ public final class Worker implements AutoCloseable {
     } catch (RuntimeException e) {
       pendingAcks.addAll(acks);
       LOG.debug("Ack of {} jobs failed, will retry: {}", acks.size(), e.getMessage());
+    }
+  }
+
+  /** Gives the job back unused (its place in line and its attempt kept); best effort. */
+  private void settleRelease(LeasedJob job) {
+    try {
+      leaser.release(queue, job.id(), job.token());
+    } catch (LeaseLostException | JobNotFoundException gone) {
+      LOG.debug("Release of {} not needed: {}", job.id(), gone.getMessage());
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Could not release job {}; it will be delivered again when its lease ends", job.id());
     }
   }
 
@@ -298,7 +319,7 @@ public final class Worker implements AutoCloseable {
 
   /**
    * Stops leasing, waits up to the shutdown grace for running handlers, then interrupts the rest
-   * and puts their jobs back in line (each such release counts as an attempt). Pending acks are
+   * and releases their jobs: back to their place in line, the attempt not counted. Pending acks are
    * sent before it returns.
    */
   @Override
@@ -326,7 +347,7 @@ public final class Worker implements AutoCloseable {
       if (thread != null) {
         thread.interrupt();
       }
-      settleNack(run.job, "released: worker shut down before the handler finished", Duration.ZERO);
+      settleRelease(run.job);
     }
     flushAcks();
     heartbeats.shutdownNow();

@@ -101,6 +101,26 @@ class JobLifecycleTest {
   }
 
   @Test
+  void aReleasedJobReturnsToItsOwnPlaceInLineWithoutUsingAnAttempt() {
+    QueueName queue = aFreshQueue();
+    java.util.List<String> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ids.add(lineup.publish(queue, aJob("r" + i)).id());
+    }
+    LeasedJob second = lineup.lease(queue, 2, Duration.ZERO).jobs().get(1);
+    assertThat(second.id()).isEqualTo(ids.get(1));
+    lineup.release(second);
+    assertThatThrownBy(() -> lineup.ack(second)).isInstanceOf(LeaseLostException.class);
+    JobInfo info = lineup.get(queue, second.id()).orElseThrow();
+    assertThat(info.state()).isEqualTo(JobState.READY);
+    assertThat(info.attempts()).isZero();
+    assertThat(info.position()).as("ahead of the jobs published after it").isZero();
+    assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0).attempt()).isEqualTo(1);
+    assertThat(lineup.isKnown(queue)).isTrue();
+    assertThat(lineup.isKnown(aFreshQueue())).isFalse();
+  }
+
+  @Test
   void aDelayedJobIsNotLeasableBeforeItsDueTime() {
     QueueName queue = aFreshQueue();
     PublishResult published = lineup.publish(queue, aDelayedJob("later", Duration.ofMillis(300)));

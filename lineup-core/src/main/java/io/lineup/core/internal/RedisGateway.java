@@ -275,6 +275,15 @@ public final class RedisGateway implements AutoCloseable {
     }
   }
 
+  /** Whether a queue is in the registry (one SISMEMBER). */
+  public boolean isRegistered(QueueName queue) {
+    return Boolean.TRUE.equals(
+        await(
+            commands.sismember(
+                KeySpace.QUEUE_REGISTRY,
+                KeySpace.registryMember(queue).getBytes(StandardCharsets.UTF_8))));
+  }
+
   /** Every registered queue, as {@code namespace/name}. */
   public List<String> queues() {
     return await(commands.smembers(KeySpace.QUEUE_REGISTRY)).stream()
@@ -298,14 +307,34 @@ public final class RedisGateway implements AutoCloseable {
     try {
       return future.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      future.cancel(true);
-      throw new LineupException("Interrupted while waiting for Redis", e);
+      // The command is already on its way and may change state (a lease, an ack): wait for its
+      // answer so the caller learns what happened, then keep the interrupt for the caller.
+      try {
+        return awaitUninterruptibly(future);
+      } finally {
+        Thread.currentThread().interrupt();
+      }
     } catch (TimeoutException e) {
       future.cancel(true);
       throw new RedisUnavailableException("Redis did not answer within " + commandTimeout, e);
     } catch (ExecutionException e) {
       throw translate(e.getCause());
+    }
+  }
+
+  private <T> T awaitUninterruptibly(Future<T> future) {
+    long deadline = System.nanoTime() + commandTimeout.toNanos();
+    while (true) {
+      try {
+        return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException again) {
+        // Keep waiting; the flag is restored by the caller.
+      } catch (TimeoutException e) {
+        future.cancel(true);
+        throw new RedisUnavailableException("Redis did not answer within " + commandTimeout, e);
+      } catch (ExecutionException e) {
+        throw translate(e.getCause());
+      }
     }
   }
 

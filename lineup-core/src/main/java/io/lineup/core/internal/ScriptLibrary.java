@@ -44,7 +44,8 @@ public final class ScriptLibrary {
           "promote",
           "reclaim",
           "expire",
-          "retention");
+          "retention",
+          "release");
 
   public static final LuaScript PUBLISH = load("publish");
   public static final LuaScript LEASE = load("lease");
@@ -63,6 +64,7 @@ public final class ScriptLibrary {
   public static final LuaScript RECLAIM = load("reclaim");
   public static final LuaScript EXPIRE = load("expire");
   public static final LuaScript RETENTION = load("retention");
+  public static final LuaScript RELEASE = load("release");
 
   private ScriptLibrary() {}
 

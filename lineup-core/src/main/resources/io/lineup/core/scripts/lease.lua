@@ -108,6 +108,7 @@ for i = 1, #popped, 2 do
       job[F_ATTEMPTS] = attempt
       job[F_STARTED] = now
       job[F_TOKEN] = token
+      job[F_LINE] = tonumber(popped[i + 1])
       job_store(id, job)
       redis.call('ZADD', K_LEASED, now + ttr, id)
       if s.rate > 0 then

@@ -98,20 +98,13 @@ public final class LeaseHandlers {
   }
 
   /**
-   * Puts back jobs leased for a client that went away as they came: nacked without delay, so they
-   * are delivered again at once instead of after their time-to-run. Like a lease expiry, this
-   * counts as an attempt (the engine has no release that does not).
+   * Puts back jobs leased for a client that went away as they came: released to their place in
+   * line, the attempt not counted, so the next consumer gets them at once.
    */
   private void handBack(List<LeasedJob> jobs) {
     for (LeasedJob job : jobs) {
       try {
-        api.lineup()
-            .nack(
-                job.queue(),
-                job.id(),
-                job.token(),
-                "lease answer undelivered: client gone",
-                Duration.ZERO);
+        api.lineup().release(job);
       } catch (RuntimeException e) {
         LOG.warn("Could not hand back job {} of {}: {}", job.id(), job.queue(), e.getMessage());
       }

@@ -148,7 +148,7 @@ public final class QueueHandlers {
    * @throws ApiException 404 when it was not
    */
   void requireKnown(QueueName queue) {
-    if (!api.lineup().queues().contains(queue)) {
+    if (!api.lineup().isKnown(queue)) {
       throw ApiException.notFound("no queue " + queue + " (never published to or configured)");
     }
   }

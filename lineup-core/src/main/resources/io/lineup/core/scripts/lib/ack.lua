@@ -9,6 +9,7 @@ local function ack_one(id, token, result, now, s)
   end
   redis.call('ZREM', K_LEASED, id)
   job[F_RESULT] = result
+  job[F_LINE] = 0
   finish(id, job, ST_DONE, now, s)
   note('acked', id)
   return C_OK

@@ -4,7 +4,8 @@
 local ST_WAITING, ST_LEASED, ST_DONE, ST_DEAD, ST_CANCELLED, ST_EXPIRED = 0, 2, 3, 4, 5, 6
 local F_PAYLOAD, F_CREATED, F_PRIORITY, F_ATTEMPTS, F_STATE, F_MAX_ATTEMPTS, F_TTR = 1, 2, 3, 4, 5, 6, 7
 local F_DUE, F_EXPIRES, F_STARTED, F_FINISHED, F_TOKEN, F_ERROR, F_RESULT = 8, 9, 10, 11, 12, 13, 14
-local JOB_FIELDS = 14
+local F_LINE = 15 -- while leased: the job's score in the ready line, so a release puts it back there
+local JOB_FIELDS = 15
 
 local function present(v)
   return v ~= nil and v ~= 0 and v ~= ''

@@ -16,6 +16,7 @@ local function retry_or_bury(id, job, now, s, err, delay, rand)
   redis.call('ZREM', K_LEASED, id)
   job[F_ERROR] = err
   job[F_TOKEN] = 0
+  job[F_LINE] = 0
   local max = job[F_MAX_ATTEMPTS]
   if not present(max) then
     max = s.max_attempts

@@ -1,0 +1,36 @@
+-- release: gives a leased job back without using it: it returns to the very place in the ready
+-- line it was leased from, and the attempt is not counted.
+--
+-- KEYS[1..11]  queue keys (lib/keys.lua)
+-- ARGV[1]      now in ms ('' = Redis server time)
+-- ARGV[2]      job id
+-- ARGV[3]      lease token
+-- Returns      { code (codes.lua) }
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/events.lua
+--#include lib/line.lua
+
+local now = clock_now(ARGV[1])
+local id, token = ARGV[2], ARGV[3]
+local job, code = job_held(id, token)
+if not job then
+  return {code}
+end
+redis.call('ZREM', K_LEASED, id)
+job[F_STATE] = ST_WAITING
+job[F_ATTEMPTS] = job[F_ATTEMPTS] - 1
+job[F_TOKEN] = 0
+if present(job[F_LINE]) then
+  redis.call('ZADD', K_READY, job[F_LINE], id)
+else
+  line_add(id, job[F_PRIORITY])
+end
+job[F_LINE] = 0
+job_store(id, job)
+wake()
+note('released', id)
+events_flush(now)
+return {C_OK}
