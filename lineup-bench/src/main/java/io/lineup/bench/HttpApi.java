@@ -5,19 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lineup.core.QueueName;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
- * The few routes of the HTTP contract the bench loads (publish, lease, ack), called with {@link
- * HttpClient} over HTTP/1.1 on 127.0.0.1 with the admin token. Each call blocks its (virtual)
- * thread; an answer other than the contract's is an error.
+ * The server's HTTP API as the HTTP scenarios use it: publish, lease, ack, on 127.0.0.1 with the
+ * admin token, over pooled keep-alive {@link Http11Connection}s (one per caller at a time). Each
+ * call blocks its (virtual) thread.
  */
 final class HttpApi implements AutoCloseable {
   /** Longest wait for one answer. */
@@ -30,41 +26,34 @@ final class HttpApi implements AutoCloseable {
 
   private final URI base;
   private final String authorization;
-  private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-  private final HttpClient client;
+  private final ConcurrentLinkedDeque<Http11Connection> idle = new ConcurrentLinkedDeque<>();
 
   HttpApi(URI base, String token) {
     this.base = base;
     this.authorization = "Bearer " + token;
-    this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(REQUEST_TIMEOUT)
-            .executor(executor)
-            .build();
   }
 
   /** POST …/jobs with one job of this JSON payload; expects 201. */
-  void publish(QueueName queue, String payloadJson) throws IOException, InterruptedException {
+  void publish(QueueName queue, String payloadJson) throws IOException {
     send(jobsPath(queue), "{\"payload\":" + payloadJson + "}", 201);
   }
 
   /** POST …/leases for up to {@code count} jobs without waiting; none when the line is empty. */
-  List<Lease> lease(QueueName queue, int count) throws IOException, InterruptedException {
-    HttpResponse<String> response =
+  List<Lease> lease(QueueName queue, int count) throws IOException {
+    Http11Connection.Answer answer =
         send(queuePath(queue) + "/leases", "{\"count\":" + count + ",\"wait_ms\":0}", 200, 204);
     List<Lease> leases = new ArrayList<>();
-    if (response.statusCode() == 204) {
+    if (answer.status() == 204) {
       return leases;
     }
-    for (JsonNode job : JSON.readTree(response.body()).path("jobs")) {
+    for (JsonNode job : JSON.readTree(answer.body()).path("jobs")) {
       leases.add(new Lease(job.path("id").asText(), job.path("token").asText()));
     }
     return leases;
   }
 
   /** POST …/jobs/{id}/ack; expects 204. */
-  void ack(QueueName queue, Lease lease) throws IOException, InterruptedException {
+  void ack(QueueName queue, Lease lease) throws IOException {
     String body = JSON.writeValueAsString(java.util.Map.of("token", lease.token()));
     send(jobsPath(queue) + "/" + lease.id() + "/ack", body, 204);
   }
@@ -77,28 +66,38 @@ final class HttpApi implements AutoCloseable {
     return queuePath(queue) + "/jobs";
   }
 
-  private HttpResponse<String> send(String path, String body, int... expected)
-      throws IOException, InterruptedException {
-    HttpRequest request =
-        HttpRequest.newBuilder(base.resolve(path))
-            .timeout(REQUEST_TIMEOUT)
-            .header("Authorization", authorization)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
-    HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+  private Http11Connection.Answer send(String path, String body, int... expected)
+      throws IOException {
+    Http11Connection connection = idle.pollFirst();
+    if (connection == null) {
+      connection =
+          new Http11Connection(base.getHost(), base.getPort(), (int) REQUEST_TIMEOUT.toMillis());
+    }
+    Http11Connection.Answer answer;
+    try {
+      answer = connection.post(path, authorization, body);
+    } catch (IOException e) {
+      connection.close();
+      throw e;
+    }
+    if (connection.isOpen()) {
+      idle.offerFirst(connection);
+    } else {
+      connection.close();
+    }
     for (int status : expected) {
-      if (response.statusCode() == status) {
-        return response;
+      if (answer.status() == status) {
+        return answer;
       }
     }
-    throw new IOException(
-        "POST " + path + " answered " + response.statusCode() + ": " + response.body());
+    throw new IOException("POST " + path + " answered " + answer.status() + ": " + answer.body());
   }
 
   @Override
   public void close() {
-    client.close();
-    executor.close();
+    Http11Connection connection;
+    while ((connection = idle.pollFirst()) != null) {
+      connection.close();
+    }
   }
 }
