@@ -4,8 +4,6 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lineup.bench.report.Figure;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code raw_script_per_s}: the reference. EVALSHA of {@code return 1} through Lettuce (the
@@ -44,30 +42,9 @@ final class RawScriptScenario {
 
   /** Makes {@code calls} calls, never more than {@link #IN_FLIGHT} unanswered; returns nanos. */
   private static long call(RedisAsyncCommands<byte[], byte[]> commands, String sha, int calls) {
-    Semaphore slots = new Semaphore(IN_FLIGHT);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    long start = System.nanoTime();
-    try {
-      for (int i = 0; i < calls && failure.get() == null; i++) {
-        slots.acquire();
-        commands
-            .<Object>evalsha(sha, ScriptOutputType.OBJECT, new byte[0][])
-            .whenComplete((value, error) -> {
-              if (error != null) {
-                failure.compareAndSet(null, error);
-              }
-              slots.release();
-            });
-      }
-      slots.acquire(IN_FLIGHT);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted", e);
-    }
-    long nanos = System.nanoTime() - start;
-    if (failure.get() != null) {
-      throw new IllegalStateException("A reference call failed", failure.get());
-    }
-    return nanos;
+    return InFlight.runAsync(
+        calls,
+        IN_FLIGHT,
+        i -> commands.<Object>evalsha(sha, ScriptOutputType.OBJECT, new byte[0][]));
   }
 }

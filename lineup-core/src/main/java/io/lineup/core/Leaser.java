@@ -3,6 +3,7 @@ package io.lineup.core;
 import io.lineup.core.internal.Args;
 import io.lineup.core.internal.KeySpace;
 import io.lineup.core.internal.LeaseNonce;
+import io.lineup.core.internal.LeaseWire;
 import io.lineup.core.internal.Replies;
 import io.lineup.core.internal.ScriptCode;
 import io.lineup.core.internal.ScriptLibrary;
@@ -50,24 +51,7 @@ final class Leaser {
     }
     long status = Replies.asLong(reply.get(1));
     long wait = Replies.asLong(reply.get(2));
-    Instant now = Instant.ofEpochMilli(Replies.asLong(reply.get(3)));
-    List<LeasedJob> jobs = new ArrayList<>(reply.size() - 4);
-    for (int i = 4; i < reply.size(); i++) {
-      List<Object> job = Replies.asList(reply.get(i));
-      jobs.add(
-          new LeasedJob(
-              queue,
-              Replies.asString(job.get(0)),
-              Replies.asBytes(job.get(1)),
-              (int) Replies.asLong(job.get(2)),
-              (int) Replies.asLong(job.get(3)),
-              (int) Replies.asLong(job.get(4)),
-              Replies.asString(job.get(6)),
-              Instant.ofEpochMilli(Replies.asLong(job.get(5))),
-              Instant.ofEpochMilli(Replies.asLong(job.get(7))),
-              Instant.ofEpochMilli(Replies.asLong(job.get(8))),
-              now));
-    }
+    List<LeasedJob> jobs = LeaseWire.jobs(queue, reply);
     Leases.Refusal refusal =
         switch ((int) status) {
           case 1 -> Leases.Refusal.PAUSED;

@@ -1,12 +1,9 @@
 package io.lineup.core;
 
-import io.lineup.core.internal.Args;
 import io.lineup.core.internal.KeySpace;
-import io.lineup.core.internal.Replies;
-import io.lineup.core.internal.ScriptCode;
+import io.lineup.core.internal.PublishWire;
 import io.lineup.core.internal.ScriptLibrary;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,7 +13,6 @@ import java.util.regex.Pattern;
 /** Checks and publishes jobs; a whole batch is one script call. */
 final class Publisher {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]+");
-  private static final int VALUES_PER_JOB = 10;
 
   private final Engine engine;
 
@@ -26,7 +22,8 @@ final class Publisher {
 
   List<PublishResult> publish(QueueName queue, List<NewJob> jobs) {
     Call call = prepare(queue, jobs);
-    return parse(engine.gateway().run(ScriptLibrary.PUBLISH, call.keys(), call.args()));
+    return PublishWire.results(
+        engine.gateway().run(ScriptLibrary.PUBLISH, call.keys(), call.args()));
   }
 
   /** Checks and sends at once; the future completes with the results or the engine's exception. */
@@ -35,7 +32,7 @@ final class Publisher {
     return engine
         .gateway()
         .runAsync(ScriptLibrary.PUBLISH, call.keys(), call.args())
-        .thenApply(Publisher::parse);
+        .thenApply(PublishWire::results);
   }
 
   private record Call(byte[][] keys, byte[][] args) {}
@@ -55,46 +52,16 @@ final class Publisher {
     engine.gateway().register(queue);
     byte[][] queueKeys = KeySpace.queueKeys(queue);
     List<byte[]> uniqueKeys = null;
-    Args args = new Args(2 + jobs.size() * VALUES_PER_JOB);
-    args.add(engine.now()).add(jobs.size());
     for (NewJob job : jobs) {
-      int uniqueIndex = 0;
       if (job.uniqueKey() != null) {
         if (uniqueKeys == null) {
           uniqueKeys = new ArrayList<>();
         }
         uniqueKeys.add(KeySpace.uniqueKey(queue, job.uniqueKey()));
-        uniqueIndex = queueKeys.length + uniqueKeys.size();
       }
-      args.add(job.id() != null ? job.id() : "")
-          .add(job.payload())
-          .add(job.priority())
-          .add(job.delay() == null ? -1 : job.delay().toMillis())
-          .add(job.runAt() == null ? -1 : job.runAt().toEpochMilli())
-          .add(job.maxAttempts() == null ? 0 : job.maxAttempts())
-          .add(job.timeToRun() == null ? 0 : job.timeToRun().toMillis())
-          .add(job.ttl() == null ? 0 : job.ttl().toMillis())
-          .add(uniqueIndex)
-          .add(job.uniqueWindow() == null ? 0 : job.uniqueWindow().toMillis());
     }
-    return new Call(allKeys(queueKeys, uniqueKeys), args.toArray());
-  }
-
-  private static List<PublishResult> parse(Object replyObject) {
-    List<Object> reply = Replies.asList(replyObject);
-    List<PublishResult> results = new ArrayList<>(reply.size() / 5);
-    for (int i = 0; i < reply.size(); i += 5) {
-      String state = Replies.asString(reply.get(i + 2));
-      long due = Replies.asLong(reply.get(i + 3));
-      results.add(
-          new PublishResult(
-              Replies.asString(reply.get(i)),
-              ScriptCode.of(Replies.asLong(reply.get(i + 1))) == ScriptCode.OK,
-              "UNKNOWN".equals(state) ? null : JobState.valueOf(state),
-              due == 0 ? null : Instant.ofEpochMilli(due),
-              Replies.asLong(reply.get(i + 4))));
-    }
-    return results;
+    byte[][] args = PublishWire.arguments(engine.now(), jobs, queueKeys.length);
+    return new Call(allKeys(queueKeys, uniqueKeys), args);
   }
 
   private static byte[][] allKeys(byte[][] queueKeys, List<byte[]> uniqueKeys) {

@@ -3,10 +3,10 @@ package io.lineup.bench.jmh;
 import io.lineup.core.LeasedJob;
 import io.lineup.core.PublishResult;
 import io.lineup.core.QueueName;
+import io.lineup.core.internal.LeaseWire;
+import io.lineup.core.internal.PublishWire;
 import io.lineup.core.internal.Replies;
-import io.lineup.core.internal.ScriptCode;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -60,43 +60,12 @@ public class ReplyParsingBenchmark {
 
   @Benchmark
   public List<LeasedJob> leaseReplyOfHundredJobs() {
-    List<Object> reply = Replies.asList(leaseReply);
-    Instant now = Instant.ofEpochMilli(Replies.asLong(reply.get(3)));
-    List<LeasedJob> jobs = new ArrayList<>(reply.size() - 4);
-    for (int i = 4; i < reply.size(); i++) {
-      List<Object> job = Replies.asList(reply.get(i));
-      jobs.add(
-          new LeasedJob(
-              QUEUE,
-              Replies.asString(job.get(0)),
-              Replies.asBytes(job.get(1)),
-              (int) Replies.asLong(job.get(2)),
-              (int) Replies.asLong(job.get(3)),
-              (int) Replies.asLong(job.get(4)),
-              Replies.asString(job.get(6)),
-              Instant.ofEpochMilli(Replies.asLong(job.get(5))),
-              Instant.ofEpochMilli(Replies.asLong(job.get(7))),
-              Instant.ofEpochMilli(Replies.asLong(job.get(8))),
-              now));
-    }
-    return jobs;
+    return LeaseWire.jobs(QUEUE, leaseReply);
   }
 
   @Benchmark
   public List<PublishResult> publishReplyOfHundredJobs() {
-    List<Object> reply = Replies.asList(publishReply);
-    List<PublishResult> results = new ArrayList<>(JOBS);
-    for (int i = 0; i < reply.size(); i += 5) {
-      long due = Replies.asLong(reply.get(i + 3));
-      results.add(
-          new PublishResult(
-              Replies.asString(reply.get(i)),
-              ScriptCode.of(Replies.asLong(reply.get(i + 1))) == ScriptCode.OK,
-              io.lineup.core.JobState.valueOf(Replies.asString(reply.get(i + 2))),
-              due == 0 ? null : Instant.ofEpochMilli(due),
-              Replies.asLong(reply.get(i + 4))));
-    }
-    return results;
+    return PublishWire.results(publishReply);
   }
 
   private static byte[] bytes(String text) {

@@ -2,6 +2,8 @@ package io.lineup.bench.jmh;
 
 import io.lineup.core.NewJob;
 import io.lineup.core.internal.Args;
+import io.lineup.core.internal.KeySpace;
+import io.lineup.core.internal.PublishWire;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -66,21 +68,8 @@ public class ScriptArgsBenchmark {
     return args.toArray();
   }
 
+  /** The engine's own argument building for the publish script. */
   private static byte[][] publishArgs(List<NewJob> jobs) {
-    Args args = new Args(2 + jobs.size() * 10);
-    args.add("").add(jobs.size());
-    for (NewJob job : jobs) {
-      args.add(job.id() != null ? job.id() : "")
-          .add(job.payload())
-          .add(job.priority())
-          .add(job.delay() == null ? -1 : job.delay().toMillis())
-          .add(job.runAt() == null ? -1 : job.runAt().toEpochMilli())
-          .add(job.maxAttempts() == null ? 0 : job.maxAttempts())
-          .add(job.timeToRun() == null ? 0 : job.timeToRun().toMillis())
-          .add(job.ttl() == null ? 0 : job.ttl().toMillis())
-          .add(0)
-          .add(job.uniqueWindow() == null ? 0 : job.uniqueWindow().toMillis());
-    }
-    return args.toArray();
+    return PublishWire.arguments("", jobs, KeySpace.queueKeyCount());
   }
 }
