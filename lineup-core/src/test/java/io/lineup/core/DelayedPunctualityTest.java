@@ -29,7 +29,12 @@ class DelayedPunctualityTest {
       assertThat(early.jobs()).isEmpty();
       assertThat(early.retryAfter()).isEqualTo(Duration.ofMillis(1));
 
+      assertThat(lineup.get(queue, order.id()).orElseThrow().state()).isEqualTo(JobState.DELAYED);
+
       clock.advance(Duration.ofMillis(1));
+      JobInfo due = lineup.get(queue, order.id()).orElseThrow();
+      assertThat(due.state()).as("reads READY as soon as it is due").isEqualTo(JobState.READY);
+      assertThat(due.position()).isZero();
       assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs())
           .extracting(LeasedJob::id)
           .containsExactly(order.id());

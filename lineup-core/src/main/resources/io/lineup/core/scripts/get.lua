@@ -1,4 +1,5 @@
--- get: one job's record, state, position and ETA.
+-- get: one job's record, state, position and ETA. Due delayed jobs of the queue are promoted first,
+-- so a job past its due time reads READY with its true position, not DELAYED until someone leases.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
@@ -12,11 +13,17 @@
 --#include lib/clock.lua
 --#include lib/job.lua
 --#include lib/settings.lua
+--#include lib/events.lua
+--#include lib/line.lua
 --#include lib/state.lua
 --#include lib/service.lua
 
+local PROMOTE_LIMIT = 1000
+
 local now = clock_now(ARGV[1])
 local id = ARGV[2]
+promote_due(now, PROMOTE_LIMIT)
+events_flush(now)
 local job = job_load(id)
 if not job then
   return {}
