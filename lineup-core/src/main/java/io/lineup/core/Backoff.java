@@ -21,6 +21,9 @@ public record Backoff(Kind kind, Duration initial, Duration max, double jitter) 
     EXPONENTIAL
   }
 
+  /** Longest initial or maximum wait: one day, in milliseconds. */
+  public static final long MAX_WAIT_MS = 24L * 3600 * 1000;
+
   /** The default: exponential from 1 s, capped at 5 min, 20 % jitter. */
   public static final Backoff DEFAULT =
       new Backoff(Kind.EXPONENTIAL, Duration.ofSeconds(1), Duration.ofMinutes(5), 0.2);
@@ -33,17 +36,18 @@ public record Backoff(Kind kind, Duration initial, Duration max, double jitter) 
     if (kind == null) {
       throw new InvalidArgumentException("backoff", "kind must be FIXED or EXPONENTIAL");
     }
-    checkDuration("backoff.initial", initial);
-    checkDuration("backoff.max", max);
+    requireDuration("backoff.initial", initial);
+    requireDuration("backoff.max", max);
     if (!(jitter >= 0 && jitter <= 1)) {
       throw new InvalidArgumentException(
           "backoff.jitter", "must be between 0 and 1, got " + jitter);
     }
   }
 
-  private static void checkDuration(String field, Duration value) {
-    if (value == null || value.isNegative() || value.compareTo(Duration.ofDays(1)) > 0) {
-      throw new InvalidArgumentException(field, "must be between 0 and 1 day, got " + value);
+  private static void requireDuration(String field, Duration value) {
+    if (value == null) {
+      throw new InvalidArgumentException(field, "is required");
     }
+    Checks.duration(field, value, 0, MAX_WAIT_MS);
   }
 }

@@ -68,6 +68,22 @@ final class Inspector {
     return rank == null ? -1 : rank;
   }
 
+  /** One HEXISTS: whether the job's record is kept. */
+  boolean exists(QueueName queue, String id) {
+    Checks.id(id);
+    Boolean found =
+        engine
+            .gateway()
+            .await(
+                engine
+                    .gateway()
+                    .commands()
+                    .hexists(
+                        KeySpace.queueKeys(queue)[KeySpace.JOBS_INDEX],
+                        id.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    return Boolean.TRUE.equals(found);
+  }
+
   QueueStats stats(QueueName queue) {
     List<Object> r =
         Replies.asList(

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 /** Leases, acks, nacks and extends; one script call each, a lease wait one blocking call. */
 final class Leaser {
   /** An ack carried by the next lease call. */
-  record Ack(QueueName queue, String id, String token, byte[] result) {}
+  record Ack(String id, String token, byte[] result) {}
 
   /** One lease script call's answer. */
   record Attempt(
@@ -146,6 +146,22 @@ final class Leaser {
     return new NackResult(
         JobState.valueOf(Replies.asString(reply.get(1))),
         Instant.ofEpochMilli(Replies.asLong(reply.get(2))));
+  }
+
+  /** Cancels a job in any unfinished state; returns the state it had. */
+  JobState cancel(QueueName queue, String id) {
+    Checks.id(id);
+    List<Object> reply =
+        Replies.asList(
+            engine.run(
+                ScriptLibrary.CANCEL, queue, new Args(2).add(engine.now()).add(id).toArray()));
+    ScriptCode code = ScriptCode.of(Replies.asLong(reply.get(0)));
+    String before = Replies.asString(reply.get(1));
+    return switch (code) {
+      case OK -> JobState.valueOf(before);
+      case NOT_FOUND -> throw new JobNotFoundException(queue, id);
+      default -> throw new JobFinishedException(queue, id, JobState.valueOf(before));
+    };
   }
 
   void release(QueueName queue, String id, String token) {

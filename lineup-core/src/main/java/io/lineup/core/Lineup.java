@@ -206,21 +206,7 @@ public final class Lineup implements AutoCloseable {
    * @throws LineupException when it has already finished
    */
   public JobState cancel(QueueName queue, String id) {
-    Checks.id(id);
-    List<Object> reply =
-        io.lineup.core.internal.Replies.asList(
-            engine.run(
-                ScriptLibrary.CANCEL, queue, new Args(2).add(engine.now()).add(id).toArray()));
-    var code =
-        io.lineup.core.internal.ScriptCode.of(io.lineup.core.internal.Replies.asLong(reply.get(0)));
-    String before = io.lineup.core.internal.Replies.asString(reply.get(1));
-    switch (code) {
-      case OK -> {
-        return JobState.valueOf(before);
-      }
-      case NOT_FOUND -> throw new JobNotFoundException(queue, id);
-      default -> throw new JobFinishedException(queue, id, JobState.valueOf(before));
-    }
+    return leaser.cancel(queue, id);
   }
 
   /**
@@ -248,7 +234,7 @@ public final class Lineup implements AutoCloseable {
 
   /** Whether the job's record exists. */
   public boolean exists(QueueName queue, String id) {
-    return inspector.get(queue, id).isPresent();
+    return inspector.exists(queue, id);
   }
 
   /** A ready job's place in line (0 = next), or -1 when it is not ready or unknown. */

@@ -180,7 +180,7 @@ public final class Worker implements AutoCloseable {
       handled.incrementAndGet();
       stopHeartbeat(run);
       if (!run.released) {
-        pendingAcks.add(new Leaser.Ack(queue, job.id(), job.token(), result));
+        pendingAcks.add(new Leaser.Ack(job.id(), job.token(), result));
       }
       freeSlot(run);
       if (fetchBlocked || !leasing) {

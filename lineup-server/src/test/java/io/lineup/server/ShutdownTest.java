@@ -19,16 +19,7 @@ class ShutdownTest {
   void closingTheServerAnswersWaitingLongPollsWith204AndRefusesNewConnections() throws Exception {
     LineupServer server = TestServers.start(redis.uri());
     Api api = TestServers.adminApi(server);
-    CompletableFuture<Reply> waiting =
-        CompletableFuture.supplyAsync(() ->
-            api.send(
-                "POST",
-                "/v1/queues/stop/q/leases",
-                "{\"wait_ms\": 60000}",
-                Duration.ofSeconds(90)));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> RedisInfo.blockedClients(redis.process()) == 1);
+    CompletableFuture<Reply> waiting = aLongPollWaitingOn(api, "/v1/queues/stop/q/leases");
 
     server.close();
 
@@ -45,16 +36,7 @@ class ShutdownTest {
   void aJobPublishedAfterTheShutdownOfAWaitingServerIsStillThereForTheNextConsumer() {
     LineupServer server = TestServers.start(redis.uri());
     Api api = TestServers.adminApi(server);
-    CompletableFuture<Reply> waiting =
-        CompletableFuture.supplyAsync(() ->
-            api.send(
-                "POST",
-                "/v1/queues/stop/kept/leases",
-                "{\"wait_ms\": 60000}",
-                Duration.ofSeconds(90)));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> RedisInfo.blockedClients(redis.process()) == 1);
+    CompletableFuture<Reply> waiting = aLongPollWaitingOn(api, "/v1/queues/stop/kept/leases");
     server.close();
     assertThat(waiting.join().status()).isEqualTo(204);
 
@@ -65,5 +47,16 @@ class ShutdownTest {
       assertThat(leased.json().get("jobs").get(0).get("id").asText()).isEqualTo(id);
       assertThat(leased.json().get("jobs").get(0).get("attempt").asInt()).isEqualTo(1);
     }
+  }
+
+  /** Starts a minute-long lease wait and returns once its consumer is blocked in Redis. */
+  private static CompletableFuture<Reply> aLongPollWaitingOn(Api api, String leasesPath) {
+    CompletableFuture<Reply> waiting =
+        CompletableFuture.supplyAsync(
+            () -> api.send("POST", leasesPath, "{\"wait_ms\": 60000}", Duration.ofSeconds(90)));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> RedisInfo.blockedClients(redis.process()) == 1);
+    return waiting;
   }
 }

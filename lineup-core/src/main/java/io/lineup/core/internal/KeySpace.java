@@ -34,6 +34,9 @@ public final class KeySpace {
     "rate"
   };
 
+  /** Index of the jobs hash within {@link #queueKeys(QueueName)}. */
+  public static final int JOBS_INDEX = 0;
+
   /** Index of the ready line within {@link #queueKeys(QueueName)}. */
   public static final int READY_INDEX = 1;
 

@@ -58,8 +58,7 @@ public final class QueueSweep extends PeriodicTask {
           args.add(ThreadLocalRandom.current().nextDouble());
         }
         Object reply = gateway.run(script, keys, args.toArray());
-        long handled =
-            reply instanceof List<?> list ? Replies.asLong(list.get(0)) : Replies.asLong(reply);
+        long handled = Replies.asLong(Replies.asList(reply).get(0));
         if (handled < BATCH) {
           break;
         }
