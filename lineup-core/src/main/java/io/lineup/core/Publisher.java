@@ -10,46 +10,37 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
-/** Checks and publishes jobs; a whole batch is one script call. */
+/**
+ * Checks and publishes jobs. A batch is one script call; concurrent publishes to one queue may
+ * share a call ({@link PublishCoalescer}).
+ */
 final class Publisher {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]+");
 
   private final Engine engine;
+  private final PublishCoalescer coalescer;
 
   Publisher(Engine engine) {
     this.engine = engine;
+    this.coalescer = new PublishCoalescer(engine.options().publishCallsInFlight(), this::send);
   }
 
   List<PublishResult> publish(QueueName queue, List<NewJob> jobs) {
-    Call call = prepare(queue, jobs);
-    return PublishWire.results(
-        engine.gateway().run(ScriptLibrary.PUBLISH, call.keys(), call.args()));
+    return engine.gateway().await(publishAsync(queue, jobs));
   }
 
-  /** Checks and sends at once; the future completes with the results or the engine's exception. */
+  /**
+   * Checks at once (throwing {@link InvalidArgumentException}) and sends without blocking; the
+   * future completes with the results or the engine's exception.
+   */
   CompletableFuture<List<PublishResult>> publishAsync(QueueName queue, List<NewJob> jobs) {
-    Call call = prepare(queue, jobs);
-    return engine
-        .gateway()
-        .runAsync(ScriptLibrary.PUBLISH, call.keys(), call.args())
-        .thenApply(PublishWire::results);
+    long payloadBytes = check(jobs);
+    engine.gateway().register(queue);
+    return coalescer.publish(queue, jobs, payloadBytes);
   }
 
-  private record Call(byte[][] keys, byte[][] args) {}
-
-  private Call prepare(QueueName queue, List<NewJob> jobs) {
-    if (jobs == null || jobs.isEmpty()) {
-      throw new InvalidArgumentException("jobs", "at least one job is needed");
-    }
-    if (jobs.size() > Limits.MAX_BATCH) {
-      throw new InvalidArgumentException(
-          "jobs", "at most " + Limits.MAX_BATCH + " jobs per call, got " + jobs.size());
-    }
-    // Check everything before the first write, so a bad job leaves Redis untouched.
-    for (NewJob job : jobs) {
-      check(job);
-    }
-    engine.gateway().register(queue);
+  /** One script call for checked jobs; never blocks. */
+  private CompletableFuture<List<PublishResult>> send(QueueName queue, List<NewJob> jobs) {
     byte[][] queueKeys = KeySpace.queueKeys(queue);
     List<byte[]> uniqueKeys = null;
     for (NewJob job : jobs) {
@@ -60,8 +51,29 @@ final class Publisher {
         uniqueKeys.add(KeySpace.uniqueKey(queue, job.uniqueKey()));
       }
     }
-    byte[][] args = PublishWire.arguments(engine.now(), jobs, queueKeys.length);
-    return new Call(allKeys(queueKeys, uniqueKeys), args);
+    byte[][] args = PublishWire.arguments(engine.now(), jobs);
+    return engine
+        .gateway()
+        .runAsync(ScriptLibrary.PUBLISH, allKeys(queueKeys, uniqueKeys), args)
+        .thenApply(PublishWire::results);
+  }
+
+  /** Checks every job before anything is sent; returns their payload bytes. */
+  private long check(List<NewJob> jobs) {
+    if (jobs == null || jobs.isEmpty()) {
+      throw new InvalidArgumentException("jobs", "at least one job is needed");
+    }
+    if (jobs.size() > Limits.MAX_BATCH) {
+      throw new InvalidArgumentException(
+          "jobs", "at most " + Limits.MAX_BATCH + " jobs per call, got " + jobs.size());
+    }
+    // Check everything before the first write, so a bad job leaves Redis untouched.
+    long payloadBytes = 0;
+    for (NewJob job : jobs) {
+      check(job);
+      payloadBytes += job.payload().length;
+    }
+    return payloadBytes;
   }
 
   private static byte[][] allKeys(byte[][] queueKeys, List<byte[]> uniqueKeys) {

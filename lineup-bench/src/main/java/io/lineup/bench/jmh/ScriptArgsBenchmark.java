@@ -2,7 +2,6 @@ package io.lineup.bench.jmh;
 
 import io.lineup.core.NewJob;
 import io.lineup.core.internal.Args;
-import io.lineup.core.internal.KeySpace;
 import io.lineup.core.internal.PublishWire;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +69,6 @@ public class ScriptArgsBenchmark {
 
   /** The engine's own argument building for the publish script. */
   private static byte[][] publishArgs(List<NewJob> jobs) {
-    return PublishWire.arguments("", jobs, KeySpace.queueKeyCount());
+    return PublishWire.arguments("", jobs);
   }
 }

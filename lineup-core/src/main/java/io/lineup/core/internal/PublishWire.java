@@ -5,44 +5,78 @@ import io.lineup.core.NewJob;
 import io.lineup.core.PublishResult;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The publish script's arguments and reply (see {@code publish.lua}); shared by the engine and its
  * micro-benchmarks so that they measure the same code.
  */
 public final class PublishWire {
-  /** ARGV values per job. */
-  public static final int VALUES_PER_JOB = 10;
+  /** ARGV values per job after the option sets: id, payload, option set. */
+  public static final int VALUES_PER_JOB = 3;
+
+  /** ARGV values per option set. */
+  public static final int VALUES_PER_OPTION_SET = 7;
 
   private PublishWire() {}
 
+  /** What jobs of one call share, so the script parses it once (see {@code publish.lua}). */
+  private record OptionSet(
+      int priority,
+      long delayMs,
+      long runAtMs,
+      int maxAttempts,
+      long timeToRunMs,
+      long ttlMs,
+      long uniqueWindowMs) {
+    static OptionSet of(NewJob job) {
+      return new OptionSet(
+          job.priority(),
+          job.delay() == null ? -1 : job.delay().toMillis(),
+          job.runAt() == null ? -1 : job.runAt().toEpochMilli(),
+          job.maxAttempts() == null ? 0 : job.maxAttempts(),
+          job.timeToRun() == null ? 0 : job.timeToRun().toMillis(),
+          job.ttl() == null ? 0 : job.ttl().toMillis(),
+          job.uniqueKey() == null ? 0 : job.uniqueWindow().toMillis());
+    }
+  }
+
   /**
-   * ARGV for checked jobs. A job with a unique key gets the next KEYS index after {@code
-   * queueKeyCount} (the caller appends the unique-key locks to KEYS in job order).
+   * ARGV for checked jobs. The caller appends the unique-key locks of the jobs that have one to
+   * KEYS, in job order, after the queue keys.
    *
    * @param now the script's clock argument ({@code ""} for Redis time)
    */
-  public static byte[][] arguments(String now, List<NewJob> jobs, int queueKeyCount) {
-    Args args = new Args(2 + jobs.size() * VALUES_PER_JOB);
-    args.add(now).add(jobs.size());
-    int uniqueKeys = 0;
-    for (NewJob job : jobs) {
-      int uniqueIndex = 0;
-      if (job.uniqueKey() != null) {
-        uniqueKeys++;
-        uniqueIndex = queueKeyCount + uniqueKeys;
+  public static byte[][] arguments(String now, List<NewJob> jobs) {
+    Map<OptionSet, Integer> numbers = new HashMap<>();
+    List<OptionSet> sets = new ArrayList<>();
+    int[] setOfJob = new int[jobs.size()];
+    for (int i = 0; i < jobs.size(); i++) {
+      OptionSet set = OptionSet.of(jobs.get(i));
+      Integer number = numbers.get(set);
+      if (number == null) {
+        sets.add(set);
+        number = sets.size();
+        numbers.put(set, number);
       }
-      args.add(job.id() != null ? job.id() : "")
-          .add(job.payload())
-          .add(job.priority())
-          .add(job.delay() == null ? -1 : job.delay().toMillis())
-          .add(job.runAt() == null ? -1 : job.runAt().toEpochMilli())
-          .add(job.maxAttempts() == null ? 0 : job.maxAttempts())
-          .add(job.timeToRun() == null ? 0 : job.timeToRun().toMillis())
-          .add(job.ttl() == null ? 0 : job.ttl().toMillis())
-          .add(uniqueIndex)
-          .add(job.uniqueWindow() == null ? 0 : job.uniqueWindow().toMillis());
+      setOfJob[i] = number;
+    }
+    Args args = new Args(3 + sets.size() * VALUES_PER_OPTION_SET + jobs.size() * VALUES_PER_JOB);
+    args.add(now).add(jobs.size()).add(sets.size());
+    for (OptionSet set : sets) {
+      args.add(set.priority())
+          .add(set.delayMs())
+          .add(set.runAtMs())
+          .add(set.maxAttempts())
+          .add(set.timeToRunMs())
+          .add(set.ttlMs())
+          .add(set.uniqueWindowMs());
+    }
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob job = jobs.get(i);
+      args.add(job.id() != null ? job.id() : "").add(job.payload()).add(setOfJob[i]);
     }
     return args.toArray();
   }

@@ -1,11 +1,15 @@
 -- publish: adds jobs to a queue, each atomically; an id or unique key seen before returns that job.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua); KEYS[12..] unique-key locks named by the jobs below
+-- KEYS[1..11]  queue keys (lib/keys.lua); KEYS[12..] the unique-key locks of the jobs below that
+--              have one, in job order
 -- ARGV[1]      now in ms ('' = Redis server time)
--- ARGV[2]      number of jobs n, then 10 values per job:
---                id ('' = generate: '~' and the base-62 arrival number), payload (bytes), priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
+-- ARGV[2]      number of jobs n
+-- ARGV[3]      number of option sets m, then 7 values per set (jobs of one call mostly share them):
+--                priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
 --                max attempts (0 = queue setting), time-to-run (ms, 0 = queue setting),
---                TTL (ms from now, 0 = none), unique-key index into KEYS (0 = none), unique window (ms)
+--                TTL (ms from now, 0 = none), unique window (ms; 0 = the job has no unique key)
+-- then 3 values per job: id ('' = generate: '~' and the base-62 arrival number), payload (bytes),
+--              option set (1..m)
 -- Returns      5 values per job: id, code (1 = created, 2 = existed already), state name,
 --              due (epoch ms), position in the ready line (-1 when not ready)
 --#include lib/keys.lua
@@ -16,63 +20,109 @@
 --#include lib/line.lua
 --#include lib/state.lua
 
+-- This loop runs once per job, so it avoids what costs in Redis's Lua: global lookups (locals
+-- below), number parsing (options come once per set) and building a table per job.
+local sub, tonumber, pack = string.sub, tonumber, cmsgpack.pack
+local QUEUE_KEYS = 11
 local BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
--- Generated ids are short because every waiting job stores its id twice (hash field and line
--- member); '~' is outside the characters a caller's id may use, so the two never collide.
-local function base62_id(n)
-  local digits = {}
+local function base62(n)
+  local digits = ''
   while n > 0 do
     local d = n % 62
-    table.insert(digits, 1, string.sub(BASE62, d + 1, d + 1))
+    digits = sub(BASE62, d + 1, d + 1) .. digits
     n = (n - d) / 62
   end
-  return '~' .. table.concat(digits)
+  return digits
 end
 
 local now = clock_now(ARGV[1])
 local n = tonumber(ARGV[2])
+local m = tonumber(ARGV[3])
+
+-- Each option set once: the job's due time and line score, and its stored record but for the
+-- payload (the msgpack array header, then every field after the payload, trailing defaults dropped).
+local sets = {}
+for s = 1, m do
+  local b = 4 + (s - 1) * 7
+  local priority, delay, run_at = tonumber(ARGV[b]), tonumber(ARGV[b + 1]), tonumber(ARGV[b + 2])
+  local ttl = tonumber(ARGV[b + 5])
+  local due = now
+  if run_at >= 0 then
+    due = run_at
+  elseif delay > 0 then
+    due = now + delay
+  end
+  local fields = {now, priority, 0, ST_WAITING, tonumber(ARGV[b + 3]), tonumber(ARGV[b + 4]), 0, 0}
+  if due > now then
+    fields[F_DUE - 1] = due
+  end
+  local expires = 0
+  if ttl > 0 then
+    expires = now + ttl
+    fields[F_EXPIRES - 1] = expires
+  end
+  local count = #fields
+  while count > F_CREATED - 1 and not present(fields[count]) do
+    count = count - 1
+  end
+  sets[tostring(s)] = {
+    priority = priority,
+    due = due,
+    ready = due <= now,
+    expires = expires,
+    window = ARGV[b + 6],
+    unique = ARGV[b + 6] ~= '0',
+    score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN,
+    head = string.char(0x90 + count + 1),
+    tail = pack(unpack(fields, 1, count)),
+  }
+end
+local jobs_at = 4 + m * 7
 
 -- One counter update per call, not per job: each job's arrival number is reserved here, and a
 -- generated id is that number (unique: arrival numbers are never reused).
 local next_seq = arrivals_reserve(n)
 
--- A job that existed before this call: its state as Redis has it.
-local function existing(id)
-  local job = job_load(id)
-  if not job then
-    return {id, C_EXISTS, 'UNKNOWN', 0, -1}
-  end
-  local due = job[F_DUE]
-  if not present(due) then
-    due = job[F_CREATED]
-  end
-  return {id, C_EXISTS, state_name(id, job), due, position_of(id)}
-end
-
--- New jobs are written together after the loop (one HSET, one ZADD per line), so a job created
--- earlier in this call is found here rather than in Redis.
-local created = {}        -- id -> its result row
+local out = {}            -- 5 values per job, as returned
+local created = {}        -- id -> where its values start in out, for ids that may come again
+local copies = {}         -- out positions of repeated mentions and of their first, to copy positions
 local records = {}        -- HSET field/value pairs
 local ready = {}          -- ZADD score/member pairs for the ready line
 local delayed = {}        -- ZADD score/member pairs for the delayed set
-local bands = {}          -- priority -> { first id of this call in that band, rows in arrival order }
+local expiring = {}       -- ZADD score/member pairs for the TTL set
+local bands = {}          -- priority -> { first id of this call in that band, out positions }
 local band_order = {}
-local rows = {}
+local first_due = nil     -- earliest due time among this call's delayed jobs
+local locks_used = 0
+local high, prefix = -1, '~'
 
 for i = 0, n - 1 do
-  local base = 3 + i * 10
+  local base = jobs_at + i * 3
   local id = ARGV[base]
+  local set = sets[ARGV[base + 2]]
+  local at = #out + 1
   local generated = id == ''
   if generated then
-    id = base62_id(next_seq + i)
+    -- Arrival numbers of one call are consecutive: only the last digit changes most of the time.
+    local seq = next_seq + i
+    local low = seq % 62
+    local hi = (seq - low) / 62
+    if hi ~= high then
+      high, prefix = hi, '~' .. base62(hi)
+    end
+    id = prefix .. sub(BASE62, low + 1, low + 1)
   end
-  local unique_index = tonumber(ARGV[base + 8])
+  local lock = nil          -- index in KEYS of this job's unique-key lock
+  if set.unique then
+    locks_used = locks_used + 1
+    lock = QUEUE_KEYS + locks_used
+  end
   local prior = nil
   if not generated and (created[id] or redis.call('HEXISTS', K_JOBS, id) == 1) then
     prior = id
-  elseif unique_index > 0 then
-    local holder = redis.call('GET', KEYS[unique_index])
+  elseif lock then
+    local holder = redis.call('GET', KEYS[lock])
     if holder and (created[holder] or redis.call('HEXISTS', K_JOBS, holder) == 1) then
       prior = holder
     end
@@ -80,52 +130,54 @@ for i = 0, n - 1 do
   if prior then
     local first = created[prior]
     if first then
-      rows[#rows + 1] = {prior, C_EXISTS, first[3], first[4], first}
+      out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] =
+        prior, C_EXISTS, out[first + 2], out[first + 3], -1
+      copies[#copies + 1] = {at, first}
     else
-      rows[#rows + 1] = existing(prior)
+      local job = job_load(prior)
+      if not job then
+        out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = prior, C_EXISTS, 'UNKNOWN', 0, -1
+      else
+        local due = job[F_DUE]
+        if not present(due) then
+          due = job[F_CREATED]
+        end
+        out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] =
+          prior, C_EXISTS, state_name(prior, job), due, position_of(prior)
+      end
     end
   else
-    local priority = tonumber(ARGV[base + 2])
-    local delay, run_at = tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
-    local ttl = tonumber(ARGV[base + 7])
-    local due = now
-    if run_at >= 0 then
-      due = run_at
-    elseif delay > 0 then
-      due = now + delay
-    end
-    local job = {ARGV[base + 1], now, priority, 0, ST_WAITING, tonumber(ARGV[base + 5]), tonumber(ARGV[base + 6])}
-    if due > now then
-      job[F_DUE] = due
-    end
-    if ttl > 0 then
-      job[F_EXPIRES] = now + ttl
-      redis.call('ZADD', K_TTL, now + ttl, id)
-    end
     records[#records + 1] = id
-    records[#records + 1] = job_pack(job)
-    if unique_index > 0 then
-      redis.call('SET', KEYS[unique_index], id, 'PX', ARGV[base + 9])
+    records[#records + 1] = set.head .. pack(ARGV[base + 1]) .. set.tail
+    if set.expires > 0 then
+      expiring[#expiring + 1] = set.expires
+      expiring[#expiring + 1] = id
     end
-    local row
-    if due > now then
-      delayed[#delayed + 1] = due
-      delayed[#delayed + 1] = id
-      row = {id, C_OK, 'DELAYED', due, -1}
-    else
-      ready[#ready + 1] = (PRIORITY_MAX - priority) * ARRIVAL_SPAN + next_seq + i
+    if lock then
+      redis.call('SET', KEYS[lock], id, 'PX', set.window)
+    end
+    if set.ready then
+      ready[#ready + 1] = set.score + next_seq + i
       ready[#ready + 1] = id
-      row = {id, C_OK, 'READY', due, -1}
-      local band = bands[priority]
+      out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = id, C_OK, 'READY', set.due, -1
+      local band = bands[set.priority]
       if not band then
         band = {id, {}}
-        bands[priority] = band
-        band_order[#band_order + 1] = priority
+        bands[set.priority] = band
+        band_order[#band_order + 1] = set.priority
       end
-      band[2][#band[2] + 1] = row
+      band[2][#band[2] + 1] = at
+    else
+      delayed[#delayed + 1] = set.due
+      delayed[#delayed + 1] = id
+      out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = id, C_OK, 'DELAYED', set.due, -1
+      if not first_due or set.due < first_due then
+        first_due = set.due
+      end
     end
-    created[id] = row
-    rows[#rows + 1] = row
+    if not generated or lock then
+      created[id] = at
+    end
     note('published', id)
   end
 end
@@ -133,36 +185,32 @@ end
 if #records > 0 then
   redis.call('HSET', K_JOBS, unpack(records))
 end
+if #expiring > 0 then
+  redis.call('ZADD', K_TTL, unpack(expiring))
+end
 if #ready > 0 then
   redis.call('ZADD', K_READY, unpack(ready))
   -- This call's jobs of one priority arrived last in that band, so their ranks follow each other.
   for _, priority in ipairs(band_order) do
     local band = bands[priority]
     local rank = redis.call('ZRANK', K_READY, band[1])
-    for k, row in ipairs(band[2]) do
-      row[5] = rank + k - 1
+    for k, at in ipairs(band[2]) do
+      out[at + 4] = rank + k - 1
     end
   end
   wake()
 end
-if #delayed > 0 then
+if first_due then
   redis.call('ZADD', K_DELAYED, unpack(delayed))
-  local first = redis.call('ZRANGE', K_DELAYED, 0, 0)
-  if created[first[1]] then
+  -- A job of this call became the earliest delayed one: waiting consumers must wait less.
+  local first = redis.call('ZRANGE', K_DELAYED, 0, 0, 'WITHSCORES')
+  if tonumber(first[2]) >= first_due then
     wake()
   end
 end
-events_flush(now)
-
-local out = {}
-for _, row in ipairs(rows) do
-  local copy_of = row[5]
-  if type(copy_of) == 'table' then
-    -- A second mention of a job created earlier in this call: same answer, flagged as existing.
-    row[5] = copy_of[5]
-  end
-  for k = 1, 5 do
-    out[#out + 1] = row[k]
-  end
+for _, copy in ipairs(copies) do
+  -- A second mention of a job created earlier in this call: same answer, flagged as existing.
+  out[copy[1] + 4] = out[copy[2] + 4]
 end
+events_flush(now)
 return out

@@ -1,0 +1,212 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static io.lineup.core.Fixtures.aJob;
+import static io.lineup.core.Fixtures.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.lineup.testing.RedisServerExtension;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Publishes to one queue that arrive while earlier ones are in flight share script calls, and each
+ * still gets exactly its own results, in arrival order.
+ */
+class PublishCoalescingTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  private static final Pattern SCRIPT_CALLS = Pattern.compile("cmdstat_eval(?:sha)?:calls=(\\d+)");
+
+  @Test
+  void concurrentPublishesShareScriptCallsYetEachGetsItsOwnResultsInArrivalOrder() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
+      lineup.publish(queue, aJob("registers the queue").id("j0"));
+      long callsBefore = scriptCalls();
+
+      List<CompletableFuture<List<PublishResult>>> publishes = new ArrayList<>();
+      int jobs = 1;
+      for (int request = 0; request < 2000; request++) {
+        // Every third publish carries two jobs, so results must be cut at the right places.
+        List<NewJob> batch = new ArrayList<>();
+        for (int k = 0; k < (request % 3 == 0 ? 2 : 1); k++) {
+          batch.add(aJob("job " + jobs).id("j" + jobs));
+          jobs++;
+        }
+        publishes.add(lineup.publishAllAsync(queue, batch));
+      }
+
+      List<PublishResult> results = new ArrayList<>();
+      publishes.forEach(publish -> results.addAll(publish.join()));
+      long calls = scriptCalls() - callsBefore;
+
+      assertThat(results).hasSize(jobs - 1);
+      for (int i = 0; i < results.size(); i++) {
+        PublishResult result = results.get(i);
+        assertThat(result.id()).isEqualTo("j" + (i + 1));
+        assertThat(result.created()).isTrue();
+        assertThat(result.state()).isEqualTo(JobState.READY);
+        assertThat(result.position()).isEqualTo(i + 1);
+      }
+      assertThat(calls).as("script calls for %d publishes", publishes.size()).isLessThan(500);
+
+      List<String> leased = new ArrayList<>();
+      while (leased.size() < jobs) {
+        lineup.lease(queue, 1000, Duration.ZERO).jobs().forEach(job -> leased.add(job.id()));
+      }
+      for (int i = 0; i < jobs; i++) {
+        assertThat(leased.get(i)).isEqualTo("j" + i);
+      }
+    }
+  }
+
+  @Test
+  void jobsOfOneCallKeepTheirOwnOptions() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      Instant before = Instant.now();
+      List<PublishResult> results =
+          lineup.publishAll(
+              queue,
+              List.of(
+                  aJob("plain").id("plain"),
+                  aJob("urgent")
+                      .id("urgent")
+                      .priority(200)
+                      .maxAttempts(7)
+                      .timeToRun(Duration.ofSeconds(90)),
+                  aJob("later").id("later").delay(Duration.ofHours(1)),
+                  aJob("short-lived").id("short-lived").ttl(Duration.ofMinutes(5)),
+                  aJob("once").uniqueKey("once", Duration.ofMinutes(1)),
+                  aJob("once again").uniqueKey("once", Duration.ofMinutes(1)),
+                  aJob("plain too").id("plain-too")));
+
+      assertThat(results)
+          .extracting(PublishResult::created)
+          .containsExactly(true, true, true, true, true, false, true);
+      assertThat(results.get(5).id()).isEqualTo(results.get(4).id());
+      assertThat(results)
+          .extracting(PublishResult::state)
+          .containsExactly(
+              JobState.READY,
+              JobState.READY,
+              JobState.DELAYED,
+              JobState.READY,
+              JobState.READY,
+              JobState.READY,
+              JobState.READY);
+      // The urgent job jumped the line; the others kept their arrival order behind it.
+      assertThat(results)
+          .extracting(PublishResult::position)
+          .containsExactly(1L, 0L, -1L, 2L, 3L, 3L, 4L);
+
+      JobInfo urgent = lineup.get(queue, "urgent").orElseThrow();
+      assertThat(urgent.priority()).isEqualTo(200);
+      assertThat(urgent.maxAttempts()).isEqualTo(7);
+      assertThat(urgent.timeToRun()).isEqualTo(Duration.ofSeconds(90));
+      assertThat(text(urgent.payload())).isEqualTo("urgent");
+      JobInfo later = lineup.get(queue, "later").orElseThrow();
+      assertThat(later.dueAt())
+          .isBetween(before.plus(Duration.ofMinutes(59)), before.plus(Duration.ofMinutes(61)));
+      JobInfo shortLived = lineup.get(queue, "short-lived").orElseThrow();
+      assertThat(shortLived.expiresAt())
+          .isBetween(before.plus(Duration.ofMinutes(4)), before.plus(Duration.ofMinutes(6)));
+      assertThat(lineup.get(queue, "plain").orElseThrow().expiresAt()).isNull();
+      assertThat(lineup.get(queue, results.get(4).id()).orElseThrow().payload())
+          .asString()
+          .isEqualTo("once");
+    }
+  }
+
+  @Test
+  void oneIdPublishedManyTimesAtOnceIsCreatedOnce() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
+      List<CompletableFuture<PublishResult>> publishes = new ArrayList<>();
+      for (int i = 0; i < 500; i++) {
+        publishes.add(lineup.publishAsync(queue, aJob("attempt " + i).id("order-42")));
+      }
+      List<PublishResult> results = publishes.stream().map(CompletableFuture::join).toList();
+
+      assertThat(results).extracting(PublishResult::id).containsOnly("order-42");
+      assertThat(results).filteredOn(PublishResult::created).hasSize(1);
+      assertThat(results.get(0).created()).isTrue();
+      assertThat(lineup.stats(queue).ready()).isEqualTo(1);
+      assertThat(lineup.lease(queue, 10, Duration.ZERO).jobs())
+          .singleElement()
+          .satisfies(job -> assertThat(job.payloadText()).isEqualTo("attempt 0"));
+    }
+  }
+
+  @Test
+  void withCombiningOffEveryPublishIsItsOwnScriptCall() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b.publishCallsInFlight(0))) {
+      lineup.publish(queue, aJob("registers the queue"));
+      long callsBefore = scriptCalls();
+      List<CompletableFuture<PublishResult>> publishes = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        publishes.add(lineup.publishAsync(queue, aJob("job " + i)));
+      }
+      publishes.forEach(CompletableFuture::join);
+
+      assertThat(scriptCalls() - callsBefore).isEqualTo(300);
+      assertThat(lineup.stats(queue).ready()).isEqualTo(301);
+    }
+  }
+
+  @Test
+  void whenRedisIsDownEveryWaitingPublishFailsPromptlyAndPublishingResumesAfter() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
+      lineup.publish(queue, aJob("registers the queue"));
+      redis.process().stop();
+      try {
+        List<CompletableFuture<PublishResult>> publishes = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+          publishes.add(lineup.publishAsync(queue, aJob("job " + i)));
+        }
+        for (CompletableFuture<PublishResult> publish : publishes) {
+          assertThatThrownBy(publish::join).hasCauseInstanceOf(RedisUnavailableException.class);
+        }
+      } finally {
+        redis.process().start();
+      }
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptionsInstanceOf(RedisUnavailableException.class)
+          .until(() -> lineup.publish(queue, aJob("after the outage")).created());
+    }
+  }
+
+  private static Lineup anEngineWithoutBackgroundLoops(
+      java.util.function.UnaryOperator<LineupOptions.Builder> tune) {
+    // No background loops, so the script calls counted are the publishes' own.
+    return Fixtures.anEngine(redis, b -> tune.apply(b.maintenance(false)));
+  }
+
+  /** EVALSHA and EVAL calls Redis has served so far. */
+  private static long scriptCalls() {
+    try {
+      Matcher m = SCRIPT_CALLS.matcher(redis.process().command("INFO commandstats"));
+      long calls = 0;
+      while (m.find()) {
+        calls += Long.parseLong(m.group(1));
+      }
+      return calls;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
