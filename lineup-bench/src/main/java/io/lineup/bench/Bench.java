@@ -34,12 +34,14 @@ public final class Bench {
     report.count("bulk_in_flight", BulkPublishScenario.IN_FLIGHT);
     report.count("consume_worker_concurrency", ConsumeScenario.WORKER_CONCURRENCY);
     report.count("payload_bytes", Payloads.BYTES);
-    try (BenchRedis redis = BenchRedis.open(options.redisUrl());
+    try (BenchRedis redis = BenchRedis.open(options.redisUrl(), options.embeddedRedis());
         Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build())) {
       report
           .environment("redis_version", redis.version())
           .environment("redis_address", redis.uri())
           .environment("redis_own_process", redis.ownProcess())
+          .environment("redis_binary", redis.binary())
+          .environment("redis_allocator", redis.allocator())
           .environment("cores", Runtime.getRuntime().availableProcessors())
           .environment("java", Runtime.version().toString());
       BenchContext context =
@@ -101,6 +103,7 @@ public final class Bench {
     try (server;
         HttpApi api = new HttpApi(server.base(), server.token())) {
       context.say("http: server listening on %s", server.base());
+      ServerWarmup.run(context, api, server);
       report.add(HttpPublishScenario.run(context, api, server));
       report.add(HttpConsumeScenario.run(context, api, server));
     } catch (RuntimeException e) {

@@ -14,6 +14,7 @@ import java.util.Set;
  * @param serverJar the Lineup server jar for the HTTP figures; they are skipped when it is absent
  * @param commandStats print, for each scenario, what each Redis command cost per job
  * @param only the scenario groups to run (the reference always runs); all when empty
+ * @param embeddedRedis start the bundled redis-server even when one is installed
  */
 public record BenchOptions(
     Counts counts,
@@ -21,11 +22,12 @@ public record BenchOptions(
     String redisUrl,
     Path serverJar,
     boolean commandStats,
-    Set<ScenarioGroup> only) {
+    Set<ScenarioGroup> only,
+    boolean embeddedRedis) {
 
   /** Options for a whole run of every scenario. */
   public BenchOptions(Counts counts, boolean json, String redisUrl, Path serverJar) {
-    this(counts, json, redisUrl, serverJar, false, Set.of());
+    this(counts, json, redisUrl, serverJar, false, Set.of(), false);
   }
 
   /** Whether this run includes {@code group}. */
@@ -39,7 +41,7 @@ public record BenchOptions(
   static final String USAGE =
       """
       Usage: lineup-bench [--quick] [--json] [--commandstats] [--only GROUPS]
-                          [--redis-url URL] [--server-jar PATH]
+                          [--embedded-redis] [--redis-url URL] [--server-jar PATH]
 
         --quick            smaller counts (20,000 jobs instead of 200,000 and 1,000,000);
                            finishes in under two minutes; figures are labelled quick
@@ -49,6 +51,9 @@ public record BenchOptions(
         --only GROUPS      run only these scenario groups (comma list of publish, bulk,
                            consume, deep, late, http), e.g. to profile one; the reference
                            raw_script_per_s always runs
+        --embedded-redis   start the bundled redis-server (libc allocator) even when one is
+                           installed; by default the bench starts LINEUP_REDIS_SERVER, else the
+                           redis-server on the PATH, else the bundled one
         --redis-url URL    load this Redis instead of starting one (default: LINEUP_REDIS_URL,
                            else a redis-server of its own on a free port of 127.0.0.1)
         --server-jar PATH  the server jar for the HTTP figures
@@ -64,6 +69,7 @@ public record BenchOptions(
     Counts counts = Counts.full();
     boolean json = false;
     boolean commandStats = false;
+    boolean embeddedRedis = false;
     Set<ScenarioGroup> only = EnumSet.noneOf(ScenarioGroup.class);
     String redisUrl = blankToNull(env.get("LINEUP_REDIS_URL"));
     String jar = blankToNull(env.get("LINEUP_SERVER_JAR"));
@@ -75,6 +81,7 @@ public record BenchOptions(
         case "--smoke" -> counts = Counts.smoke();
         case "--json" -> json = true;
         case "--commandstats" -> commandStats = true;
+        case "--embedded-redis" -> embeddedRedis = true;
         case "--redis-url" -> redisUrl = value(args, ++i, arg);
         case "--server-jar" -> serverJar = Path.of(value(args, ++i, arg));
         case "--only" -> {
@@ -85,7 +92,7 @@ public record BenchOptions(
         default -> throw new IllegalArgumentException("Unknown option " + arg);
       }
     }
-    return new BenchOptions(counts, json, redisUrl, serverJar, commandStats, only);
+    return new BenchOptions(counts, json, redisUrl, serverJar, commandStats, only, embeddedRedis);
   }
 
   private static String value(List<String> args, int index, String option) {

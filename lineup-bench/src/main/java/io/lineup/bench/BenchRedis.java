@@ -10,12 +10,15 @@ import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lineup.core.QueueName;
 import io.lineup.core.internal.KeySpace;
+import io.lineup.redis.RedisBinary;
 import io.lineup.redis.RedisProcess;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The Redis under load: a redis-server this bench starts (the default) or the one at {@code
@@ -28,13 +31,15 @@ public final class BenchRedis implements AutoCloseable {
   public static final Duration LAZY_FREE_TIMEOUT = Duration.ofSeconds(60);
 
   private final RedisProcess process;
+  private final String binary;
   private final String uri;
   private final ClientResources resources;
   private final RedisClient client;
   private final StatefulRedisConnection<String, String> admin;
 
-  private BenchRedis(RedisProcess process, String uri) {
+  private BenchRedis(RedisProcess process, String binary, String uri) {
     this.process = process;
+    this.binary = binary;
     this.uri = uri;
     // Lettuce's default latency collector costs every command some bookkeeping; the engine turns
     // it off, so the reference calls run without it too.
@@ -45,18 +50,34 @@ public final class BenchRedis implements AutoCloseable {
   }
 
   /**
-   * Connects to {@code url}, or starts a redis-server of its own when it is null.
+   * Connects to {@code url}, or starts a redis-server of its own when it is null: the one {@code
+   * LINEUP_REDIS_SERVER} names, else an installed one (on the {@code PATH}), since that is a build
+   * users run, else the bundled one. {@code embedded} picks the bundled one whatever is installed.
    *
    * @throws IllegalStateException when the server cannot be started
    * @throws io.lettuce.core.RedisConnectionException when the given Redis cannot be reached
    */
-  public static BenchRedis open(String url) {
+  public static BenchRedis open(String url, boolean embedded) {
     if (url != null) {
-      return new BenchRedis(null, url);
+      return new BenchRedis(null, "external", url);
     }
-    RedisProcess process = RedisProcess.builder().build().start();
+    String configured = System.getenv("LINEUP_REDIS_SERVER");
+    Path path;
+    String binary;
+    if (embedded) {
+      path = RedisBinary.bundled();
+      binary = "bundled";
+    } else if (configured != null && !configured.isBlank()) {
+      path = RedisBinary.locate();
+      binary = "LINEUP_REDIS_SERVER";
+    } else {
+      Optional<Path> installed = RedisBinary.installed();
+      path = installed.orElseGet(RedisBinary::bundled);
+      binary = installed.isPresent() ? "installed" : "bundled";
+    }
+    RedisProcess process = RedisProcess.builder().binary(path).build().start();
     try {
-      return new BenchRedis(process, process.uri());
+      return new BenchRedis(process, binary, process.uri());
     } catch (RuntimeException e) {
       process.close();
       throw e;
@@ -66,6 +87,19 @@ public final class BenchRedis implements AutoCloseable {
   /** The address the engine connects to. */
   public String uri() {
     return uri;
+  }
+
+  /**
+   * Which redis-server runs: {@code bundled}, {@code installed} (on the PATH), {@code
+   * LINEUP_REDIS_SERVER}, or {@code external} (given by URL).
+   */
+  public String binary() {
+    return binary;
+  }
+
+  /** The server's memory allocator, e.g. {@code jemalloc-5.3.0} or {@code libc}. */
+  public String allocator() {
+    return infoField("memory", "mem_allocator");
   }
 
   /** Whether this bench started the server (and will stop it). */

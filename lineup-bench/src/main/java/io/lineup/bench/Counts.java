@@ -23,6 +23,8 @@ import java.util.Map;
  * @param httpConsumeJobs jobs leased and acked over HTTP
  * @param warmupShare the share of each count run first, unmeasured, as warm-up
  * @param minWarmup the fewest operations a warm-up runs
+ * @param httpWarmupSeconds longest the server warm-up may run before the HTTP figures ({@link
+ *     ServerWarmup}); 0 runs one round
  */
 public record Counts(
     String mode,
@@ -38,13 +40,14 @@ public record Counts(
     int httpPublishJobs,
     int httpConsumeJobs,
     double warmupShare,
-    int minWarmup) {
+    int minWarmup,
+    int httpWarmupSeconds) {
 
   /** The sizes of issue 4: 200,000 jobs to consume, 1,000,000 waiting. */
   public static Counts full() {
     return new Counts(
         "full", 1_000_000, 200_000, 1_000_000, 200_000, 1_000_000, 200_000, 2_000, 2_000, 20_000,
-        50_000, 50_000, 0.1, 2_000);
+        50_000, 50_000, 0.1, 2_000, 120);
   }
 
   /**
@@ -53,13 +56,13 @@ public record Counts(
   public static Counts quick() {
     return new Counts(
         "quick", 100_000, 20_000, 100_000, 20_000, 100_000, 20_000, 2_000, 2_000, 2_000, 5_000,
-        5_000, 0.1, 1_000);
+        5_000, 0.1, 1_000, 25);
   }
 
   /** A few hundred of each, to prove every scenario runs; its figures mean nothing. */
   public static Counts smoke() {
     return new Counts(
-        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50);
+        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0);
   }
 
   /** The unmeasured warm-up count for a scenario of {@code count} operations. */
@@ -82,6 +85,7 @@ public record Counts(
     map.put("http_publish_jobs", httpPublishJobs);
     map.put("http_consume_jobs", httpConsumeJobs);
     map.put("warmup_share", warmupShare);
+    map.put("http_warmup_max_s", httpWarmupSeconds);
     return map;
   }
 }

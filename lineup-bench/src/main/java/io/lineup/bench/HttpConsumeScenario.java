@@ -58,7 +58,7 @@ final class HttpConsumeScenario {
   }
 
   /** Leases and acks until a lease comes back empty for every consumer; returns the jobs acked. */
-  private static long consume(HttpApi api, QueueName queue) {
+  static long consume(HttpApi api, QueueName queue) {
     AtomicLong acked = new AtomicLong();
     InFlight.run(
         CONSUMERS,

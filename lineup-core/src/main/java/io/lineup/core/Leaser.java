@@ -12,12 +12,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-/** Leases, acks, nacks and extends; one script call each, a lease wait one blocking call. */
+/**
+ * Leases, acks, nacks and extends; one script call each (concurrent acks to one queue may share
+ * one), a lease wait one blocking call.
+ */
 final class Leaser {
-  /** An ack carried by the next lease call. */
+  /** An ack: carried by a worker's next lease call, or sent by {@link #ack}. */
   record Ack(String id, String token, byte[] result) {}
 
   /** One lease script call's answer. */
@@ -25,9 +29,16 @@ final class Leaser {
       List<LeasedJob> jobs, List<ScriptCode> ackCodes, Leases.Refusal refusal, long waitMs) {}
 
   private final Engine engine;
+  private final CallCoalescer<Ack, ScriptCode> acks;
 
   Leaser(Engine engine) {
     this.engine = engine;
+    this.acks =
+        new CallCoalescer<>(
+            engine.options().callsInFlightPerQueue(),
+            Limits.MAX_BATCH,
+            LineupOptions.COMBINED_CALL_BYTES,
+            this::sendAcks);
   }
 
   /**
@@ -41,14 +52,9 @@ final class Leaser {
         .add(LeaseNonce.next())
         .add(ThreadLocalRandom.current().nextDouble())
         .add(acks.size());
-    for (Ack ack : acks) {
-      args.add(ack.id()).add(ack.token()).add(ack.result());
-    }
+    addAcks(args, acks);
     List<Object> reply = Replies.asList(engine.run(ScriptLibrary.LEASE, queue, args.toArray()));
-    List<ScriptCode> codes = new ArrayList<>(acks.size());
-    for (Object code : Replies.asList(reply.get(0))) {
-      codes.add(ScriptCode.of(Replies.asLong(code)));
-    }
+    List<ScriptCode> codes = codes(reply.get(0));
     long status = Replies.asLong(reply.get(1));
     long wait = Replies.asLong(reply.get(2));
     List<LeasedJob> jobs = LeaseWire.jobs(queue, reply);
@@ -121,9 +127,35 @@ final class Leaser {
       throw new InvalidArgumentException(
           "result", "must be at most " + Limits.MAX_RESULT_BYTES + " bytes, got " + result.length);
     }
-    Args args = new Args(4).add(engine.now()).add(id).add(token).add(result);
-    List<Object> reply = Replies.asList(engine.run(ScriptLibrary.ACK, queue, args.toArray()));
-    throwUnlessOk(queue, id, ScriptCode.of(Replies.asLong(reply.get(0))));
+    long bytes = result == null ? 0 : result.length;
+    List<ScriptCode> codes =
+        engine.gateway().await(acks.submit(queue, List.of(new Ack(id, token, result)), bytes));
+    throwUnlessOk(queue, id, codes.get(0));
+  }
+
+  /** One ack script call for these acks; never blocks. */
+  private CompletableFuture<List<ScriptCode>> sendAcks(QueueName queue, List<Ack> batch) {
+    Args args = new Args(2 + batch.size() * 3).add(engine.now()).add(batch.size());
+    addAcks(args, batch);
+    return engine
+        .gateway()
+        .runAsync(ScriptLibrary.ACK, KeySpace.queueKeys(queue), args.toArray())
+        .thenApply(Leaser::codes);
+  }
+
+  private static void addAcks(Args args, List<Ack> acks) {
+    for (Ack ack : acks) {
+      args.add(ack.id()).add(ack.token()).add(ack.result());
+    }
+  }
+
+  private static List<ScriptCode> codes(Object reply) {
+    List<Object> values = Replies.asList(reply);
+    List<ScriptCode> codes = new ArrayList<>(values.size());
+    for (Object code : values) {
+      codes.add(ScriptCode.of(Replies.asLong(code)));
+    }
+    return codes;
   }
 
   NackResult nack(QueueName queue, String id, String token, String error, Duration retryDelay) {

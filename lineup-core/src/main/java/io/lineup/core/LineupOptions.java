@@ -20,10 +20,11 @@ import java.util.Objects;
  * @param latencyListener told the latency of every Redis command; null for none
  * @param hostClock this machine's clock, used only where host time is harmless: the sanity bound on
  *     run-at times. Due times never use it.
- * @param publishCallsInFlight most publish script calls this engine has in flight for one queue;
- *     publishes to that queue arriving beyond it wait for the next call to finish and go together
- *     as one call (up to {@link Limits#MAX_BATCH} jobs and {@link #COMBINED_PUBLISH_BYTES} payload
- *     bytes). 0 sends every publish as its own call.
+ * @param callsInFlightPerQueue most publish calls, and separately most ack calls, this engine has
+ *     in flight for one queue; publishes (acks) to that queue arriving beyond it wait for the next
+ *     call to finish and go together as one call, of up to {@link Limits#MAX_BATCH} jobs and {@link
+ *     #COMBINED_CALL_BYTES} bytes of payloads (results). 0 sends every publish and ack as its own
+ *     call.
  */
 public record LineupOptions(
     String redisUri,
@@ -35,28 +36,30 @@ public record LineupOptions(
     int maxWaitingConnections,
     CommandLatencyListener latencyListener,
     java.time.Clock hostClock,
-    int publishCallsInFlight) {
+    int callsInFlightPerQueue) {
 
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofMillis(500);
   public static final int DEFAULT_MAX_WAITING_CONNECTIONS = 512;
 
   /**
-   * Default {@link #publishCallsInFlight}: two, so Redis runs one call while the engine prepares
-   * the next, and a publish never waits behind more than one call.
+   * Default {@link #callsInFlightPerQueue}: two, so Redis runs one call while the engine prepares
+   * the next, and a publish or ack never waits behind more than one call.
    */
-  public static final int DEFAULT_PUBLISH_CALLS_IN_FLIGHT = 2;
+  public static final int DEFAULT_CALLS_IN_FLIGHT_PER_QUEUE = 2;
 
-  /** Payload bytes above which waiting publishes are not added to a combined call. */
-  public static final int COMBINED_PUBLISH_BYTES = 1 << 20;
+  /**
+   * Payload (result) bytes above which waiting publishes (acks) are not added to a combined call.
+   */
+  public static final int COMBINED_CALL_BYTES = 1 << 20;
 
   public LineupOptions {
     Objects.requireNonNull(redisUri, "redisUri");
     Objects.requireNonNull(timeSource, "timeSource");
     Objects.requireNonNull(hostClock, "hostClock");
-    if (publishCallsInFlight < 0) {
+    if (callsInFlightPerQueue < 0) {
       throw new InvalidArgumentException(
-          "publishCallsInFlight", "must be 0 or more, got " + publishCallsInFlight);
+          "callsInFlightPerQueue", "must be 0 or more, got " + callsInFlightPerQueue);
     }
   }
 
@@ -76,7 +79,7 @@ public record LineupOptions(
     private int maxWaitingConnections = DEFAULT_MAX_WAITING_CONNECTIONS;
     private CommandLatencyListener latencyListener;
     private java.time.Clock hostClock = java.time.Clock.systemUTC();
-    private int publishCallsInFlight = DEFAULT_PUBLISH_CALLS_IN_FLIGHT;
+    private int callsInFlightPerQueue = DEFAULT_CALLS_IN_FLIGHT_PER_QUEUE;
 
     private Builder(String redisUri) {
       this.redisUri = redisUri;
@@ -122,9 +125,9 @@ public record LineupOptions(
       return this;
     }
 
-    /** See {@link LineupOptions#publishCallsInFlight()}; 0 turns combining off. */
-    public Builder publishCallsInFlight(int calls) {
-      this.publishCallsInFlight = calls;
+    /** See {@link LineupOptions#callsInFlightPerQueue()}; 0 turns combining off. */
+    public Builder callsInFlightPerQueue(int calls) {
+      this.callsInFlightPerQueue = calls;
       return this;
     }
 
@@ -139,7 +142,7 @@ public record LineupOptions(
           maxWaitingConnections,
           latencyListener,
           hostClock,
-          publishCallsInFlight);
+          callsInFlightPerQueue);
     }
   }
 }

@@ -12,17 +12,22 @@ import java.util.regex.Pattern;
 
 /**
  * Checks and publishes jobs. A batch is one script call; concurrent publishes to one queue may
- * share a call ({@link PublishCoalescer}).
+ * share a call ({@link CallCoalescer}).
  */
 final class Publisher {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]+");
 
   private final Engine engine;
-  private final PublishCoalescer coalescer;
+  private final CallCoalescer<NewJob, PublishResult> coalescer;
 
   Publisher(Engine engine) {
     this.engine = engine;
-    this.coalescer = new PublishCoalescer(engine.options().publishCallsInFlight(), this::send);
+    this.coalescer =
+        new CallCoalescer<>(
+            engine.options().callsInFlightPerQueue(),
+            Limits.MAX_BATCH,
+            LineupOptions.COMBINED_CALL_BYTES,
+            this::send);
   }
 
   List<PublishResult> publish(QueueName queue, List<NewJob> jobs) {
@@ -36,7 +41,7 @@ final class Publisher {
   CompletableFuture<List<PublishResult>> publishAsync(QueueName queue, List<NewJob> jobs) {
     long payloadBytes = check(jobs);
     engine.gateway().register(queue);
-    return coalescer.publish(queue, jobs, payloadBytes);
+    return coalescer.submit(queue, jobs, payloadBytes);
   }
 
   /** One script call for checked jobs; never blocks. */

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Finds the {@code redis-server} executable to run.
@@ -40,6 +41,35 @@ public final class RedisBinary {
       return path;
     }
     return extractBundled();
+  }
+
+  /**
+   * The bundled Redis 7.0.15 binary, extracted on first use, whatever {@code LINEUP_REDIS_SERVER}
+   * says. It is built with the C library's allocator rather than jemalloc (the allocator release
+   * builds of Redis use), which makes allocation-heavy commands slower.
+   *
+   * @throws IllegalStateException when no bundled binary exists for this platform
+   */
+  public static synchronized Path bundled() {
+    return extractBundled();
+  }
+
+  /** A {@code redis-server} executable on the {@code PATH}, if there is one. */
+  public static Optional<Path> installed() {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String dir : path.split(java.io.File.pathSeparator)) {
+      if (dir.isBlank()) {
+        continue;
+      }
+      Path candidate = Path.of(dir, "redis-server");
+      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+        return Optional.of(candidate);
+      }
+    }
+    return Optional.empty();
   }
 
   private static Path extractBundled() {

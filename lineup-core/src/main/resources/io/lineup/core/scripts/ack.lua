@@ -1,12 +1,12 @@
--- ack: acknowledges one leased job; its record (with the result) is kept for the retention window.
+-- ack: acknowledges leased jobs; each record (with its result) is kept for the retention window.
+-- The engine combines acks to one queue that arrive together into one call.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
--- ARGV[2]      job id
--- ARGV[3]      lease token
--- ARGV[4]      result (bytes, '' = none)
--- Returns      { code } (codes.lua): 1 acked (also for a repeated ack of the same lease), -1 not found,
---              -2 lease expired, -3 lease lost, -4 cancelled, -5 expired, -6 acked under another lease
+-- ARGV[2]      number of acks n, then 3 values per ack: job id, lease token, result (bytes, '' = none)
+-- Returns      n codes (codes.lua), one per ack: 1 acked (also for a repeated ack of the same lease),
+--              -1 not found, -2 lease expired, -3 lease lost, -4 cancelled, -5 expired,
+--              -6 acked under another lease
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua
@@ -20,12 +20,6 @@
 
 local now = clock_now(ARGV[1])
 local s = settings_load()
-local code = ack_one(ARGV[2], ARGV[3], ARGV[4], now, s)
-if code == C_OK then
-  service_note(now, 1)
-  if s.concurrency > 0 then
-    wake()
-  end
-end
+local codes = ack_all(3, tonumber(ARGV[2]), now, s)
 events_flush(now)
-return {code}
+return codes

@@ -37,21 +37,7 @@ local nonce = ARGV[3]
 local rand = tonumber(ARGV[4])
 local s = settings_load()
 
-local codes = {}
-local acked = 0
-local n_acks = tonumber(ARGV[5])
-for i = 0, n_acks - 1 do
-  local base = 6 + i * 3
-  local code = ack_one(ARGV[base], ARGV[base + 1], ARGV[base + 2], now, s)
-  codes[#codes + 1] = code
-  if code == C_OK then
-    acked = acked + 1
-  end
-end
-service_note(now, acked)
-if acked > 0 and s.concurrency > 0 then
-  wake()
-end
+local codes = ack_all(6, tonumber(ARGV[5]), now, s)
 
 local function reply(status, wait, jobs)
   events_flush(now)

@@ -13,17 +13,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Publishes to one queue that arrive while earlier ones are in flight share script calls, and each
- * still gets exactly its own results, in arrival order.
+ * Publishes (and acks) to one queue that arrive while earlier ones are in flight share script
+ * calls, and each still gets exactly its own results, in arrival order.
  */
-class PublishCoalescingTest {
+class CombinedCallsTest {
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
 
   private static final Pattern SCRIPT_CALLS = Pattern.compile("cmdstat_eval(?:sha)?:calls=(\\d+)");
@@ -150,9 +154,57 @@ class PublishCoalescingTest {
   }
 
   @Test
+  void concurrentAcksShareScriptCallsYetEachGetsItsOwnOutcome() throws InterruptedException {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
+      List<NewJob> jobs = new ArrayList<>();
+      for (int i = 0; i < 600; i++) {
+        jobs.add(aJob("job " + i));
+      }
+      lineup.publishAll(queue, jobs);
+      List<LeasedJob> leased = lineup.lease(queue, 600, Duration.ZERO).jobs();
+      assertThat(leased).hasSize(600);
+      long callsBefore = scriptCalls();
+
+      // Every tenth ack names a token that never held its job: only that ack fails.
+      Map<String, Throwable> failures = new ConcurrentHashMap<>();
+      try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+        for (int i = 0; i < leased.size(); i++) {
+          LeasedJob job = leased.get(i);
+          String token = i % 10 == 0 ? "not-" + job.token() : job.token();
+          callers.submit(() -> {
+            try {
+              lineup.ack(queue, job.id(), token, ("done " + job.id()).getBytes());
+            } catch (RuntimeException e) {
+              failures.put(job.id(), e);
+            }
+          });
+        }
+      }
+      long calls = scriptCalls() - callsBefore;
+
+      assertThat(failures).hasSize(60);
+      assertThat(failures.values())
+          .allSatisfy(e -> assertThat(e).isInstanceOf(LeaseLostException.class));
+      for (int i = 0; i < leased.size(); i++) {
+        LeasedJob job = leased.get(i);
+        JobInfo info = lineup.get(queue, job.id()).orElseThrow();
+        if (i % 10 == 0) {
+          assertThat(failures).containsKey(job.id());
+          assertThat(info.state()).isEqualTo(JobState.LEASED);
+        } else {
+          assertThat(info.state()).isEqualTo(JobState.DONE);
+          assertThat(info.result()).asString().isEqualTo("done " + job.id());
+        }
+      }
+      assertThat(calls).as("script calls for 600 acks").isLessThan(300);
+    }
+  }
+
+  @Test
   void withCombiningOffEveryPublishIsItsOwnScriptCall() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b.publishCallsInFlight(0))) {
+    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b.callsInFlightPerQueue(0))) {
       lineup.publish(queue, aJob("registers the queue"));
       long callsBefore = scriptCalls();
       List<CompletableFuture<PublishResult>> publishes = new ArrayList<>();

@@ -1,0 +1,186 @@
+package io.lineup.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+
+/**
+ * Combines requests to one queue (publishes, acks) into fewer script calls, without making any
+ * request wait longer than it would anyway: a request goes out at once while fewer than {@code
+ * callsInFlight} calls for its queue are running; otherwise it waits for the next one to finish,
+ * and everything that waited goes out together as one call. Alone, a request is one call, as
+ * before; under load, one call carries many, which is what the per-call cost of Redis scripts
+ * rewards (see docs/engine.md, "Combined calls").
+ *
+ * <p>Each request still gets its own answers, in its own order, and its own failure: its items were
+ * checked before they got here, so only Redis itself can fail a combined call, and then it fails
+ * every request in it. Items keep their arrival order: waiting requests are combined in the order
+ * they arrived, after every call sent before them.
+ *
+ * @param <I> what a request carries (a job to publish, an ack)
+ * @param <O> the script's answer for one item
+ */
+final class CallCoalescer<I, O> {
+  /** Sends one script call for these items; must not block. */
+  interface Sender<I, O> {
+    CompletableFuture<List<O>> send(QueueName queue, List<I> items);
+  }
+
+  /**
+   * Runs what follows a call: a virtual thread each, so a slow callback of a caller's holds up
+   * nothing.
+   */
+  private static final Executor FOLLOW_UP =
+      task -> Thread.ofVirtual().name("lineup-combined-call").start(task);
+
+  private final int callsInFlight;
+  private final int maxItems;
+  private final long maxBytes;
+  private final Sender<I, O> sender;
+  private final Map<QueueName, Lane> lanes = new ConcurrentHashMap<>();
+
+  /**
+   * @param callsInFlight most calls in flight per queue; 0 sends every request on its own
+   * @param maxItems most items waiting requests are combined into (one request may carry more)
+   * @param maxBytes most bytes, as the caller weighs items, waiting requests are combined into
+   */
+  CallCoalescer(int callsInFlight, int maxItems, long maxBytes, Sender<I, O> sender) {
+    this.callsInFlight = callsInFlight;
+    this.maxItems = maxItems;
+    this.maxBytes = maxBytes;
+    this.sender = sender;
+  }
+
+  /**
+   * Sends checked items, maybe together with other requests' items. The future completes with their
+   * answers in order, or fails with the engine's exception as its cause.
+   *
+   * @param bytes the items' weight in bytes, to bound a combined call's size
+   */
+  CompletableFuture<List<O>> submit(QueueName queue, List<I> items, long bytes) {
+    if (callsInFlight == 0) {
+      return sendSafely(queue, items);
+    }
+    return lanes.computeIfAbsent(queue, Lane::new).submit(new Waiting<>(items, bytes));
+  }
+
+  private CompletableFuture<List<O>> sendSafely(QueueName queue, List<I> items) {
+    try {
+      return sender.send(queue, items);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(new CompletionException(e));
+    }
+  }
+
+  /** A request waiting for its queue's next call. */
+  private record Waiting<I, O>(List<I> items, long bytes, CompletableFuture<List<O>> answers) {
+    Waiting(List<I> items, long bytes) {
+      this(items, bytes, new CompletableFuture<>());
+    }
+  }
+
+  /** One queue's calls in flight and the requests waiting for them. */
+  private final class Lane {
+    private final QueueName queue;
+    private final ArrayDeque<Waiting<I, O>> waiting = new ArrayDeque<>();
+    private int running;
+
+    Lane(QueueName queue) {
+      this.queue = queue;
+    }
+
+    CompletableFuture<List<O>> submit(Waiting<I, O> request) {
+      synchronized (this) {
+        if (running >= callsInFlight || !waiting.isEmpty()) {
+          waiting.add(request);
+        } else {
+          running++;
+          dispatch(List.of(request));
+        }
+      }
+      return request.answers();
+    }
+
+    /**
+     * Sends one call; when it ends, sends whatever waited meanwhile, then hands out the answers.
+     * Called with the lane's lock held, so calls leave in the order their requests arrived.
+     */
+    private void dispatch(List<Waiting<I, O>> batch) {
+      // The follow-up runs on a thread of its own, never on the Redis client's I/O thread: a
+      // command
+      // sent from that thread would be written at once, ahead of commands other threads have
+      // already handed to it, and items would then arrive out of order.
+      sendSafely(queue, itemsOf(batch))
+          .whenCompleteAsync(
+              (answers, error) -> {
+                sendNext();
+                settle(batch, answers, error);
+              },
+              FOLLOW_UP);
+    }
+
+    /** Sends the requests that waited, combined, or notes one call fewer in flight. */
+    private void sendNext() {
+      synchronized (this) {
+        List<Waiting<I, O>> batch = new ArrayList<>();
+        int items = 0;
+        long bytes = 0;
+        while (!waiting.isEmpty()) {
+          Waiting<I, O> next = waiting.peek();
+          if (next.answers().isDone()) {
+            // Its caller gave up waiting (a timeout cancelled it): it is not sent.
+            waiting.poll();
+            continue;
+          }
+          if (!batch.isEmpty()
+              && (items + next.items().size() > maxItems || bytes + next.bytes() > maxBytes)) {
+            break;
+          }
+          batch.add(waiting.poll());
+          items += next.items().size();
+          bytes += next.bytes();
+        }
+        if (batch.isEmpty()) {
+          running--;
+        } else {
+          dispatch(batch);
+        }
+      }
+    }
+  }
+
+  private static <I, O> List<I> itemsOf(List<Waiting<I, O>> batch) {
+    if (batch.size() == 1) {
+      return batch.get(0).items();
+    }
+    List<I> items = new ArrayList<>();
+    for (Waiting<I, O> request : batch) {
+      items.addAll(request.items());
+    }
+    return items;
+  }
+
+  /** Hands each request its slice of the combined answers, or the call's failure. */
+  private static <I, O> void settle(List<Waiting<I, O>> batch, List<O> answers, Throwable error) {
+    if (error != null) {
+      for (Waiting<I, O> request : batch) {
+        request.answers().completeExceptionally(error);
+      }
+      return;
+    }
+    int from = 0;
+    for (Waiting<I, O> request : batch) {
+      int to = from + request.items().size();
+      request
+          .answers()
+          .complete(
+              from == 0 && to == answers.size() ? answers : List.copyOf(answers.subList(from, to)));
+      from = to;
+    }
+  }
+}
