@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.internal.KeySpace;
 import io.lineup.testing.RedisServerExtension;
 import java.io.IOException;
 import java.time.Duration;
@@ -202,6 +203,60 @@ class CombinedCallsTest {
   }
 
   @Test
+  void theSameAckSentTwiceAtOnceSucceedsTwiceAndCountsOnce() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
+      lineup.publishAll(queue, manyJobs(200));
+      List<LeasedJob> leased = lineup.lease(queue, 200, Duration.ZERO).jobs();
+
+      ackAllAtOnce(lineup, queue, leased, leased);
+
+      QueueStats stats = lineup.stats(queue);
+      assertThat(stats.counters()).containsEntry("acked", 200L);
+      assertThat(stats.finished()).isEqualTo(200);
+      assertThat(stats.leased()).isZero();
+    }
+  }
+
+  @Test
+  void acksSharingCallsStillKeepAtMostRetentionMaxFinishedRecords() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
+      lineup.configure(queue, QueueSettings.change().withRetentionMax(50));
+      lineup.publishAll(queue, manyJobs(300));
+      List<LeasedJob> leased = lineup.lease(queue, 300, Duration.ZERO).jobs();
+
+      ackAllAtOnce(lineup, queue, leased, List.of());
+
+      assertThat(lineup.stats(queue).finished()).isEqualTo(50);
+      long kept = leased.stream().filter(job -> lineup.get(queue, job.id()).isPresent()).count();
+      assertThat(kept).isEqualTo(50);
+    }
+  }
+
+  @Test
+  void withoutRetentionAckedRecordsAreDeletedAtOnce() throws IOException {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
+      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
+      List<NewJob> jobs = manyJobs(100);
+      jobs.set(0, aJob("with a TTL").ttl(Duration.ofHours(1)));
+      lineup.publishAll(queue, jobs);
+      List<LeasedJob> leased = lineup.lease(queue, 100, Duration.ZERO).jobs();
+
+      ackAllAtOnce(lineup, queue, leased, List.of());
+
+      assertThat(lineup.stats(queue).finished()).isZero();
+      assertThat(leased).allSatisfy(job -> assertThat(lineup.get(queue, job.id())).isEmpty());
+      assertThat(
+              redis
+                  .process()
+                  .command("ZCARD " + new String(KeySpace.queueKeys(queue)[KeySpace.TTL_INDEX])))
+          .isEqualTo(":0");
+    }
+  }
+
+  @Test
   void withCombiningOffEveryPublishIsItsOwnScriptCall() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b.callsInFlightPerQueue(0))) {
@@ -240,6 +295,30 @@ class CombinedCallsTest {
           .ignoreExceptionsInstanceOf(RedisUnavailableException.class)
           .until(() -> lineup.publish(queue, aJob("after the outage")).created());
     }
+  }
+
+  private static List<NewJob> manyJobs(int count) {
+    List<NewJob> jobs = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      jobs.add(aJob("job " + i));
+    }
+    return jobs;
+  }
+
+  /** Acks every job (and those of {@code again} a second time) from a virtual thread each. */
+  private static void ackAllAtOnce(
+      Lineup lineup, QueueName queue, List<LeasedJob> jobs, List<LeasedJob> again) {
+    List<LeasedJob> acks = new ArrayList<>(jobs);
+    acks.addAll(again);
+    List<CompletableFuture<Void>> done = new ArrayList<>();
+    try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (LeasedJob job : acks) {
+        done.add(
+            CompletableFuture.runAsync(
+                () -> lineup.ack(queue, job.id(), job.token(), null), callers));
+      }
+    }
+    done.forEach(CompletableFuture::join);
   }
 
   private static Lineup anEngineWithoutBackgroundLoops(

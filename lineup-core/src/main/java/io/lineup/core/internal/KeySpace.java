@@ -40,6 +40,9 @@ public final class KeySpace {
   /** Index of the ready line within {@link #queueKeys(QueueName)}. */
   public static final int READY_INDEX = 1;
 
+  /** Index of the TTL set within {@link #queueKeys(QueueName)}. */
+  public static final int TTL_INDEX = 6;
+
   /** Index of the wake-up list within {@link #queueKeys(QueueName)}. */
   public static final int WAKE_INDEX = 8;
 

@@ -75,12 +75,23 @@ if s.rate > 0 then
   count = math.min(count, free)
 end
 
+-- The jobs are read with one HMGET and written with one HSET and one ZADD, not one each per job.
 local popped = redis.call('ZPOPMIN', K_READY, count)
-local jobs = {}
+local ids = {}
 for i = 1, #popped, 2 do
-  local id = popped[i]
-  local job = job_load(id)
-  if job then
+  ids[#ids + 1] = popped[i]
+end
+local raws = {}
+if #ids > 0 then
+  raws = redis.call('HMGET', K_JOBS, unpack(ids))
+end
+local jobs = {}
+local records = {}        -- HSET field/value pairs: the leased records
+local deadlines = {}      -- ZADD score/member pairs for the leased set
+local leases = {}         -- ZADD score/member pairs for the rate log
+for k, id in ipairs(ids) do
+  if raws[k] then
+    local job = job_decode(raws[k])
     if present(job[F_EXPIRES]) and job[F_EXPIRES] <= now then
       expire_one(id, job, now, s)
     else
@@ -94,11 +105,14 @@ for i = 1, #popped, 2 do
       job[F_ATTEMPTS] = attempt
       job[F_STARTED] = now
       job[F_TOKEN] = token
-      job[F_LINE] = tonumber(popped[i + 1])
-      job_store(id, job)
-      redis.call('ZADD', K_LEASED, now + ttr, id)
+      job[F_LINE] = tonumber(popped[2 * k])
+      records[#records + 1] = id
+      records[#records + 1] = job_pack(job)
+      deadlines[#deadlines + 1] = now + ttr
+      deadlines[#deadlines + 1] = id
       if s.rate > 0 then
-        redis.call('ZADD', K_RATE, now, id .. ':' .. attempt)
+        leases[#leases + 1] = now
+        leases[#leases + 1] = id .. ':' .. attempt
       end
       local max = job[F_MAX_ATTEMPTS]
       if not present(max) then
@@ -112,6 +126,13 @@ for i = 1, #popped, 2 do
       note('leased', id)
     end
   end
+end
+if #records > 0 then
+  redis.call('HSET', K_JOBS, unpack(records))
+  redis.call('ZADD', K_LEASED, unpack(deadlines))
+end
+if #leases > 0 then
+  redis.call('ZADD', K_RATE, unpack(leases))
 end
 
 local wait = -1

@@ -1,6 +1,18 @@
 -- A job that leaves the line for good (done, cancelled, expired) keeps its record for the
 -- queue's retention window (and at most retention_max records), then the record goes.
 local FINISHED_TRIM_STEP = 8
+local FINISHED_TRIM_MAX = 1000 -- per script call, within what one unpack may pass
+
+-- Trimming a few of the oldest on every finish bounds memory without waiting for a sweep:
+-- up to FINISHED_TRIM_STEP records for each of the n jobs this call finished.
+local function finished_trim(s, n)
+  local over = redis.call('ZCARD', K_FINISHED) - s.retention_max
+  if over > 0 then
+    local oldest = redis.call('ZRANGE', K_FINISHED, 0, math.min(over, FINISHED_TRIM_STEP * n, FINISHED_TRIM_MAX) - 1)
+    redis.call('HDEL', K_JOBS, unpack(oldest))
+    redis.call('ZREM', K_FINISHED, unpack(oldest))
+  end
+end
 
 local function finish(id, job, state, now, s)
   if present(job[F_EXPIRES]) then
@@ -17,11 +29,5 @@ local function finish(id, job, state, now, s)
   end
   job_store(id, job)
   redis.call('ZADD', K_FINISHED, now, id)
-  -- Trimming a few of the oldest on every finish bounds memory without waiting for a sweep.
-  local over = redis.call('ZCARD', K_FINISHED) - s.retention_max
-  if over > 0 then
-    local oldest = redis.call('ZRANGE', K_FINISHED, 0, math.min(over, FINISHED_TRIM_STEP) - 1)
-    redis.call('HDEL', K_JOBS, unpack(oldest))
-    redis.call('ZREM', K_FINISHED, unpack(oldest))
-  end
+  finished_trim(s, 1)
 end
