@@ -40,6 +40,11 @@ record BenchContext(
     }
   }
 
+  /** A full collection of the bench JVM's heap, before a latency measurement. */
+  static void collectGarbage() {
+    System.gc();
+  }
+
   void say(String format, Object... args) {
     progress.printf("[bench] " + format + "%n", args);
   }
