@@ -23,6 +23,7 @@ import java.util.Map;
  * @param httpConsumeJobs jobs leased and acked over HTTP
  * @param warmupShare the share of each count run first, unmeasured, as warm-up
  * @param minWarmup the fewest operations a warm-up runs
+ * @param httpWarmupMinSeconds shortest the server warm-up runs ({@link ServerWarmup})
  * @param httpWarmupSeconds longest the server warm-up may run before the HTTP figures ({@link
  *     ServerWarmup}); 0 runs one round
  */
@@ -41,13 +42,14 @@ public record Counts(
     int httpConsumeJobs,
     double warmupShare,
     int minWarmup,
+    int httpWarmupMinSeconds,
     int httpWarmupSeconds) {
 
   /** The sizes of issue 4: 200,000 jobs to consume, 1,000,000 waiting. */
   public static Counts full() {
     return new Counts(
         "full", 1_000_000, 200_000, 1_000_000, 200_000, 1_000_000, 200_000, 2_000, 2_000, 20_000,
-        50_000, 50_000, 0.1, 2_000, 120);
+        50_000, 50_000, 0.1, 2_000, 45, 120);
   }
 
   /**
@@ -56,13 +58,13 @@ public record Counts(
   public static Counts quick() {
     return new Counts(
         "quick", 100_000, 20_000, 100_000, 20_000, 100_000, 20_000, 2_000, 2_000, 2_000, 5_000,
-        5_000, 0.1, 1_000, 25);
+        5_000, 0.1, 1_000, 12, 25);
   }
 
   /** A few hundred of each, to prove every scenario runs; its figures mean nothing. */
   public static Counts smoke() {
     return new Counts(
-        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0);
+        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0, 0);
   }
 
   /** The unmeasured warm-up count for a scenario of {@code count} operations. */
@@ -85,6 +87,7 @@ public record Counts(
     map.put("http_publish_jobs", httpPublishJobs);
     map.put("http_consume_jobs", httpConsumeJobs);
     map.put("warmup_share", warmupShare);
+    map.put("http_warmup_min_s", httpWarmupMinSeconds);
     map.put("http_warmup_max_s", httpWarmupSeconds);
     return map;
   }

@@ -11,9 +11,12 @@ import io.lineup.core.QueueName;
  *
  * <p>Runs rounds of the real work (HTTP publishes, then leasing and acking the same jobs over HTTP)
  * until the server's CPU time per job of two rounds in a row agrees within {@link
- * #STEADY_TOLERANCE}, for at least {@link #MIN_ROUNDS} rounds, or until {@link
- * Counts#httpWarmupSeconds()} has passed. CPU time per job, not the round's duration: on a shared
- * machine durations wobble by more than the tolerance while the compiler is still at work.
+ * #STEADY_TOLERANCE}, after at least {@link #MIN_ROUNDS} rounds and {@link
+ * Counts#httpWarmupMinSeconds()}, or until {@link Counts#httpWarmupSeconds()} has passed. The
+ * compiler's work comes in waves, so CPU per job can hold still for a round or two while much is
+ * left to compile: without the minimum time the warm-up ended early in about one run of three. CPU
+ * time per job, not the round's duration: on a shared machine durations wobble by more than the
+ * tolerance while the compiler is still at work.
  */
 final class ServerWarmup {
   /** Largest relative difference of CPU per job between two rounds that counts as steady. */
@@ -28,7 +31,9 @@ final class ServerWarmup {
     Counts counts = context.counts();
     int jobs = 2 * counts.warmup(counts.httpPublishJobs());
     String payload = Payloads.text();
-    long limit = System.nanoTime() + counts.httpWarmupSeconds() * 1_000_000_000L;
+    long begin = System.nanoTime();
+    long minimum = begin + counts.httpWarmupMinSeconds() * 1_000_000_000L;
+    long limit = begin + counts.httpWarmupSeconds() * 1_000_000_000L;
     double previous = 0;
     for (int round = 1; ; round++) {
       QueueName queue = context.freshQueue("http-warmup");
@@ -48,7 +53,7 @@ final class ServerWarmup {
           nanos / 1_000_000,
           cpuPerJob,
           previous == 0 ? 0 : 100.0 * (cpuPerJob - previous) / previous);
-      if (round >= MIN_ROUNDS && change <= STEADY_TOLERANCE) {
+      if (round >= MIN_ROUNDS && System.nanoTime() > minimum && change <= STEADY_TOLERANCE) {
         context.say("http warm-up: steady after %d rounds", round);
         return;
       }

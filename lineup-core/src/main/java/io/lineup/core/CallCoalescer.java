@@ -69,6 +69,18 @@ final class CallCoalescer<I, O> {
     return lanes.computeIfAbsent(queue, Lane::new).submit(new Waiting<>(items, bytes));
   }
 
+  /**
+   * A coalescer as the engine's options set it: their calls in flight per queue, at most {@link
+   * Limits#MAX_BATCH} items and {@link LineupOptions#COMBINED_CALL_BYTES} bytes per combined call.
+   */
+  static <I, O> CallCoalescer<I, O> of(LineupOptions options, Sender<I, O> sender) {
+    return new CallCoalescer<>(
+        options.callsInFlightPerQueue(),
+        Limits.MAX_BATCH,
+        LineupOptions.COMBINED_CALL_BYTES,
+        sender);
+  }
+
   private CompletableFuture<List<O>> sendSafely(QueueName queue, List<I> items) {
     try {
       return sender.send(queue, items);

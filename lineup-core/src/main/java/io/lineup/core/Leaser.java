@@ -33,12 +33,7 @@ final class Leaser {
 
   Leaser(Engine engine) {
     this.engine = engine;
-    this.acks =
-        new CallCoalescer<>(
-            engine.options().callsInFlightPerQueue(),
-            Limits.MAX_BATCH,
-            LineupOptions.COMBINED_CALL_BYTES,
-            this::sendAcks);
+    this.acks = CallCoalescer.of(engine.options(), this::sendAcks);
   }
 
   /**

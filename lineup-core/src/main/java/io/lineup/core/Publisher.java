@@ -22,12 +22,7 @@ final class Publisher {
 
   Publisher(Engine engine) {
     this.engine = engine;
-    this.coalescer =
-        new CallCoalescer<>(
-            engine.options().callsInFlightPerQueue(),
-            Limits.MAX_BATCH,
-            LineupOptions.COMBINED_CALL_BYTES,
-            this::send);
+    this.coalescer = CallCoalescer.of(engine.options(), this::send);
   }
 
   List<PublishResult> publish(QueueName queue, List<NewJob> jobs) {
