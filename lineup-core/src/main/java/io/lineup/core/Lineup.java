@@ -77,7 +77,8 @@ public final class Lineup implements AutoCloseable {
   // ---- producers ----
 
   /**
-   * Publishes one job.
+   * Publishes one job. Publishes to one queue that arrive while earlier ones are in flight share a
+   * script call (see {@link LineupOptions#callsInFlightPerQueue()}); each gets its own result.
    *
    * @throws InvalidArgumentException when an option is out of range (nothing is written)
    */
@@ -86,8 +87,8 @@ public final class Lineup implements AutoCloseable {
   }
 
   /**
-   * Publishes up to {@value Limits#MAX_BATCH} jobs in one round trip, each atomically; results are
-   * in the same order.
+   * Publishes up to {@value Limits#MAX_BATCH} jobs in one round trip (maybe sharing it with other
+   * publishes to the queue), each atomically; results are in the same order.
    *
    * @throws InvalidArgumentException when any job is invalid (nothing is written)
    */
@@ -142,7 +143,9 @@ public final class Lineup implements AutoCloseable {
   }
 
   /**
-   * Acknowledges a job under its lease token. Repeating the ack of the same lease succeeds.
+   * Acknowledges a job under its lease token. Repeating the ack of the same lease succeeds. Acks to
+   * one queue that arrive while earlier ones are in flight share a script call; each gets its own
+   * outcome.
    *
    * @throws LeaseLostException when the token no longer holds the job (lease expired, leased again,
    *     cancelled, TTL passed)
