@@ -61,14 +61,14 @@ public final class BenchRedis implements AutoCloseable {
     if (url != null) {
       return new BenchRedis(null, "external", url);
     }
-    String configured = System.getenv("LINEUP_REDIS_SERVER");
+    Optional<Path> configured = embedded ? Optional.empty() : RedisBinary.configured();
     Path path;
     String binary;
     if (embedded) {
       path = RedisBinary.bundled();
       binary = "bundled";
-    } else if (configured != null && !configured.isBlank()) {
-      path = RedisBinary.locate();
+    } else if (configured.isPresent()) {
+      path = configured.get();
       binary = "LINEUP_REDIS_SERVER";
     } else {
       Optional<Path> installed = RedisBinary.installed();

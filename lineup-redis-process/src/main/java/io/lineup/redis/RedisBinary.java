@@ -30,17 +30,26 @@ public final class RedisBinary {
    *     exists for this operating system and architecture
    */
   public static synchronized Path locate() {
+    return configured().orElseGet(RedisBinary::extractBundled);
+  }
+
+  /**
+   * The binary {@code LINEUP_REDIS_SERVER} (or {@code lineup.redis.server}) names, if one is set.
+   *
+   * @throws IllegalStateException when the named file is not executable
+   */
+  public static Optional<Path> configured() {
     String configured =
         System.getProperty("lineup.redis.server", System.getenv("LINEUP_REDIS_SERVER"));
-    if (configured != null && !configured.isBlank()) {
-      Path path = Path.of(configured);
-      if (!Files.isExecutable(path)) {
-        throw new IllegalStateException(
-            "LINEUP_REDIS_SERVER points at " + path + ", which is not an executable file");
-      }
-      return path;
+    if (configured == null || configured.isBlank()) {
+      return Optional.empty();
     }
-    return extractBundled();
+    Path path = Path.of(configured);
+    if (!Files.isExecutable(path)) {
+      throw new IllegalStateException(
+          "LINEUP_REDIS_SERVER points at " + path + ", which is not an executable file");
+    }
+    return Optional.of(path);
   }
 
   /**

@@ -12,7 +12,7 @@ local function ack_all(first, n, now, s)
     ids[i + 1] = ARGV[first + i * 3]
   end
   local raws = redis.call('HMGET', K_JOBS, unpack(ids))
-  local keep = s.retention_ms > 0 and s.retention_max > 0
+  local keep = retention_on(s)
   local acked_by = {}       -- id -> token, for a job acked earlier in this call
   local records = {}        -- HSET field/value pairs: the finished records
   local finished = {}       -- ZADD score/member pairs for the finished set
@@ -39,11 +39,10 @@ local function ack_all(first, n, now, s)
           untimed[#untimed + 1] = id
         end
         if keep then
-          -- As finish() does for ST_DONE, for many jobs at once.
+          -- What finish() does, with the writes gathered for the whole call.
           job[F_RESULT] = ARGV[first + (i - 1) * 3 + 2]
           job[F_LINE] = 0
-          job[F_STATE] = ST_DONE
-          job[F_FINISHED] = now
+          finished_record(job, ST_DONE, now)
           records[#records + 1] = id
           records[#records + 1] = job_pack(job)
           finished[#finished + 1] = now

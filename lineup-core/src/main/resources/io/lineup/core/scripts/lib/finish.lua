@@ -14,19 +14,30 @@ local function finished_trim(s, n)
   end
 end
 
-local function finish(id, job, state, now, s)
-  if present(job[F_EXPIRES]) then
-    redis.call('ZREM', K_TTL, id)
-  end
-  if s.retention_ms <= 0 or s.retention_max <= 0 then
-    redis.call('HDEL', K_JOBS, id)
-    return
-  end
+-- Whether the queue keeps finished records at all; without retention they are deleted at once.
+local function retention_on(s)
+  return s.retention_ms > 0 and s.retention_max > 0
+end
+
+-- Turns a job into the record kept after it finished in this state (only a done job keeps its
+-- payload).
+local function finished_record(job, state, now)
   job[F_STATE] = state
   job[F_FINISHED] = now
   if state ~= ST_DONE then
     job[F_PAYLOAD] = ''
   end
+end
+
+local function finish(id, job, state, now, s)
+  if present(job[F_EXPIRES]) then
+    redis.call('ZREM', K_TTL, id)
+  end
+  if not retention_on(s) then
+    redis.call('HDEL', K_JOBS, id)
+    return
+  end
+  finished_record(job, state, now)
   job_store(id, job)
   redis.call('ZADD', K_FINISHED, now, id)
   finished_trim(s, 1)
