@@ -7,14 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScriptOutputType;
 import io.lineup.core.internal.KeySpace;
 import io.lineup.testing.RedisServerExtension;
 import java.io.IOException;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -269,8 +264,7 @@ class CombinedCallsTest {
       lineup.publish(queue, aJob("registers the queue"));
       // Redis runs a two-second script, so the next two publishes stay in flight and a third
       // waits for them until its caller gives up.
-      Thread spin = Thread.ofVirtual().start(() -> keepRedisBusy(2000));
-      await().atMost(Duration.ofSeconds(5)).until(CombinedCallsTest::redisIsBusy);
+      Thread spin = BusyRedis.keepBusy(redis, Duration.ofSeconds(2));
       CompletableFuture<PublishResult> first = lineup.publishAsync(queue, aJob("a").id("first"));
       CompletableFuture<PublishResult> second = lineup.publishAsync(queue, aJob("b").id("second"));
       assertThatThrownBy(() -> lineup.publish(queue, aJob("c").id("given-up")))
@@ -323,36 +317,6 @@ class CombinedCallsTest {
           .atMost(Duration.ofSeconds(30))
           .ignoreExceptionsInstanceOf(RedisUnavailableException.class)
           .until(() -> lineup.publish(queue, aJob("after the outage")).created());
-    }
-  }
-
-  /** Runs a script that keeps Redis spinning for {@code millis}, on a connection of its own. */
-  private static void keepRedisBusy(long millis) {
-    RedisClient client = RedisClient.create(redis.uri());
-    try (var connection = client.connect()) {
-      connection
-          .sync()
-          .eval(
-              "local function ms() local t = redis.call('TIME') return t[1] * 1000 + t[2] / 1000"
-                  + " end local start = ms() while ms() - start < tonumber(ARGV[1]) do end"
-                  + " return 1",
-              ScriptOutputType.INTEGER,
-              new String[0],
-              Long.toString(millis));
-    } finally {
-      client.shutdown();
-    }
-  }
-
-  /** Whether Redis leaves a PING unanswered for 200 ms: it is inside a script. */
-  private static boolean redisIsBusy() throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", redis.process().port())) {
-      socket.setSoTimeout(200);
-      socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-      socket.getInputStream().read();
-      return false;
-    } catch (SocketTimeoutException e) {
-      return true;
     }
   }
 

@@ -55,6 +55,7 @@ public final class RedisGateway implements AutoCloseable {
   private final Duration commandTimeout;
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
   private final WakeWaiter waiter;
+  private final ReplyDeadlines deadlines;
 
   /**
    * Connects to one server, a Sentinel group, or (a comma list of nodes) a Redis Cluster.
@@ -68,6 +69,7 @@ public final class RedisGateway implements AutoCloseable {
       int maxWaitingConnections,
       CommandLatencyListener latencyListener) {
     this.commandTimeout = commandTimeout;
+    this.deadlines = new ReplyDeadlines(commandTimeout);
     RedisEndpoints endpoints = RedisEndpoints.parse(uri);
     endpoints.uris().forEach(u -> u.setTimeout(commandTimeout));
     this.resources =
@@ -304,6 +306,9 @@ public final class RedisGateway implements AutoCloseable {
    * @throws LineupException when Redis answers with an error
    */
   public <T> T await(Future<T> future) {
+    if (future instanceof CompletableFuture<T> reply) {
+      return awaitWatched(reply);
+    }
     try {
       return future.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -322,6 +327,34 @@ public final class RedisGateway implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits without a timer of its own: {@link ReplyDeadlines} fails the reply when it is overdue.
+   * Lettuce's replies and the engine's combined calls are all {@link CompletableFuture}s.
+   */
+  private <T> T awaitWatched(CompletableFuture<T> reply) {
+    if (!reply.isDone()) {
+      deadlines.watch(reply);
+    }
+    try {
+      return reply.get();
+    } catch (InterruptedException e) {
+      try {
+        return awaitUninterruptibly(reply);
+      } finally {
+        Thread.currentThread().interrupt();
+      }
+    } catch (ExecutionException e) {
+      throw failure(e);
+    }
+  }
+
+  private RuntimeException failure(ExecutionException e) {
+    if (e.getCause() instanceof ReplyDeadlines.Overdue) {
+      return new RedisUnavailableException("Redis did not answer within " + commandTimeout, e);
+    }
+    return translate(e.getCause());
+  }
+
   private <T> T awaitUninterruptibly(Future<T> future) {
     long deadline = System.nanoTime() + commandTimeout.toNanos();
     while (true) {
@@ -333,7 +366,7 @@ public final class RedisGateway implements AutoCloseable {
         future.cancel(true);
         throw new RedisUnavailableException("Redis did not answer within " + commandTimeout, e);
       } catch (ExecutionException e) {
-        throw translate(e.getCause());
+        throw failure(e);
       }
     }
   }
@@ -375,6 +408,8 @@ public final class RedisGateway implements AutoCloseable {
   public void close() {
     waiter.close();
     connection.close();
+    // After the connection: its close fails the replies still pending with a clearer cause.
+    deadlines.close();
     if (nodeClient != null) {
       nodeClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
