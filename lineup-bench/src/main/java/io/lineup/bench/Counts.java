@@ -26,6 +26,8 @@ import java.util.Map;
  * @param httpWarmupMinSeconds shortest the server warm-up runs ({@link ServerWarmup})
  * @param httpWarmupSeconds longest the server warm-up may run before the HTTP figures ({@link
  *     ServerWarmup}); 0 runs one round
+ * @param rounds how many times the noisiest measured phases run (HTTP and lateness, see {@link
+ *     Rounds}); the report takes their median
  */
 public record Counts(
     String mode,
@@ -43,13 +45,14 @@ public record Counts(
     double warmupShare,
     int minWarmup,
     int httpWarmupMinSeconds,
-    int httpWarmupSeconds) {
+    int httpWarmupSeconds,
+    int rounds) {
 
   /** The sizes of issue 4: 200,000 jobs to consume, 1,000,000 waiting. */
   public static Counts full() {
     return new Counts(
         "full", 1_000_000, 200_000, 1_000_000, 200_000, 1_000_000, 200_000, 2_000, 2_000, 20_000,
-        50_000, 50_000, 0.1, 2_000, 45, 120);
+        50_000, 50_000, 0.1, 2_000, 45, 120, 3);
   }
 
   /**
@@ -58,13 +61,13 @@ public record Counts(
   public static Counts quick() {
     return new Counts(
         "quick", 100_000, 20_000, 100_000, 20_000, 100_000, 20_000, 2_000, 2_000, 2_000, 5_000,
-        5_000, 0.1, 1_000, 12, 25);
+        5_000, 0.1, 1_000, 12, 25, 3);
   }
 
   /** A few hundred of each, to prove every scenario runs; its figures mean nothing. */
   public static Counts smoke() {
     return new Counts(
-        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0, 0);
+        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0, 0, 1);
   }
 
   /** The unmeasured warm-up count for a scenario of {@code count} operations. */
@@ -89,6 +92,7 @@ public record Counts(
     map.put("warmup_share", warmupShare);
     map.put("http_warmup_min_s", httpWarmupMinSeconds);
     map.put("http_warmup_max_s", httpWarmupSeconds);
+    map.put("rounds", rounds);
     return map;
   }
 }

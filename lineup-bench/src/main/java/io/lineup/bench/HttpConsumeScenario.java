@@ -8,10 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code http_consume_per_s}: jobs already waiting (put in line by the engine) are leased with
  * {@code POST …/leases} ({@link #LEASE_BATCH} per request) and each acked with {@code POST
  * …/jobs/{id}/ack}, by {@link #CONSUMERS} consumers at once, until the line is empty. Counted in
- * acked jobs per second.
+ * acked jobs per second; the median of {@link Counts#rounds()} rounds.
  */
 final class HttpConsumeScenario {
-  /** Consumers at once, each a virtual thread looping lease, then ack each job. */
+  /** Consumers at once, each a platform thread looping lease, then ack each job. */
   static final int CONSUMERS = 32;
 
   /** Jobs asked for per lease request. */
@@ -28,6 +28,11 @@ final class HttpConsumeScenario {
     consume(api, warm);
     context.redis().dropQueue(warm);
 
+    return Rounds.median(context, round -> measure(context, api, server));
+  }
+
+  private static Figure measure(BenchContext context, HttpApi api, ServerProcess server) {
+    Counts counts = context.counts();
     QueueName queue = context.freshQueue("http-consume");
     QueueFiller.fill(context, queue, counts.httpConsumeJobs(), 0);
     long waiting = context.lineup().stats(queue).ready();

@@ -6,10 +6,10 @@ import io.lineup.core.QueueName;
 /**
  * {@code http_publish_per_s}: {@code POST /v1/queues/{ns}/{queue}/jobs} with one job ({@link
  * Payloads#BYTES}-byte JSON payload) per request, {@link #IN_FLIGHT} requests at once from this
- * machine, after a warm-up of a tenth as many.
+ * machine, after a warm-up of a tenth as many; the median of {@link Counts#rounds()} rounds.
  */
 final class HttpPublishScenario {
-  /** Requests in flight at once (one virtual thread each, one connection each). */
+  /** Requests in flight at once (one platform thread each, one connection each). */
   static final int IN_FLIGHT = 64;
 
   private HttpPublishScenario() {}
@@ -23,6 +23,12 @@ final class HttpPublishScenario {
     InFlight.run(warmJobs, IN_FLIGHT, i -> api.publish(warm, payload));
     context.redis().dropQueue(warm);
 
+    return Rounds.median(context, round -> measure(context, api, server, payload));
+  }
+
+  private static Figure measure(
+      BenchContext context, HttpApi api, ServerProcess server, String payload) {
+    Counts counts = context.counts();
     QueueName queue = context.freshQueue("http-publish");
     context.say(
         "http_publish_per_s: %,d requests, %d in flight", counts.httpPublishJobs(), IN_FLIGHT);

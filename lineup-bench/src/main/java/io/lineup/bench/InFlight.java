@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs a numbered operation a given number of times with a fixed number of calls in flight: either
- * blocking calls from that many virtual threads, or asynchronous calls from one thread that waits
+ * blocking calls from that many platform threads, or asynchronous calls from one thread that waits
  * for a free slot (the way the reference figure is measured).
  */
 final class InFlight {
@@ -67,7 +67,10 @@ final class InFlight {
   }
 
   /**
-   * Calls {@code operation} with 0 to {@code total - 1}, {@code callers} at a time.
+   * Calls {@code operation} with 0 to {@code total - 1}, {@code callers} at a time, each caller a
+   * platform thread. Why not virtual threads: a virtual thread blocked on a socket read waits
+   * through the JDK's poller and scheduler, which costs the bench more CPU per HTTP request than a
+   * platform thread waiting in the kernel, and that CPU is taken from the server it measures.
    *
    * @return the elapsed time in nanoseconds
    * @throws IllegalStateException when a call failed (the first failure is the cause)
@@ -75,7 +78,9 @@ final class InFlight {
   static long run(int total, int callers, Operation operation) {
     AtomicInteger next = new AtomicInteger();
     long start = System.nanoTime();
-    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+    try (ExecutorService threads =
+        Executors.newThreadPerTaskExecutor(
+            Thread.ofPlatform().daemon().name("bench-caller-", 0).factory())) {
       List<Future<?>> futures = new ArrayList<>(callers);
       for (int c = 0; c < callers; c++) {
         futures.add(
