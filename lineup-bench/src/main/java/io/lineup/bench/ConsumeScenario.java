@@ -13,7 +13,9 @@ import java.time.Duration;
  *
  * <p>{@code consume_per_s} drains a queue of {@link Counts#consumeJobs()} jobs. {@code
  * consume_per_s_1m} takes the first {@link Counts#deepConsumeJobs()} jobs of a queue holding {@link
- * Counts#deepWaiting()}, so the line is deep for the whole measurement.
+ * Counts#deepWaiting()}, so the line is deep for the whole measurement. Each is the median of
+ * {@link Counts#rounds()} rounds; before each later round of {@code consume_per_s_1m} the jobs
+ * taken are published again, so every round starts with the deep line full.
  */
 final class ConsumeScenario {
   /**
@@ -37,23 +39,37 @@ final class ConsumeScenario {
     drain(context, warm, warmJobs, "consume_per_s");
     context.redis().dropQueue(warm);
 
-    QueueName queue = context.freshQueue("consume");
-    QueueFiller.fill(context, queue, counts.consumeJobs(), 0);
-    context.say(
-        "consume_per_s: %,d jobs waiting, worker concurrency %d",
-        counts.consumeJobs(), WORKER_CONCURRENCY);
-    Figure figure = drain(context, queue, counts.consumeJobs(), "consume_per_s");
-    context.redis().dropQueue(queue);
-    return figure;
+    return Rounds.median(
+        context,
+        round -> {
+          QueueName queue = context.freshQueue("consume");
+          QueueFiller.fill(context, queue, counts.consumeJobs(), 0);
+          context.say(
+              "consume_per_s: %,d jobs waiting, worker concurrency %d",
+              counts.consumeJobs(), WORKER_CONCURRENCY);
+          Figure figure = drain(context, queue, counts.consumeJobs(), "consume_per_s");
+          context.redis().dropQueue(queue);
+          return figure;
+        });
   }
 
   /** {@code consume_per_s_1m}: the front of a queue that already holds the deep line. */
   static Figure deep(BenchContext context, QueueName deepQueue) {
     Counts counts = context.counts();
-    context.say(
-        "consume_per_s_1m: %,d of %,d jobs waiting, worker concurrency %d",
-        counts.deepConsumeJobs(), counts.deepWaiting(), WORKER_CONCURRENCY);
-    return drain(context, deepQueue, counts.deepConsumeJobs(), "consume_per_s_1m");
+    return Rounds.median(
+        context,
+        round -> {
+          if (round > 1) {
+            // Put back at the end of the line what the last round took from its front.
+            QueueFiller.fill(context, deepQueue, counts.deepConsumeJobs(), 0);
+          }
+          context.say(
+              "consume_per_s_1m: %,d of %,d jobs waiting, worker concurrency %d",
+              counts.deepConsumeJobs(),
+              context.lineup().stats(deepQueue).ready(),
+              WORKER_CONCURRENCY);
+          return drain(context, deepQueue, counts.deepConsumeJobs(), "consume_per_s_1m");
+        });
   }
 
   private static Figure drain(BenchContext context, QueueName queue, int jobs, String name) {

@@ -26,8 +26,8 @@ import java.util.Map;
  * @param httpWarmupMinSeconds shortest the server warm-up runs ({@link ServerWarmup})
  * @param httpWarmupSeconds longest the server warm-up may run before the HTTP figures ({@link
  *     ServerWarmup}); 0 runs one round
- * @param rounds how many times the noisiest measured phases run (HTTP and lateness, see {@link
- *     Rounds}); the report takes their median
+ * @param rounds how many times the measured phases of the consume, lateness and HTTP figures run
+ *     (see {@link Rounds}); the report takes their median
  */
 public record Counts(
     String mode,
