@@ -302,15 +302,20 @@ public final class RedisGateway implements AutoCloseable {
   /**
    * Waits for a Redis reply within the command timeout.
    *
+   * <p>A {@link CompletableFuture} (Lettuce's replies and the engine's combined calls all are) is
+   * waited for without a timer of its own: {@link ReplyDeadlines} fails it when it is overdue.
+   * Other futures wait with a timeout.
+   *
    * @throws RedisUnavailableException when Redis is unreachable or too slow
    * @throws LineupException when Redis answers with an error
    */
   public <T> T await(Future<T> future) {
-    if (future instanceof CompletableFuture<T> reply) {
-      return awaitWatched(reply);
+    boolean watched = future instanceof CompletableFuture<T>;
+    if (watched && !future.isDone()) {
+      deadlines.watch((CompletableFuture<T>) future);
     }
     try {
-      return future.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      return watched ? future.get() : future.get(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       // The command is already on its way and may change state (a lease, an ack): wait for its
       // answer so the caller learns what happened, then keep the interrupt for the caller.
@@ -322,27 +327,6 @@ public final class RedisGateway implements AutoCloseable {
     } catch (TimeoutException e) {
       future.cancel(true);
       throw new RedisUnavailableException("Redis did not answer within " + commandTimeout, e);
-    } catch (ExecutionException e) {
-      throw translate(e.getCause());
-    }
-  }
-
-  /**
-   * Waits without a timer of its own: {@link ReplyDeadlines} fails the reply when it is overdue.
-   * Lettuce's replies and the engine's combined calls are all {@link CompletableFuture}s.
-   */
-  private <T> T awaitWatched(CompletableFuture<T> reply) {
-    if (!reply.isDone()) {
-      deadlines.watch(reply);
-    }
-    try {
-      return reply.get();
-    } catch (InterruptedException e) {
-      try {
-        return awaitUninterruptibly(reply);
-      } finally {
-        Thread.currentThread().interrupt();
-      }
     } catch (ExecutionException e) {
       throw failure(e);
     }
