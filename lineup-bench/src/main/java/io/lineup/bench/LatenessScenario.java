@@ -72,14 +72,14 @@ final class LatenessScenario {
     return List.of(
         new Figure(
             "late_ms_p50",
-            median(p50),
+            Rounds.median(p50),
             Figure.Unit.MILLISECONDS,
             cost.redisMicrosPerJob(),
             cost.benchMicrosPerJob(),
             jobs),
         new Figure(
             "late_ms_p99",
-            median(p99),
+            Rounds.median(p99),
             Figure.Unit.MILLISECONDS,
             cost.redisMicrosPerJob(),
             cost.benchMicrosPerJob(),
@@ -91,13 +91,6 @@ final class LatenessScenario {
             cost.redisMicrosPerJob(),
             cost.benchMicrosPerJob(),
             jobs));
-  }
-
-  /** The median of the rounds' values (the lower middle one for an even count). */
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
-    return sorted[(sorted.length - 1) / 2];
   }
 
   /** Publishes {@code jobs} delayed jobs to idle workers; returns each job's lateness in ms. */

@@ -92,5 +92,12 @@ class BenchSmokeTest {
     }
     assertThat(json.path("figures").size()).isEqualTo(expected.size());
     assertThat(ReportTable.of(report)).contains("SMOKE run", "raw_script_per_s", "bytes_per_job");
+    // Two rounds in a smoke run: the second round of the deep drain starts with the line topped up.
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .contains(
+            "consume_per_s: round 2 of 2",
+            "consume_per_s_1m: 500 of 2,000 jobs waiting",
+            "consume_per_s_1m: round 2 of 2",
+            "late_ms: round 2 of 2");
   }
 }

@@ -326,7 +326,7 @@ public final class RedisGateway implements AutoCloseable {
       }
     } catch (TimeoutException e) {
       future.cancel(true);
-      throw new RedisUnavailableException("Redis did not answer within " + commandTimeout, e);
+      throw unanswered(e);
     } catch (ExecutionException e) {
       throw failure(e);
     }
@@ -334,9 +334,13 @@ public final class RedisGateway implements AutoCloseable {
 
   private RuntimeException failure(ExecutionException e) {
     if (e.getCause() instanceof ReplyDeadlines.Overdue) {
-      return new RedisUnavailableException("Redis did not answer within " + commandTimeout, e);
+      return unanswered(e);
     }
     return translate(e.getCause());
+  }
+
+  private RedisUnavailableException unanswered(Exception cause) {
+    return new RedisUnavailableException("Redis did not answer within " + commandTimeout, cause);
   }
 
   private <T> T awaitUninterruptibly(Future<T> future) {
@@ -348,7 +352,7 @@ public final class RedisGateway implements AutoCloseable {
         // Keep waiting; the flag is restored by the caller.
       } catch (TimeoutException e) {
         future.cancel(true);
-        throw new RedisUnavailableException("Redis did not answer within " + commandTimeout, e);
+        throw unanswered(e);
       } catch (ExecutionException e) {
         throw failure(e);
       }
