@@ -11,7 +11,8 @@ import java.util.List;
  * One run: starts (or connects to) Redis, measures the reference, then each scenario after its
  * warm-up, and collects the figures. The order matters only where scenarios share data: the deep
  * queue is filled once ({@code bytes_per_job}), looked up ({@code rank_us_p99}), then consumed from
- * the front ({@code consume_per_s_1m}).
+ * the front ({@code consume_per_s_1m}) in rounds that take turns with those of {@code
+ * consume_per_s}.
  */
 public final class Bench {
   private Bench() {}
@@ -60,14 +61,18 @@ public final class Bench {
       if (options.runs(ScenarioGroup.BULK)) {
         report.add(BulkPublishScenario.run(context));
       }
-      if (options.runs(ScenarioGroup.CONSUME)) {
-        report.add(ConsumeScenario.shallow(context));
-      }
+      DeepQueue deep = null;
       if (options.runs(ScenarioGroup.DEEP)) {
-        DeepQueue deep = DeepQueue.fill(context);
+        deep = DeepQueue.fill(context);
         report.add(deep.bytesPerJob());
         report.add(RankScenario.run(context, deep));
-        report.add(ConsumeScenario.deep(context, deep.queue()));
+      }
+      if (options.runs(ScenarioGroup.CONSUME) || deep != null) {
+        ConsumeScenario.run(
+                context, options.runs(ScenarioGroup.CONSUME), deep == null ? null : deep.queue())
+            .forEach(report::add);
+      }
+      if (deep != null) {
         redis.dropQueue(deep.queue());
       }
       if (options.runs(ScenarioGroup.LATE)) {

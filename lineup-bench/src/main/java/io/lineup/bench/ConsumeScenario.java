@@ -5,6 +5,9 @@ import io.lineup.core.QueueName;
 import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * {@code consume_per_s} and {@code consume_per_s_1m}: jobs already waiting are leased and acked by
@@ -14,8 +17,9 @@ import java.time.Duration;
  * <p>{@code consume_per_s} drains a queue of {@link Counts#consumeJobs()} jobs. {@code
  * consume_per_s_1m} takes the first {@link Counts#deepConsumeJobs()} jobs of a queue holding {@link
  * Counts#deepWaiting()}, so the line is deep for the whole measurement. Each is the median of
- * {@link Counts#rounds()} rounds; before each later round of {@code consume_per_s_1m} the jobs
- * taken are published again, so every round starts with the deep line full.
+ * {@link Counts#rounds()} rounds, and the two take turns round by round; before each later round of
+ * {@code consume_per_s_1m} the jobs taken are published again, so every round starts with the deep
+ * line full.
  */
 final class ConsumeScenario {
   /**
@@ -29,8 +33,28 @@ final class ConsumeScenario {
 
   private ConsumeScenario() {}
 
-  /** {@code consume_per_s}: a warm-up drain, then a drain of a fresh queue. */
-  static Figure shallow(BenchContext context) {
+  /**
+   * The consume figures asked for: {@code consume_per_s} when {@code shallow}, {@code
+   * consume_per_s_1m} when {@code deepQueue} is given. A warm-up drain of a small queue comes
+   * first; when both are measured their rounds take turns ({@link Rounds#interleaved}), since the
+   * second is judged as a ratio to the first.
+   *
+   * @param deepQueue a queue holding {@link Counts#deepWaiting()} jobs, or null
+   * @return the figures, {@code consume_per_s} first
+   */
+  static List<Figure> run(BenchContext context, boolean shallow, QueueName deepQueue) {
+    warmUp(context);
+    List<IntFunction<Figure>> phases = new ArrayList<>();
+    if (shallow) {
+      phases.add(round -> shallowRound(context));
+    }
+    if (deepQueue != null) {
+      phases.add(round -> deepRound(context, deepQueue, round));
+    }
+    return Rounds.interleaved(context, phases);
+  }
+
+  private static void warmUp(BenchContext context) {
     Counts counts = context.counts();
     QueueName warm = context.freshQueue("consume-warmup");
     int warmJobs = counts.warmup(counts.consumeJobs());
@@ -38,38 +62,32 @@ final class ConsumeScenario {
     QueueFiller.fill(context, warm, warmJobs, 0);
     drain(context, warm, warmJobs, "consume_per_s");
     context.redis().dropQueue(warm);
-
-    return Rounds.median(
-        context,
-        round -> {
-          QueueName queue = context.freshQueue("consume");
-          QueueFiller.fill(context, queue, counts.consumeJobs(), 0);
-          context.say(
-              "consume_per_s: %,d jobs waiting, worker concurrency %d",
-              counts.consumeJobs(), WORKER_CONCURRENCY);
-          Figure figure = drain(context, queue, counts.consumeJobs(), "consume_per_s");
-          context.redis().dropQueue(queue);
-          return figure;
-        });
   }
 
-  /** {@code consume_per_s_1m}: the front of a queue that already holds the deep line. */
-  static Figure deep(BenchContext context, QueueName deepQueue) {
+  /** One round of {@code consume_per_s}: a drain of a fresh queue. */
+  private static Figure shallowRound(BenchContext context) {
     Counts counts = context.counts();
-    return Rounds.median(
-        context,
-        round -> {
-          if (round > 1) {
-            // Put back at the end of the line what the last round took from its front.
-            QueueFiller.fill(context, deepQueue, counts.deepConsumeJobs(), 0);
-          }
-          context.say(
-              "consume_per_s_1m: %,d of %,d jobs waiting, worker concurrency %d",
-              counts.deepConsumeJobs(),
-              context.lineup().stats(deepQueue).ready(),
-              WORKER_CONCURRENCY);
-          return drain(context, deepQueue, counts.deepConsumeJobs(), "consume_per_s_1m");
-        });
+    QueueName queue = context.freshQueue("consume");
+    QueueFiller.fill(context, queue, counts.consumeJobs(), 0);
+    context.say(
+        "consume_per_s: %,d jobs waiting, worker concurrency %d",
+        counts.consumeJobs(), WORKER_CONCURRENCY);
+    Figure figure = drain(context, queue, counts.consumeJobs(), "consume_per_s");
+    context.redis().dropQueue(queue);
+    return figure;
+  }
+
+  /** One round of {@code consume_per_s_1m}: the front of the deep line. */
+  private static Figure deepRound(BenchContext context, QueueName deepQueue, int round) {
+    Counts counts = context.counts();
+    if (round > 1) {
+      // Put back at the end of the line what the last round took from its front.
+      QueueFiller.fill(context, deepQueue, counts.deepConsumeJobs(), 0);
+    }
+    context.say(
+        "consume_per_s_1m: %,d of %,d jobs waiting, worker concurrency %d",
+        counts.deepConsumeJobs(), context.lineup().stats(deepQueue).ready(), WORKER_CONCURRENCY);
+    return drain(context, deepQueue, counts.deepConsumeJobs(), "consume_per_s_1m");
   }
 
   private static Figure drain(BenchContext context, QueueName queue, int jobs, String name) {

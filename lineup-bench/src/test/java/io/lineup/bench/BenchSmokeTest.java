@@ -99,5 +99,14 @@ class BenchSmokeTest {
             "consume_per_s_1m: 500 of 2,000 jobs waiting",
             "consume_per_s_1m: round 2 of 2",
             "late_ms: round 2 of 2");
+    // The shallow and deep drains take turns: A B, then B A.
+    assertThat(progress.toString(StandardCharsets.UTF_8).lines().toList())
+        .filteredOn(line -> line.matches("\\[bench] consume_per_s(_1m)?: round .*"))
+        .extracting(line -> line.substring("[bench] ".length(), line.indexOf(" of ")))
+        .containsExactly(
+            "consume_per_s: round 1",
+            "consume_per_s_1m: round 1",
+            "consume_per_s_1m: round 2",
+            "consume_per_s: round 2");
   }
 }

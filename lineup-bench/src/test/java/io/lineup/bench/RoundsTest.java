@@ -22,4 +22,12 @@ class RoundsTest {
     Rounds.median(rounds);
     assertThat(rounds).containsExactly(3, 1, 2);
   }
+
+  @Test
+  void interleavedPhasesRunInTheGivenOrderInOddRoundsAndReversedInEvenOnes() {
+    assertThat(Rounds.order(2, 1)).containsExactly(0, 1);
+    assertThat(Rounds.order(2, 2)).containsExactly(1, 0);
+    assertThat(Rounds.order(3, 3)).containsExactly(0, 1, 2);
+    assertThat(Rounds.order(1, 2)).containsExactly(0);
+  }
 }
