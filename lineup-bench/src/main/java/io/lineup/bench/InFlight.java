@@ -47,13 +47,12 @@ final class InFlight {
         slots.acquire();
         operation
             .start(i)
-            .whenComplete(
-                (value, error) -> {
-                  if (error != null) {
-                    failure.compareAndSet(null, error);
-                  }
-                  slots.release();
-                });
+            .whenComplete((value, error) -> {
+              if (error != null) {
+                failure.compareAndSet(null, error);
+              }
+              slots.release();
+            });
       }
       slots.acquire(inFlight);
     } catch (InterruptedException e) {
@@ -85,14 +84,13 @@ final class InFlight {
       List<Future<?>> futures = new ArrayList<>(callers);
       for (int c = 0; c < callers; c++) {
         futures.add(
-            threads.submit(
-                () -> {
-                  int i;
-                  while ((i = next.getAndIncrement()) < total) {
-                    operation.run(i);
-                  }
-                  return null;
-                }));
+            threads.submit(() -> {
+              int i;
+              while ((i = next.getAndIncrement()) < total) {
+                operation.run(i);
+              }
+              return null;
+            }));
       }
       for (Future<?> future : futures) {
         future.get();

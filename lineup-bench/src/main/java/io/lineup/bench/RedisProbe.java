@@ -69,15 +69,14 @@ final class RedisProbe {
   private void printBreakdown(String figure, long jobs, Map<String, BenchRedis.CommandStat> after) {
     record Line(String command, long calls, long micros) {}
     List<Line> lines = new ArrayList<>();
-    after.forEach(
-        (command, stat) -> {
-          BenchRedis.CommandStat before =
-              statsBefore.getOrDefault(command, new BenchRedis.CommandStat(0, 0));
-          long calls = stat.calls() - before.calls();
-          if (calls > 0) {
-            lines.add(new Line(command, calls, stat.micros() - before.micros()));
-          }
-        });
+    after.forEach((command, stat) -> {
+      BenchRedis.CommandStat before =
+          statsBefore.getOrDefault(command, new BenchRedis.CommandStat(0, 0));
+      long calls = stat.calls() - before.calls();
+      if (calls > 0) {
+        lines.add(new Line(command, calls, stat.micros() - before.micros()));
+      }
+    });
     lines.sort((a, b) -> Long.compare(b.micros(), a.micros()));
     StringBuilder out = new StringBuilder();
     out.append(

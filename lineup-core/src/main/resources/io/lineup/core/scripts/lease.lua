@@ -86,6 +86,10 @@ if #ids > 0 then
   raws = redis.call('HMGET', K_JOBS, unpack(ids))
 end
 local jobs = {}
+-- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, attempt numbers.
+local deadline_texts = {}
+local attempt_texts = {}
+local now_text = ms_text(now)
 local records = {}        -- HSET field/value pairs: the leased records
 local deadlines = {}      -- ZADD score/member pairs for the leased set
 local leases = {}         -- ZADD score/member pairs for the rate log
@@ -100,7 +104,17 @@ for k, id in ipairs(ids) do
       if not present(ttr) then
         ttr = s.ttr_ms
       end
-      local token = nonce .. '.' .. attempt
+      local attempt_text = attempt_texts[attempt]
+      if not attempt_text then
+        attempt_text = tostring(attempt)
+        attempt_texts[attempt] = attempt_text
+      end
+      local deadline_text = deadline_texts[ttr]
+      if not deadline_text then
+        deadline_text = ms_text(now + ttr)
+        deadline_texts[ttr] = deadline_text
+      end
+      local token = nonce .. '.' .. attempt_text
       job[F_STATE] = ST_LEASED
       job[F_ATTEMPTS] = attempt
       job[F_STARTED] = now
@@ -108,11 +122,11 @@ for k, id in ipairs(ids) do
       job[F_LINE] = tonumber(popped[2 * k])
       records[#records + 1] = id
       records[#records + 1] = job_pack(job)
-      deadlines[#deadlines + 1] = now + ttr
+      deadlines[#deadlines + 1] = deadline_text
       deadlines[#deadlines + 1] = id
       if s.rate > 0 then
-        leases[#leases + 1] = now
-        leases[#leases + 1] = id .. ':' .. attempt
+        leases[#leases + 1] = now_text
+        leases[#leases + 1] = id .. ':' .. attempt_text
       end
       local max = job[F_MAX_ATTEMPTS]
       if not present(max) then

@@ -22,7 +22,7 @@
 
 -- This loop runs once per job, so it avoids what costs in Redis's Lua: global lookups (locals
 -- below), number parsing (options come once per set) and building a table per job.
-local sub, tonumber, pack = string.sub, tonumber, cmsgpack.pack
+local sub, tonumber, pack, format = string.sub, tonumber, cmsgpack.pack, string.format
 local QUEUE_KEYS = 11
 local BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
@@ -69,8 +69,10 @@ for s = 1, m do
   sets[tostring(s)] = {
     priority = priority,
     due = due,
+    due_text = ms_text(due),
     ready = due <= now,
     expires = expires,
+    expires_text = ms_text(expires),
     window = ARGV[b + 6],
     unique = ARGV[b + 6] ~= '0',
     score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN,
@@ -150,14 +152,15 @@ for i = 0, n - 1 do
     records[#records + 1] = id
     records[#records + 1] = set.head .. pack(ARGV[base + 1]) .. set.tail
     if set.expires > 0 then
-      expiring[#expiring + 1] = set.expires
+      expiring[#expiring + 1] = set.expires_text
       expiring[#expiring + 1] = id
     end
     if lock then
       redis.call('SET', KEYS[lock], id, 'PX', set.window)
     end
     if set.ready then
-      ready[#ready + 1] = set.score + next_seq + i
+      -- As text: cheaper than Redis formatting a number argument (lib/clock.lua).
+      ready[#ready + 1] = format('%d', set.score + next_seq + i)
       ready[#ready + 1] = id
       out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = id, C_OK, 'READY', set.due, -1
       local band = bands[set.priority]
@@ -168,7 +171,7 @@ for i = 0, n - 1 do
       end
       band[2][#band[2] + 1] = at
     else
-      delayed[#delayed + 1] = set.due
+      delayed[#delayed + 1] = set.due_text
       delayed[#delayed + 1] = id
       out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = id, C_OK, 'DELAYED', set.due, -1
       if not first_due or set.due < first_due then
