@@ -5,7 +5,6 @@ import io.lineup.core.QueueName;
 import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -16,10 +15,11 @@ import java.util.function.IntFunction;
  *
  * <p>{@code consume_per_s} drains a queue of {@link Counts#consumeJobs()} jobs. {@code
  * consume_per_s_1m} takes the first {@link Counts#deepConsumeJobs()} jobs of a queue holding {@link
- * Counts#deepWaiting()}, so the line is deep for the whole measurement. Each is the median of
- * {@link Counts#rounds()} rounds, and the two take turns round by round; before each later round of
- * {@code consume_per_s_1m} the jobs taken are published again, so every round starts with the deep
- * line full.
+ * Counts#deepWaiting()}, so the line is deep for the whole measurement. Each is measured in {@link
+ * Counts#rounds()} rounds and alone is the median round; when both run, their rounds take turns and
+ * both come from the round whose ratio is the median ({@link Rounds#medianPair}). Before each later
+ * round of {@code consume_per_s_1m} the jobs taken are published again, so every round starts with
+ * the deep line full.
  */
 final class ConsumeScenario {
   /**
@@ -36,22 +36,21 @@ final class ConsumeScenario {
   /**
    * The consume figures asked for: {@code consume_per_s} when {@code shallow}, {@code
    * consume_per_s_1m} when {@code deepQueue} is given. A warm-up drain of a small queue comes
-   * first; when both are measured their rounds take turns ({@link Rounds#interleaved}), since the
-   * second is judged as a ratio to the first.
+   * first. When both are measured their rounds take turns and both figures come from the round
+   * whose ratio is the median ({@link Rounds#medianPair}), since the second is judged as a ratio to
+   * the first.
    *
    * @param deepQueue a queue holding {@link Counts#deepWaiting()} jobs, or null
    * @return the figures, {@code consume_per_s} first
    */
   static List<Figure> run(BenchContext context, boolean shallow, QueueName deepQueue) {
     warmUp(context);
-    List<IntFunction<Figure>> phases = new ArrayList<>();
-    if (shallow) {
-      phases.add(round -> shallowRound(context));
+    IntFunction<Figure> shallowPhase = round -> shallowRound(context);
+    IntFunction<Figure> deepPhase = round -> deepRound(context, deepQueue, round);
+    if (shallow && deepQueue != null) {
+      return Rounds.medianPair(context, shallowPhase, deepPhase);
     }
-    if (deepQueue != null) {
-      phases.add(round -> deepRound(context, deepQueue, round));
-    }
-    return Rounds.interleaved(context, phases);
+    return List.of(Rounds.median(context, shallow ? shallowPhase : deepPhase));
   }
 
   private static void warmUp(BenchContext context) {

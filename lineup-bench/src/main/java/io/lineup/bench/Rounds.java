@@ -24,38 +24,83 @@ final class Rounds {
    * @param round runs round {@code r} (from 1) and returns its figure
    */
   static Figure median(BenchContext context, IntFunction<Figure> round) {
-    return interleaved(context, List.of(round)).get(0);
+    List<Figure> figures = new ArrayList<>();
+    alternate(context, List.of(round))
+        .forEach(figuresOfRound -> figures.add(figuresOfRound.get(0)));
+    figures.sort(Comparator.comparingDouble(Figure::value));
+    return figures.get(middle(figures.size()));
   }
 
   /**
-   * Runs several measured phases round by round, taking turns, and keeps each phase's median round.
-   * Odd rounds run the phases in the given order, even rounds in reverse (A B, B A, A B), so a slow
-   * spell of the shared host that lasts a few rounds weighs on every phase alike: figures compared
-   * with each other (such as {@code consume_per_s_1m} against {@code consume_per_s}) are then
-   * measured under the same conditions.
+   * Two figures judged as a ratio of one to the other ({@code second / first}), from the same
+   * round: the round whose ratio is the median of the rounds' ratios. The two take turns round by
+   * round ({@link #order}), so each round's pair was measured back to back under the same
+   * conditions of the shared host; the median of the pair ratios is then robust to a slow spell
+   * that hits one round, where the ratio of two separate medians is not (a spell over the first
+   * deep round and the last shallow one made two separate medians differ by 15 % while the three
+   * rounds' own ratios were 0.99, 0.85 and 0.98).
+   *
+   * @param first runs round {@code r} (from 1) of the figure the other is compared with
+   * @param second runs round {@code r} of the compared figure
+   * @return the two figures of the median round: first, then second
+   */
+  static List<Figure> medianPair(
+      BenchContext context, IntFunction<Figure> first, IntFunction<Figure> second) {
+    List<List<Figure>> rounds = alternate(context, List.of(first, second));
+    int chosen = medianRatioRound(rounds);
+    StringBuilder ratios = new StringBuilder();
+    for (List<Figure> round : rounds) {
+      ratios.append(ratios.isEmpty() ? "" : ", ").append(String.format("%.3f", ratio(round)));
+    }
+    context.say(
+        "%s / %s round by round: %s; reported: round %d",
+        rounds.get(0).get(1).name(), rounds.get(0).get(0).name(), ratios, chosen + 1);
+    return rounds.get(chosen);
+  }
+
+  /**
+   * The index of the round (from 0) whose {@code second / first} ratio is the median (the lower
+   * middle one for an even count).
+   *
+   * @param rounds each round's two figures, first then second
+   */
+  static int medianRatioRound(List<List<Figure>> rounds) {
+    List<Integer> indexes = new ArrayList<>();
+    for (int i = 0; i < rounds.size(); i++) {
+      indexes.add(i);
+    }
+    indexes.sort(Comparator.comparingDouble(i -> ratio(rounds.get(i))));
+    return indexes.get(middle(indexes.size()));
+  }
+
+  private static double ratio(List<Figure> round) {
+    return round.get(1).value() / round.get(0).value();
+  }
+
+  /**
+   * Runs several measured phases round by round, taking turns: odd rounds run the phases in the
+   * given order, even rounds in reverse (A B, B A, A B), so a slow spell of the shared host that
+   * lasts a few rounds weighs on every phase alike. Every round's figure is printed.
    *
    * @param phases each runs round {@code r} (from 1) of one figure and returns it
-   * @return the median figure of each phase, in the order of {@code phases}
+   * @return each round's figures, in the order of {@code phases}
    */
-  static List<Figure> interleaved(BenchContext context, List<IntFunction<Figure>> phases) {
+  private static List<List<Figure>> alternate(
+      BenchContext context, List<IntFunction<Figure>> phases) {
     int rounds = Math.max(1, context.counts().rounds());
     List<List<Figure>> figures = new ArrayList<>();
-    phases.forEach(phase -> figures.add(new ArrayList<>()));
     for (int r = 1; r <= rounds; r++) {
+      Figure[] round = new Figure[phases.size()];
       for (int phase : order(phases.size(), r)) {
         Figure figure = phases.get(phase).apply(r);
         context.say(
             "%s: round %d of %d: %,.1f %s",
             figure.name(), r, rounds, figure.value(), figure.unit().symbol());
-        figures.get(phase).add(figure);
+        round[phase] = figure;
       }
+      figures.add(List.of(round));
     }
-    List<Figure> medians = new ArrayList<>();
-    for (List<Figure> phase : figures) {
-      phase.sort(Comparator.comparingDouble(Figure::value));
-      medians.add(phase.get(middle(phase.size())));
-    }
-    return medians;
+    return figures;
   }
 
   /** The order in which round {@code round} (from 1) runs {@code count} phases. */

@@ -108,5 +108,7 @@ class BenchSmokeTest {
             "consume_per_s_1m: round 1",
             "consume_per_s_1m: round 2",
             "consume_per_s: round 2");
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .contains("consume_per_s_1m / consume_per_s round by round: ");
   }
 }

@@ -2,6 +2,8 @@ package io.lineup.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.bench.report.Figure;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RoundsTest {
@@ -29,5 +31,27 @@ class RoundsTest {
     assertThat(Rounds.order(2, 2)).containsExactly(1, 0);
     assertThat(Rounds.order(3, 3)).containsExactly(0, 1, 2);
     assertThat(Rounds.order(1, 2)).containsExactly(0);
+  }
+
+  @Test
+  void aPairOfFiguresComesFromTheRoundWhoseRatioIsTheMedian() {
+    // Round ratios 0.99, 0.85, 0.98: the median is round 3's, though the separate medians of the
+    // first figure (48.2) and the second (41.1) come from different rounds.
+    List<List<Figure>> rounds = List.of(pair(29.5, 29.1), pair(48.2, 41.1), pair(49.9, 49.0));
+    assertThat(Rounds.medianRatioRound(rounds)).isEqualTo(2);
+  }
+
+  @Test
+  void anEvenCountOfPairsGivesTheRoundWithTheLowerMiddleRatio() {
+    List<List<Figure>> rounds = List.of(pair(10, 9), pair(10, 7), pair(10, 10), pair(10, 8));
+    assertThat(Rounds.medianRatioRound(rounds)).isEqualTo(3);
+  }
+
+  private static List<Figure> pair(double first, double second) {
+    return List.of(figure("consume_per_s", first), figure("consume_per_s_1m", second));
+  }
+
+  private static Figure figure(String name, double value) {
+    return new Figure(name, value, Figure.Unit.PER_SECOND, 1, 1, 1);
   }
 }
