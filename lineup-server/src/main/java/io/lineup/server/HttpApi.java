@@ -90,7 +90,8 @@ final class HttpApi implements AutoCloseable {
                 route.path(),
                 guarded(route, authenticator, settings.metricsPublic()));
           }
-          // Javalin's own 404 and 405 come as HttpResponseException, which has a default handler.
+          // Javalin's own 404 and 405 come as HttpResponseException, which has a default
+          // handler.
           config.routes.exception(HttpResponseException.class, ErrorMapper::respond);
           config.routes.exception(Exception.class, ErrorMapper::respond);
           config.requestLogger.http((ctx, millis) -> end(ctx, millis, metrics, settings));

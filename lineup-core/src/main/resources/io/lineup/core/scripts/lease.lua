@@ -89,7 +89,7 @@ local jobs = {}
 -- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, attempt numbers.
 local deadline_texts = {}
 local attempt_texts = {}
-local now_text = ms_text(now)
+local now_text = int_text(now)
 local records = {}        -- HSET field/value pairs: the leased records
 local deadlines = {}      -- ZADD score/member pairs for the leased set
 local leases = {}         -- ZADD score/member pairs for the rate log
@@ -104,16 +104,8 @@ for k, id in ipairs(ids) do
       if not present(ttr) then
         ttr = s.ttr_ms
       end
-      local attempt_text = attempt_texts[attempt]
-      if not attempt_text then
-        attempt_text = tostring(attempt)
-        attempt_texts[attempt] = attempt_text
-      end
-      local deadline_text = deadline_texts[ttr]
-      if not deadline_text then
-        deadline_text = ms_text(now + ttr)
-        deadline_texts[ttr] = deadline_text
-      end
+      local attempt_text = text_once(attempt_texts, attempt, attempt)
+      local deadline_text = text_once(deadline_texts, ttr, now + ttr)
       local token = nonce .. '.' .. attempt_text
       job[F_STATE] = ST_LEASED
       job[F_ATTEMPTS] = attempt

@@ -22,7 +22,7 @@
 
 -- This loop runs once per job, so it avoids what costs in Redis's Lua: global lookups (locals
 -- below), number parsing (options come once per set) and building a table per job.
-local sub, tonumber, pack, format = string.sub, tonumber, cmsgpack.pack, string.format
+local sub, tonumber, pack = string.sub, tonumber, cmsgpack.pack
 local QUEUE_KEYS = 11
 local BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
@@ -69,10 +69,10 @@ for s = 1, m do
   sets[tostring(s)] = {
     priority = priority,
     due = due,
-    due_text = ms_text(due),
+    due_text = int_text(due),
     ready = due <= now,
     expires = expires,
-    expires_text = ms_text(expires),
+    expires_text = int_text(expires),
     window = ARGV[b + 6],
     unique = ARGV[b + 6] ~= '0',
     score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN,
@@ -160,7 +160,7 @@ for i = 0, n - 1 do
     end
     if set.ready then
       -- As text: cheaper than Redis formatting a number argument (lib/clock.lua).
-      ready[#ready + 1] = format('%d', set.score + next_seq + i)
+      ready[#ready + 1] = int_text(set.score + next_seq + i)
       ready[#ready + 1] = id
       out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = id, C_OK, 'READY', set.due, -1
       local band = bands[set.priority]

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The one-thread timeout of replies. It involves no Redis: what it watches are plain futures; the
- * engine's tests cover it with a real Redis that does not answer in time ({@code
- * CombinedCallsTest}).
+ * engine's tests cover it with a real Redis that does not answer in time ({@code ReplyTimeoutTest},
+ * {@code CombinedCallsTest}).
  */
 class ReplyDeadlinesTest {
 

@@ -13,7 +13,7 @@ local function ack_all(first, n, now, s)
   end
   local raws = redis.call('HMGET', K_JOBS, unpack(ids))
   local keep = retention_on(s)
-  local now_text = ms_text(now) -- the finished set's score, formatted once (lib/clock.lua)
+  local now_text = int_text(now) -- the finished set's score, formatted once (lib/clock.lua)
   local acked_by = {}       -- id -> token, for a job acked earlier in this call
   local records = {}        -- HSET field/value pairs: the finished records
   local finished = {}       -- ZADD score/member pairs for the finished set
