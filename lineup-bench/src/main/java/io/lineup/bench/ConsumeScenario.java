@@ -16,10 +16,10 @@ import java.util.function.IntFunction;
  * <p>{@code consume_per_s} drains a queue of {@link Counts#consumeJobs()} jobs. {@code
  * consume_per_s_1m} takes the first {@link Counts#deepConsumeJobs()} jobs of a queue holding {@link
  * Counts#deepWaiting()}, so the line is deep for the whole measurement. Each is measured in {@link
- * Counts#rounds()} rounds and alone is the median round; when both run, their rounds take turns and
- * both come from the round whose ratio is the median ({@link Rounds#medianPair}). Before each later
- * round of {@code consume_per_s_1m} the jobs taken are published again, so every round starts with
- * the deep line full.
+ * Counts#consumeRounds()} rounds and alone is the median round; when both run, their rounds take
+ * turns and both come from the round whose ratio is the median ({@link Rounds#medianPair}). Before
+ * each later round of {@code consume_per_s_1m} the jobs taken are published again, so every round
+ * starts with the deep line full.
  */
 final class ConsumeScenario {
   /**
@@ -45,12 +45,13 @@ final class ConsumeScenario {
    */
   static List<Figure> run(BenchContext context, boolean shallow, QueueName deepQueue) {
     warmUp(context);
+    int rounds = context.counts().consumeRounds();
     IntFunction<Figure> shallowPhase = round -> shallowRound(context);
     IntFunction<Figure> deepPhase = round -> deepRound(context, deepQueue, round);
     if (shallow && deepQueue != null) {
-      return Rounds.medianPair(context, shallowPhase, deepPhase);
+      return Rounds.medianPair(context, rounds, shallowPhase, deepPhase);
     }
-    return List.of(Rounds.median(context, shallow ? shallowPhase : deepPhase));
+    return List.of(Rounds.median(context, rounds, shallow ? shallowPhase : deepPhase));
   }
 
   private static void warmUp(BenchContext context) {

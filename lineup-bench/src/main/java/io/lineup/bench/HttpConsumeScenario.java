@@ -29,7 +29,8 @@ final class HttpConsumeScenario {
     consume(api, warm);
     context.redis().dropQueue(warm);
 
-    return Rounds.median(context, round -> measure(context, api, server));
+    return Rounds.median(
+        context, context.counts().rounds(), round -> measure(context, api, server));
   }
 
   private static Figure measure(BenchContext context, HttpApi api, ServerProcess server) {

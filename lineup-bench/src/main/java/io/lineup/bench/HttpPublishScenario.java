@@ -25,7 +25,8 @@ final class HttpPublishScenario {
     InFlight.run(warmJobs, IN_FLIGHT, i -> api.publish(warm, payload));
     context.redis().dropQueue(warm);
 
-    return Rounds.median(context, round -> measure(context, api, server, payload));
+    return Rounds.median(
+        context, context.counts().rounds(), round -> measure(context, api, server, payload));
   }
 
   private static Figure measure(

@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * Runs a measured phase {@link Counts#rounds()} times and keeps the median round.
+ * Runs a measured phase several times ({@link Counts#rounds()}, {@link Counts#consumeRounds()}) and
+ * keeps the median round.
  *
  * <p>Why: on a shared two-core machine one phase of 5 to 10 s now and then loses a part of a core
  * to something else (the server's CPU per HTTP publish varied from 89 to 158 µs between runs of the
@@ -21,11 +22,12 @@ final class Rounds {
   /**
    * The round whose value is the median of the rounds run (the lower middle one for an even count).
    *
+   * @param rounds how many rounds to run (at least one is)
    * @param round runs round {@code r} (from 1) and returns its figure
    */
-  static Figure median(BenchContext context, IntFunction<Figure> round) {
+  static Figure median(BenchContext context, int rounds, IntFunction<Figure> round) {
     List<Figure> figures = new ArrayList<>();
-    alternate(context, List.of(round))
+    alternate(context, rounds, List.of(round))
         .forEach(figuresOfRound -> figures.add(figuresOfRound.get(0)));
     figures.sort(Comparator.comparingDouble(Figure::value));
     return figures.get(middle(figures.size()));
@@ -40,13 +42,14 @@ final class Rounds {
    * deep round and the last shallow one made two separate medians differ by 15 % while the three
    * rounds' own ratios were 0.99, 0.85 and 0.98).
    *
+   * @param count how many round pairs to run (at least one is)
    * @param first runs round {@code r} (from 1) of the figure the other is compared with
    * @param second runs round {@code r} of the compared figure
    * @return the two figures of the median round: first, then second
    */
   static List<Figure> medianPair(
-      BenchContext context, IntFunction<Figure> first, IntFunction<Figure> second) {
-    List<List<Figure>> rounds = alternate(context, List.of(first, second));
+      BenchContext context, int count, IntFunction<Figure> first, IntFunction<Figure> second) {
+    List<List<Figure>> rounds = alternate(context, count, List.of(first, second));
     int chosen = medianRatioRound(rounds);
     StringBuilder ratios = new StringBuilder();
     for (List<Figure> round : rounds) {
@@ -82,12 +85,13 @@ final class Rounds {
    * given order, even rounds in reverse (A B, B A, A B), so a slow spell of the shared host that
    * lasts a few rounds weighs on every phase alike. Every round's figure is printed.
    *
+   * @param count how many rounds to run (at least one is)
    * @param phases each runs round {@code r} (from 1) of one figure and returns it
    * @return each round's figures, in the order of {@code phases}
    */
   private static List<List<Figure>> alternate(
-      BenchContext context, List<IntFunction<Figure>> phases) {
-    int rounds = Math.max(1, context.counts().rounds());
+      BenchContext context, int count, List<IntFunction<Figure>> phases) {
+    int rounds = Math.max(1, count);
     List<List<Figure>> figures = new ArrayList<>();
     for (int r = 1; r <= rounds; r++) {
       Figure[] round = new Figure[phases.size()];
