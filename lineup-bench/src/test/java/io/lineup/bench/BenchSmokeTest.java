@@ -92,14 +92,15 @@ class BenchSmokeTest {
     }
     assertThat(json.path("figures").size()).isEqualTo(expected.size());
     assertThat(ReportTable.of(report)).contains("SMOKE run", "raw_script_per_s", "bytes_per_job");
-    // Two rounds in a smoke run: the second round of the deep drain starts with the line topped up.
+    // A smoke run: three consume round pairs and two rounds of the rest (the counts are separate);
+    // each later round of the deep drain starts with the line topped up.
     assertThat(progress.toString(StandardCharsets.UTF_8))
         .contains(
-            "consume_per_s: round 2 of 2",
+            "consume_per_s: round 3 of 3",
             "consume_per_s_1m: 500 of 2,000 jobs waiting",
-            "consume_per_s_1m: round 2 of 2",
+            "consume_per_s_1m: round 3 of 3",
             "late_ms: round 2 of 2");
-    // The shallow and deep drains take turns: A B, then B A.
+    // The shallow and deep drains take turns: A B, then B A, then A B.
     assertThat(progress.toString(StandardCharsets.UTF_8).lines().toList())
         .filteredOn(line -> line.matches("\\[bench] consume_per_s(_1m)?: round .*"))
         .extracting(line -> line.substring("[bench] ".length(), line.indexOf(" of ")))
@@ -107,7 +108,9 @@ class BenchSmokeTest {
             "consume_per_s: round 1",
             "consume_per_s_1m: round 1",
             "consume_per_s_1m: round 2",
-            "consume_per_s: round 2");
+            "consume_per_s: round 2",
+            "consume_per_s: round 3",
+            "consume_per_s_1m: round 3");
     assertThat(progress.toString(StandardCharsets.UTF_8))
         .contains("consume_per_s_1m / consume_per_s round by round: ");
   }
