@@ -1,7 +1,9 @@
 package io.lineup.bench;
 
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -176,6 +178,18 @@ public final class BenchRedis implements AutoCloseable {
             .map(key -> new String(key, StandardCharsets.UTF_8))
             .toArray(String[]::new);
     sync().unlink(keys);
+    // Records of generated ids live in hashes of 3,844 arrivals each, beside the queue keys.
+    ScanArgs buckets = ScanArgs.Builder.matches(KeySpace.recordBucketPattern(queue)).limit(1000);
+    KeyScanCursor<String> cursor = sync().scan(buckets);
+    while (true) {
+      if (!cursor.getKeys().isEmpty()) {
+        sync().unlink(cursor.getKeys().toArray(String[]::new));
+      }
+      if (cursor.isFinished()) {
+        break;
+      }
+      cursor = sync().scan(cursor, buckets);
+    }
     sync()
         .srem(
             new String(KeySpace.QUEUE_REGISTRY, StandardCharsets.UTF_8),

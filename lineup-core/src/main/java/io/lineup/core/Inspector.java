@@ -68,7 +68,7 @@ final class Inspector {
     return rank == null ? -1 : rank;
   }
 
-  /** One HEXISTS: whether the job's record is kept. */
+  /** One HEXISTS on the job's records hash ({@link KeySpace#recordKey}): whether it is kept. */
   boolean exists(QueueName queue, String id) {
     Checks.id(id);
     Boolean found =
@@ -79,7 +79,7 @@ final class Inspector {
                     .gateway()
                     .commands()
                     .hexists(
-                        KeySpace.queueKeys(queue)[KeySpace.JOBS_INDEX],
+                        KeySpace.recordKey(queue, id),
                         id.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     return Boolean.TRUE.equals(found);
   }

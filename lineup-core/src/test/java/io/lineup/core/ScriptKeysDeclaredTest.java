@@ -54,6 +54,20 @@ class ScriptKeysDeclaredTest {
   }
 
   @Test
+  void onlyRecordKeyDerivesAKeyAndOnlyFromTheJobsHash() {
+    List<String> derivations = new ArrayList<>();
+    allScripts()
+        .forEach((file, text) -> derivations.addAll(ScriptRules.keyDerivations(file, text)));
+    assertThat(derivations)
+        .singleElement()
+        .asString()
+        .startsWith("lib/job.lua:")
+        .endsWith("K_JOBS ..");
+    String recordKey = ScriptLibrary.load("get").source();
+    assertThat(recordKey).contains("local function record_key(id)");
+  }
+
+  @Test
   void noScriptSpellsTheKeyPrefix() {
     List<String> problems = new ArrayList<>();
     allScripts().forEach((file, text) -> problems.addAll(ScriptRules.prefixProblems(file, text)));
@@ -125,13 +139,16 @@ class ScriptKeysDeclaredTest {
     // Unique keys are the caller's text; braces in them must not move the key to another slot.
     List<String> uniqueKeys =
         List.of("order-42", "{other}", "}{", "a}b{c}", "ключ заказа", "x".repeat(256));
+    // Records hashes: the jobs hash (caller-given ids) and buckets of generated ids.
+    List<String> recordIds = List.of("order-42", "~1", "~zz", "~100", "~zzzzzz");
     Set<Integer> slotsSeen = new TreeSet<>();
     for (QueueName queue : queues) {
       String tag = KeySpace.hashTag(queue);
       assertThat(tag).isEqualTo("{" + queue.namespace() + "/" + queue.name() + "}");
       List<byte[]> keys = new ArrayList<>(List.of(KeySpace.queueKeys(queue)));
       uniqueKeys.forEach(unique -> keys.add(KeySpace.uniqueKey(queue, unique)));
-      assertThat(keys).hasSize(KeySpace.queueKeyCount() + uniqueKeys.size());
+      recordIds.forEach(id -> keys.add(KeySpace.recordKey(queue, id)));
+      assertThat(keys).hasSize(KeySpace.queueKeyCount() + uniqueKeys.size() + recordIds.size());
 
       int slot =
           ClusterSlot.of(tag.substring(1, tag.length() - 1).getBytes(StandardCharsets.UTF_8));
@@ -179,6 +196,7 @@ class ScriptKeysDeclaredTest {
             "local id = ARGV[1]",
             "redis.call('GET', 'lu:x')",
             "redis.call('HGET', K_JOBS .. ':x', id)",
+            "redis.call('HGET', bucket_key(id), id)",
             "local key = K_READY",
             "redis.call(\"ZADD\", key, 1, id)",
             "redis.pcall('DEL', K_JOBS, 'other')",
@@ -193,13 +211,18 @@ class ScriptKeysDeclaredTest {
     List<String> problems = ScriptRules.keyArgumentProblems("bad.lua", bad);
 
     assertThat(problems)
-        .hasSize(6)
+        .hasSize(7)
         .anySatisfy(p -> assertThat(p).startsWith("bad.lua:4:").contains("'lu:x'"))
         .anySatisfy(p -> assertThat(p).startsWith("bad.lua:5:").contains("K_JOBS .. ':x'"))
-        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:7:").contains("key"))
-        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:8:").contains("'other'"))
-        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:9:").contains("OBJECT"))
-        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:10:").contains("cmd"));
+        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:6:").contains("bucket_key(id)"))
+        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:8:").contains("key"))
+        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:9:").contains("'other'"))
+        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:10:").contains("OBJECT"))
+        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:11:").contains("cmd"));
+    assertThat(ScriptRules.keyDerivations("bad.lua", bad))
+        .singleElement()
+        .asString()
+        .startsWith("bad.lua:5:");
     assertThat(ScriptRules.prefixProblems("bad.lua", bad))
         .singleElement()
         .asString()
@@ -225,10 +248,11 @@ class ScriptKeysDeclaredTest {
             "--#include lib/keys.lua",
             "local s = 'a string with redis.call(\\'GET\\', \\'lu:y\\') inside is not a call'",
             "redis.call('HSET', K_JOBS, ARGV[1], cmsgpack.pack({1, 2}))",
+            "redis.call('HGET', record_key(ids[run[1]]), ARGV[1])",
             "redis.call('ZADD', K_READY, 'NX', (255 - p) * 2 + seq, ARGV[1])",
             "local t = redis.call('TIME')",
             "return {1}");
-    assertThat(ScriptRules.redisCalls(good)).hasSize(3);
+    assertThat(ScriptRules.redisCalls(good)).hasSize(4);
     assertThat(ScriptRules.keyArgumentProblems("good.lua", good)).isEmpty();
     assertThat(ScriptRules.headerProblems("good.lua", good)).isEmpty();
 
@@ -309,7 +333,11 @@ class ScriptKeysDeclaredTest {
     private static final Set<String> NO_KEYS = words("TIME PING");
 
     private static final Pattern KEY_ARGUMENT =
-        Pattern.compile("K_[A-Z0-9_]+|KEYS\\[[A-Za-z0-9_ +\\-*]+]");
+        Pattern.compile("K_[A-Z0-9_]+|KEYS\\[[A-Za-z0-9_ +\\-*]+]|record_key\\(.+\\)");
+
+    /** A key local used to build another key. */
+    private static final Pattern KEY_DERIVATION = Pattern.compile("\\bK_[A-Z0-9_]+\\s*\\.\\.");
+
     private static final Pattern KEY_LOCAL = Pattern.compile("\\bK_[A-Z0-9_]+\\b");
     private static final Pattern COMMAND_NAME = Pattern.compile("'([A-Za-z]+)'|\"([A-Za-z]+)\"");
     private static final Pattern CALL = Pattern.compile("\\bredis\\.p?call\\s*\\(");
@@ -333,7 +361,24 @@ class ScriptKeysDeclaredTest {
       return calls;
     }
 
-    /** Calls whose keys are not K_* locals or KEYS[...], or whose command is unknown. */
+    /**
+     * Places that build a key from a K_* local, as {@code file:line: text}. Only {@code record_key}
+     * in {@code lib/job.lua} may, from {@code K_JOBS}: what it appends keeps the hash tag in front.
+     */
+    static List<String> keyDerivations(String file, String text) {
+      List<String> found = new ArrayList<>();
+      String code = stripStrings(withoutComments(text));
+      Matcher m = KEY_DERIVATION.matcher(code);
+      while (m.find()) {
+        found.add(file + ":" + lineOf(code, m.start()) + ": " + m.group());
+      }
+      return found;
+    }
+
+    /**
+     * Calls whose keys are not K_* locals, KEYS[...] or {@code record_key(...)}, or whose command
+     * is unknown.
+     */
     static List<String> keyArgumentProblems(String file, String text) {
       List<String> problems = new ArrayList<>();
       for (Call call : redisCalls(text)) {
@@ -379,7 +424,11 @@ class ScriptKeysDeclaredTest {
         for (String key : keys) {
           if (!KEY_ARGUMENT.matcher(key).matches()) {
             problems.add(
-                where + command + " gets key " + key + "; keys must be a K_* local or KEYS[...]");
+                where
+                    + command
+                    + " gets key "
+                    + key
+                    + "; keys must be a K_* local, KEYS[...] or record_key(...)");
           }
         }
       }

@@ -34,6 +34,9 @@ public final class KeySpace {
     "rate"
   };
 
+  /** What a generated job id starts with; caller-given ids never do. */
+  public static final String GENERATED_ID_MARK = "~";
+
   /** Index of the jobs hash within {@link #queueKeys(QueueName)}. */
   public static final int JOBS_INDEX = 0;
 
@@ -90,6 +93,29 @@ public final class KeySpace {
   /** The lock key of a unique key: held for the unique window, its value the job id. */
   public static byte[] uniqueKey(QueueName queue, String uniqueKey) {
     return bytes(PREFIX + hashTag(queue) + ":uniq:" + uniqueKey);
+  }
+
+  /**
+   * The hash holding a job's record, by the rule of {@code lib/job.lua}: a generated id ({@code ~}
+   * and the base-62 arrival number) lives in the hash of its 3,844 consecutive arrivals, named by
+   * the id without its last two digits ({@code ~100} to {@code ~1zz} in {@code <jobs>:~1}, the
+   * first 3,844 in {@code <jobs>:~}); a caller-given id lives in the queue's jobs hash itself.
+   */
+  public static byte[] recordKey(QueueName queue, String id) {
+    byte[] jobs = queueKeys(queue)[JOBS_INDEX];
+    if (!id.startsWith(GENERATED_ID_MARK)) {
+      return jobs;
+    }
+    String bucket = id.length() > 3 ? id.substring(0, id.length() - 2) : GENERATED_ID_MARK;
+    return bytes(new String(jobs, StandardCharsets.UTF_8) + ":" + bucket);
+  }
+
+  /**
+   * The pattern matching every records hash of generated ids of a queue (for SCAN, to drop a queue
+   * whole).
+   */
+  public static String recordBucketPattern(QueueName queue) {
+    return new String(queueKeys(queue)[JOBS_INDEX], StandardCharsets.UTF_8) + ":~*";
   }
 
   /** The hash of a named record collection (server data such as tokens): {@code lu:rec:{name}}. */

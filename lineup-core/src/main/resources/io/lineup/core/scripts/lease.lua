@@ -75,7 +75,8 @@ if s.rate > 0 then
   count = math.min(count, free)
 end
 
--- The jobs are read with one HMGET and written with one HSET and one ZADD, not one each per job.
+-- The jobs are read with one HMGET and written with one HSET (per records hash, lib/job.lua) and
+-- one ZADD, not one each per job.
 local popped = redis.call('ZPOPMIN', K_READY, count)
 local ids = {}
 for i = 1, #popped, 2 do
@@ -83,7 +84,7 @@ for i = 1, #popped, 2 do
 end
 local raws = {}
 if #ids > 0 then
-  raws = redis.call('HMGET', K_JOBS, unpack(ids))
+  raws = records_get(ids)
 end
 local jobs = {}
 -- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, attempt numbers.
@@ -134,7 +135,7 @@ for k, id in ipairs(ids) do
   end
 end
 if #records > 0 then
-  redis.call('HSET', K_JOBS, unpack(records))
+  records_put(records)
   redis.call('ZADD', K_LEASED, unpack(deadlines))
 end
 if #leases > 0 then

@@ -121,11 +121,12 @@ for i = 0, n - 1 do
     lock = QUEUE_KEYS + locks_used
   end
   local prior = nil
+  -- A caller-given id never starts with '~', so its record is in K_JOBS itself (lib/job.lua).
   if not generated and (created[id] or redis.call('HEXISTS', K_JOBS, id) == 1) then
     prior = id
   elseif lock then
     local holder = redis.call('GET', KEYS[lock])
-    if holder and (created[holder] or redis.call('HEXISTS', K_JOBS, holder) == 1) then
+    if holder and (created[holder] or redis.call('HEXISTS', record_key(holder), holder) == 1) then
       prior = holder
     end
   end
@@ -186,7 +187,7 @@ for i = 0, n - 1 do
 end
 
 if #records > 0 then
-  redis.call('HSET', K_JOBS, unpack(records))
+  records_put(records)
 end
 if #expiring > 0 then
   redis.call('ZADD', K_TTL, unpack(expiring))

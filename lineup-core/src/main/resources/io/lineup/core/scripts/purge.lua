@@ -7,11 +7,12 @@
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/events.lua
+--#include lib/job.lua
 
 local now = clock_now(ARGV[1])
 local ids = redis.call('ZRANGE', K_DEAD, 0, tonumber(ARGV[2]) - 1)
 if #ids > 0 then
-  redis.call('HDEL', K_JOBS, unpack(ids))
+  records_delete(ids)
   redis.call('ZREM', K_DEAD, unpack(ids))
   for _, id in ipairs(ids) do
     note('purged', id)

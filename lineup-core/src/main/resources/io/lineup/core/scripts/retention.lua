@@ -8,12 +8,13 @@
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/settings.lua
+--#include lib/job.lua
 
 local now = clock_now(ARGV[1])
 local s = settings_load()
 local ids = redis.call('ZRANGEBYSCORE', K_FINISHED, '-inf', now - s.retention_ms, 'LIMIT', 0, tonumber(ARGV[2]))
 if #ids > 0 then
-  redis.call('HDEL', K_JOBS, unpack(ids))
+  records_delete(ids)
   redis.call('ZREM', K_FINISHED, unpack(ids))
 end
 return {#ids}

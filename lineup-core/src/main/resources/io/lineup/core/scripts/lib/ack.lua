@@ -1,6 +1,7 @@
 -- Acknowledges n acks given as ARGV triples (id, lease token, result) from ARGV[first]; returns
 -- their codes (codes.lua) in order. The jobs are read with one HMGET and written with one command
--- per key, since each redis.call costs the script about a microsecond beyond the command itself.
+-- per key (per records hash, lib/job.lua), since each redis.call costs the script about a
+-- microsecond beyond the command itself.
 -- A freed concurrency slot wakes a waiting consumer.
 local function ack_all(first, n, now, s)
   local codes = {}
@@ -11,7 +12,7 @@ local function ack_all(first, n, now, s)
   for i = 0, n - 1 do
     ids[i + 1] = ARGV[first + i * 3]
   end
-  local raws = redis.call('HMGET', K_JOBS, unpack(ids))
+  local raws = records_get(ids)
   local keep = retention_on(s)
   local now_text = int_text(now) -- the finished set's score, formatted once (lib/clock.lua)
   local acked_by = {}       -- id -> token, for a job acked earlier in this call
@@ -63,12 +64,12 @@ local function ack_all(first, n, now, s)
     redis.call('ZREM', K_TTL, unpack(untimed))
   end
   if #records > 0 then
-    redis.call('HSET', K_JOBS, unpack(records))
+    records_put(records)
     redis.call('ZADD', K_FINISHED, unpack(finished))
     finished_trim(s, #unleased)
   end
   if #gone > 0 then
-    redis.call('HDEL', K_JOBS, unpack(gone))
+    records_delete(gone)
   end
   service_note(now, #unleased)
   if #unleased > 0 and s.concurrency > 0 then

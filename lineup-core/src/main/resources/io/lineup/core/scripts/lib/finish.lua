@@ -9,7 +9,7 @@ local function finished_trim(s, n)
   local over = redis.call('ZCARD', K_FINISHED) - s.retention_max
   if over > 0 then
     local oldest = redis.call('ZRANGE', K_FINISHED, 0, math.min(over, FINISHED_TRIM_STEP * n, FINISHED_TRIM_MAX) - 1)
-    redis.call('HDEL', K_JOBS, unpack(oldest))
+    records_delete(oldest)
     redis.call('ZREM', K_FINISHED, unpack(oldest))
   end
 end
@@ -34,7 +34,7 @@ local function finish(id, job, state, now, s)
     redis.call('ZREM', K_TTL, id)
   end
   if not retention_on(s) then
-    redis.call('HDEL', K_JOBS, id)
+    redis.call('HDEL', record_key(id), id)
     return
   end
   finished_record(job, state, now)

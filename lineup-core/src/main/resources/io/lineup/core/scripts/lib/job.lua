@@ -7,6 +7,78 @@ local F_DUE, F_EXPIRES, F_STARTED, F_FINISHED, F_TOKEN, F_ERROR, F_RESULT = 8, 9
 local F_LINE = 15 -- while leased: the job's score in the ready line, so a release puts it back there
 local JOB_FIELDS = 15
 
+-- Where a record lives. A generated id ('~' and the base-62 arrival number) is kept in a hash of
+-- 3,844 consecutive arrivals, named by the id without its last two digits: K_JOBS .. ':~1' holds
+-- '~100' to '~1zz', K_JOBS .. ':~' the first 3,843. A caller-given id (never starting with '~') is
+-- kept in K_JOBS itself. Why: jobs are consumed in arrival order, so a lease and its acks look up
+-- records in one small hash whose table stays in the CPU's caches; in one hash of a million
+-- records every lookup missed them, and a deep queue drained markedly slower than a shallow one
+-- (docs/engine.md, data layout). A bucket key is K_JOBS and a suffix, so it keeps the queue's
+-- hash tag and lives in the queue's Redis Cluster slot; record_key is the only place that derives
+-- a key (KeySpace.recordKey is its Java twin).
+local str_byte, str_sub = string.byte, string.sub
+local RECORD_BUCKETS = {}   -- bucket suffix -> key, built once per call
+
+local function record_key(id)
+  if str_byte(id, 1) ~= 126 then -- not '~': a caller-given id
+    return K_JOBS
+  end
+  local suffix = '~'
+  if #id > 3 then
+    suffix = str_sub(id, 1, -3)
+  end
+  local key = RECORD_BUCKETS[suffix]
+  if not key then
+    key = K_JOBS .. ':' .. suffix
+    RECORD_BUCKETS[suffix] = key
+  end
+  return key
+end
+
+-- Splits values (`per` of them per id, the id first) into runs of consecutive ids whose records
+-- share a hash: { first, last } positions in values. Jobs of one call mostly follow each other in
+-- arrival order, so one HMGET/HSET/HDEL per run is usually one per call.
+local function record_runs(values, per)
+  local runs = {}
+  local n = #values
+  local i = 1
+  while i <= n do
+    local key = record_key(values[i])
+    local j = i + per
+    while j <= n and record_key(values[j]) == key do
+      j = j + per
+    end
+    runs[#runs + 1] = {i, j - 1}
+    i = j
+  end
+  return runs
+end
+
+-- The stored records of ids, in order (false where there is none).
+local function records_get(ids)
+  local raws = {}
+  for _, run in ipairs(record_runs(ids, 1)) do
+    local got = redis.call('HMGET', record_key(ids[run[1]]), unpack(ids, run[1], run[2]))
+    for k = 1, #got do
+      raws[run[1] + k - 1] = got[k]
+    end
+  end
+  return raws
+end
+
+-- Stores records given as pairs: id, stored form.
+local function records_put(pairs)
+  for _, run in ipairs(record_runs(pairs, 2)) do
+    redis.call('HSET', record_key(pairs[run[1]]), unpack(pairs, run[1], run[2]))
+  end
+end
+
+local function records_delete(ids)
+  for _, run in ipairs(record_runs(ids, 1)) do
+    redis.call('HDEL', record_key(ids[run[1]]), unpack(ids, run[1], run[2]))
+  end
+end
+
 local function present(v)
   return v ~= nil and v ~= 0 and v ~= ''
 end
@@ -23,7 +95,7 @@ local function job_decode(raw)
 end
 
 local function job_load(id)
-  local raw = redis.call('HGET', K_JOBS, id)
+  local raw = redis.call('HGET', record_key(id), id)
   if not raw then
     return nil
   end
@@ -46,7 +118,7 @@ local function job_pack(job)
 end
 
 local function job_store(id, job)
-  redis.call('HSET', K_JOBS, id, job_pack(job))
+  redis.call('HSET', record_key(id), id, job_pack(job))
 end
 
 -- Code an ack/nack/extend gets when the job is no longer leased under its token.

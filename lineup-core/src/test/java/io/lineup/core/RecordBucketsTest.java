@@ -1,0 +1,179 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static io.lineup.core.Fixtures.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lineup.core.internal.KeySpace;
+import io.lineup.testing.RedisServerExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Where job records live: generated ids in hashes of 3,844 consecutive arrivals, caller-given ids
+ * in the queue's jobs hash (docs/engine.md, data layout). The jobs here cross the first bucket
+ * boundary (arrival 3,844, id {@code ~100}) and mix both kinds of id, so one lease or ack call
+ * spans several hashes.
+ */
+class RecordBucketsTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  /** Arrivals per records hash of generated ids: 62 × 62. */
+  private static final int BUCKET = 3_844;
+
+  private static RedisClient rawClient;
+  private static StatefulRedisConnection<byte[], byte[]> raw;
+
+  @BeforeAll
+  static void connectRaw() {
+    rawClient = RedisClient.create(redis.uri());
+    raw = rawClient.connect(ByteArrayCodec.INSTANCE);
+  }
+
+  @AfterAll
+  static void closeRaw() {
+    raw.close();
+    rawClient.shutdown();
+  }
+
+  @Test
+  void generatedIdsAreKeptInHashesOfConsecutiveArrivalsAndCallerIdsInTheJobsHash() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      List<String> ids = publishMixed(lineup, queue, 4_000, 0);
+      List<String> generated = ids.stream().filter(id -> id.startsWith("~")).toList();
+      assertThat(generated).hasSize(4_000).startsWith("~1");
+      // Arrival numbers are base 62: the 3,844th generated id is the first with three digits.
+      assertThat(generated.get(BUCKET - 1)).isEqualTo("~100");
+
+      assertThat(hashLength(KeySpace.recordKey(queue, "~1"))).isEqualTo(BUCKET - 1);
+      assertThat(KeySpace.recordKey(queue, "~zz")).isEqualTo(KeySpace.recordKey(queue, "~1"));
+      assertThat(hashLength(KeySpace.recordKey(queue, "~100"))).isEqualTo(4_000 - BUCKET + 1);
+      assertThat(hashLength(KeySpace.queueKeys(queue)[KeySpace.JOBS_INDEX])).isZero();
+      assertThat(keyText(KeySpace.recordKey(queue, "~100"))).endsWith(":jobs:~1");
+
+      assertThat(lineup.exists(queue, "~zz")).isTrue();
+      assertThat(lineup.exists(queue, "~100")).isTrue();
+      assertThat(lineup.exists(queue, "~1zz")).as("not published yet").isFalse();
+      assertThat(lineup.get(queue, "~100").orElseThrow().position()).isEqualTo(BUCKET - 1);
+    }
+  }
+
+  @Test
+  void aWorkerDrainsJobsAcrossBucketsAndMixedIdsAndLeavesNoRecordBehindWithoutRetention() {
+    QueueName queue = aFreshQueue();
+    Set<String> handled = ConcurrentHashMap.newKeySet();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
+      List<String> ids = publishMixed(lineup, queue, 4_000, 7);
+      assertThat(hashLength(KeySpace.queueKeys(queue)[KeySpace.JOBS_INDEX]))
+          .as("caller-given ids")
+          .isEqualTo(ids.size() - 4_000);
+      try (Worker worker =
+          lineup
+              .worker(
+                  queue,
+                  job -> {
+                    assertThat(handled.add(job.id())).as("handled once: %s", job.id()).isTrue();
+                    return null;
+                  },
+                  WorkerOptions.defaults().withConcurrency(64))
+              .start()) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == ids.size());
+      }
+      assertThat(handled).containsExactlyInAnyOrderElementsOf(ids);
+      assertThat(lineup.stats(queue).counters().get("acked")).isEqualTo(ids.size());
+      for (String id : List.of("~1", "~100", "caller-7")) {
+        assertThat(raw.sync().exists(KeySpace.recordKey(queue, id))).as(id).isZero();
+      }
+    }
+  }
+
+  @Test
+  void finishedAndDeadRecordsInBucketsAreFoundAndDroppedByRetentionAndPurge() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = Fixtures.anEngine(redis)) {
+      lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+      List<String> ids = publishMixed(lineup, queue, 4_000, 0);
+      int acked = 0;
+      List<String> dead = new ArrayList<>();
+      while (true) {
+        List<LeasedJob> jobs = lineup.lease(queue, 1_000, Duration.ZERO).jobs();
+        if (jobs.isEmpty()) {
+          break;
+        }
+        for (LeasedJob job : jobs) {
+          // Every tenth job fails for good, the rest succeed.
+          if (Integer.parseInt(Fixtures.text(job.payload()).substring(1)) % 10 == 0) {
+            lineup.nack(job, "broken");
+            dead.add(job.id());
+          } else {
+            lineup.ack(job, job.payload());
+            acked++;
+          }
+        }
+      }
+      assertThat(acked + dead.size()).isEqualTo(ids.size());
+      assertThat(lineup.get(queue, "~100").orElseThrow().state()).isEqualTo(JobState.DONE);
+      assertThat(lineup.get(queue, "~101").orElseThrow().result()).isEqualTo(bytes("j3845"));
+      assertThat(lineup.get(queue, dead.get(dead.size() - 1)).orElseThrow().state())
+          .isEqualTo(JobState.DEAD);
+      assertThat(lineup.deadLetters(queue, 0, 1_000).total()).isEqualTo(dead.size());
+
+      assertThat(lineup.purgeDead(queue)).isEqualTo(dead.size());
+      assertThat(dead).noneMatch(id -> lineup.exists(queue, id));
+      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ofMillis(1)));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> raw.sync().exists(KeySpace.recordKey(queue, "~100")) == 0);
+      assertThat(raw.sync().exists(KeySpace.recordKey(queue, "~1"))).isZero();
+      assertThat(ids).noneMatch(id -> lineup.exists(queue, id));
+    }
+  }
+
+  /**
+   * Publishes {@code generated} jobs without ids, payloads {@code j1}, {@code j2}, …, and after
+   * every {@code callerEvery}-th of them (0: never) one with a caller-given id, in bulks of 1,000;
+   * returns every id in publish order.
+   */
+  private static List<String> publishMixed(
+      Lineup lineup, QueueName queue, int generated, int callerEvery) {
+    List<NewJob> jobs = new ArrayList<>();
+    for (int i = 1; i <= generated; i++) {
+      jobs.add(aJob("j" + i));
+      if (callerEvery > 0 && i % callerEvery == 0) {
+        jobs.add(aJob("c" + i).id("caller-" + i));
+      }
+    }
+    List<String> ids = new ArrayList<>();
+    for (int from = 0; from < jobs.size(); from += Limits.MAX_BATCH) {
+      List<NewJob> bulk = jobs.subList(from, Math.min(jobs.size(), from + Limits.MAX_BATCH));
+      lineup.publishAll(queue, bulk).forEach(result -> ids.add(result.id()));
+    }
+    return ids;
+  }
+
+  private static long hashLength(byte[] key) {
+    return raw.sync().hlen(key);
+  }
+
+  private static String keyText(byte[] key) {
+    return new String(key, StandardCharsets.UTF_8);
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}
