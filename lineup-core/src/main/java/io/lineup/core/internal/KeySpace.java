@@ -99,15 +99,15 @@ public final class KeySpace {
    * The hash holding a job's record, by the rule of {@code lib/job.lua}: a generated id ({@code ~}
    * and the base-62 arrival number) lives in the hash of its 3,844 consecutive arrivals, named by
    * the id without its last two digits ({@code ~100} to {@code ~1zz} in {@code <jobs>:~1}, the
-   * first 3,844 in {@code <jobs>:~}); a caller-given id lives in the queue's jobs hash itself.
+   * first 3,843, {@code ~1} to {@code ~zz}, in {@code <jobs>:~}); a caller-given id lives in the
+   * queue's jobs hash itself.
    */
   public static byte[] recordKey(QueueName queue, String id) {
-    byte[] jobs = queueKeys(queue)[JOBS_INDEX];
     if (!id.startsWith(GENERATED_ID_MARK)) {
-      return jobs;
+      return queueKeys(queue)[JOBS_INDEX];
     }
     String bucket = id.length() > 3 ? id.substring(0, id.length() - 2) : GENERATED_ID_MARK;
-    return bytes(new String(jobs, StandardCharsets.UTF_8) + ":" + bucket);
+    return bytes(jobsKeyText(queue) + ":" + bucket);
   }
 
   /**
@@ -115,7 +115,11 @@ public final class KeySpace {
    * whole).
    */
   public static String recordBucketPattern(QueueName queue) {
-    return new String(queueKeys(queue)[JOBS_INDEX], StandardCharsets.UTF_8) + ":~*";
+    return jobsKeyText(queue) + ":" + GENERATED_ID_MARK + "*";
+  }
+
+  private static String jobsKeyText(QueueName queue) {
+    return new String(queueKeys(queue)[JOBS_INDEX], StandardCharsets.UTF_8);
   }
 
   /** The hash of a named record collection (server data such as tokens): {@code lu:rec:{name}}. */

@@ -82,10 +82,7 @@ local ids = {}
 for i = 1, #popped, 2 do
   ids[#ids + 1] = popped[i]
 end
-local raws = {}
-if #ids > 0 then
-  raws = records_get(ids)
-end
+local raws = records_get(ids)
 local jobs = {}
 -- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, attempt numbers.
 local deadline_texts = {}
