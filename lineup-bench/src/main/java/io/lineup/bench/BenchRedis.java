@@ -11,7 +11,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lineup.core.QueueName;
-import io.lineup.core.internal.KeySpace;
+import io.lineup.core.internal.store.KeySpace;
 import io.lineup.redis.RedisBinary;
 import io.lineup.redis.RedisProcess;
 import java.nio.charset.StandardCharsets;

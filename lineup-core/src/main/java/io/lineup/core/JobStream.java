@@ -66,7 +66,7 @@ public final class JobStream implements Iterable<LeasedJob>, AutoCloseable {
   private CompletableFuture<byte[]> settle(LeasedJob job) {
     CompletableFuture<byte[]> settled = unsettled.get(job.id());
     if (settled == null) {
-      throw new LeaseLostException(job.id(), LeaseLostException.Reason.ALREADY_DONE);
+      throw new LeaseLostException(job.id(), LeaseLostException.Reason.ACKED);
     }
     return settled;
   }

@@ -11,12 +11,18 @@ public class LeaseLostException extends LineupException {
     EXPIRED_LEASE,
     /** The lease ran out and another consumer leased the job since. */
     LEASED_AGAIN,
+    /** This lease was nacked; the job waits for a retry, is dead, or was leased again. */
+    NACKED,
+    /** This lease was released; the job went back to its place in line. */
+    RELEASED,
+    /** The job was acknowledged (under this lease, for a nack or extend; else another one). */
+    ACKED,
+    /** The token is not one of the job's last two leases (mistyped, or much older). */
+    WRONG_TOKEN,
     /** The job was cancelled while leased. */
     CANCELLED,
     /** The job's TTL passed while leased. */
-    JOB_EXPIRED,
-    /** The job was already acknowledged under another lease. */
-    ALREADY_DONE
+    JOB_EXPIRED
   }
 
   private final Reason reason;
@@ -39,10 +45,13 @@ public class LeaseLostException extends LineupException {
   private static String describe(Reason reason) {
     return switch (reason) {
       case EXPIRED_LEASE -> "its time-to-run passed without ack or extend";
-      case LEASED_AGAIN -> "its lease ran out and it was leased again";
+      case LEASED_AGAIN -> "its time-to-run passed and it was leased again";
       case CANCELLED -> "the job was cancelled";
       case JOB_EXPIRED -> "the job's TTL passed";
-      case ALREADY_DONE -> "the job was already acknowledged";
+      case NACKED -> "this lease was nacked";
+      case RELEASED -> "this lease was released";
+      case ACKED -> "the job was already acknowledged";
+      case WRONG_TOKEN -> "the token is not a lease of this job";
     };
   }
 }

@@ -1,11 +1,9 @@
 package io.lineup.core;
 
-import io.lineup.core.internal.Args;
-import io.lineup.core.internal.RedisGateway;
-import io.lineup.core.internal.ScriptLibrary;
-import io.lineup.core.maintenance.Maintenance;
+import io.lineup.core.internal.maintenance.Maintenance;
+import io.lineup.core.internal.store.RedisGateway;
+import io.lineup.core.internal.store.RedisStore;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -35,7 +33,6 @@ public final class Lineup implements AutoCloseable {
   private final Leaser leaser;
   private final Inspector inspector;
   private final DeadLetters deadLetters;
-  private final EventReader events;
   private final Maintenance maintenance;
 
   private Lineup(LineupOptions options) {
@@ -45,16 +42,14 @@ public final class Lineup implements AutoCloseable {
             options.commandTimeout(),
             options.maxWaitingConnections(),
             options.latencyListener());
-    this.engine = new Engine(gateway, options);
+    RedisStore store = new RedisStore(gateway, options.timeSource());
+    this.engine = new Engine(store, options);
     this.publisher = new Publisher(engine);
     this.leaser = new Leaser(engine);
     this.inspector = new Inspector(engine);
     this.deadLetters = new DeadLetters(engine);
-    this.events = new EventReader(engine);
     this.maintenance =
-        options.maintenance()
-            ? new Maintenance(gateway, options.timeSource(), options.maintenanceInterval())
-            : null;
+        options.maintenance() ? new Maintenance(store, options.maintenanceInterval()) : null;
     if (maintenance != null) {
       maintenance.start();
     }
@@ -217,7 +212,7 @@ public final class Lineup implements AutoCloseable {
    * {@link Worker#start()}.
    */
   public Worker worker(QueueName queue, JobHandler handler, WorkerOptions options) {
-    return new Worker(leaser, engine.gateway().waiter(), queue, handler, options);
+    return new Worker(leaser, engine.store(), queue, handler, options);
   }
 
   /**
@@ -257,7 +252,7 @@ public final class Lineup implements AutoCloseable {
 
   /** Whether the queue was ever published to or configured (one cheap lookup). */
   public boolean isKnown(QueueName queue) {
-    return engine.gateway().isRegistered(queue);
+    return inspector.isKnown(queue);
   }
 
   /** Every queue that was ever published to or configured. */
@@ -273,7 +268,7 @@ public final class Lineup implements AutoCloseable {
    *     is not a stream id
    */
   public List<QueueEvent> events(QueueName queue, String afterStreamId, int count) {
-    return events.read(queue, afterStreamId, count);
+    return inspector.events(queue, afterStreamId, count);
   }
 
   // ---- dead letters ----
@@ -310,10 +305,8 @@ public final class Lineup implements AutoCloseable {
     if (pairs.isEmpty()) {
       return;
     }
-    engine.gateway().register(queue);
-    Args args = new Args(pairs.size());
-    new ArrayList<>(pairs).forEach(args::add);
-    engine.run(ScriptLibrary.CONFIGURE, queue, args.toArray());
+    engine.store().register(queue);
+    engine.store().configure(queue, pairs);
   }
 
   /** Pauses a queue: publishing still works, leases return nothing. */
@@ -334,17 +327,17 @@ public final class Lineup implements AutoCloseable {
    * @throws RedisUnavailableException when Redis does not answer
    */
   public Duration ping() {
-    return engine.gateway().ping();
+    return engine.store().ping();
   }
 
   /** The Redis server's version, mode and the settings that decide whether jobs can be lost. */
   public RedisServerInfo redisInfo() {
-    return engine.gateway().info();
+    return engine.store().info();
   }
 
   /** A named collection of small records for the server's own data (namespaces, hashed tokens). */
   public RecordStore records(String collection) {
-    return new RecordStore(engine.gateway(), collection);
+    return new RecordStore(engine.store(), collection);
   }
 
   /** Stops the background loops and closes the connections. Workers should be closed first. */
@@ -353,6 +346,6 @@ public final class Lineup implements AutoCloseable {
     if (maintenance != null) {
       maintenance.close();
     }
-    engine.gateway().close();
+    engine.store().close();
   }
 }

@@ -1,11 +1,6 @@
 package io.lineup.core;
 
-import io.lineup.core.internal.KeySpace;
-import io.lineup.core.internal.PublishWire;
-import io.lineup.core.internal.ScriptLibrary;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
@@ -22,11 +17,11 @@ final class Publisher {
 
   Publisher(Engine engine) {
     this.engine = engine;
-    this.coalescer = CallCoalescer.of(engine.options(), this::send);
+    this.coalescer = CallCoalescer.of(engine.options(), engine.store()::publish);
   }
 
   List<PublishResult> publish(QueueName queue, List<NewJob> jobs) {
-    return engine.gateway().await(publishAsync(queue, jobs));
+    return engine.store().await(publishAsync(queue, jobs));
   }
 
   /**
@@ -35,27 +30,8 @@ final class Publisher {
    */
   CompletableFuture<List<PublishResult>> publishAsync(QueueName queue, List<NewJob> jobs) {
     long payloadBytes = check(jobs);
-    engine.gateway().register(queue);
+    engine.store().register(queue);
     return coalescer.submit(queue, jobs, payloadBytes);
-  }
-
-  /** One script call for checked jobs; never blocks. */
-  private CompletableFuture<List<PublishResult>> send(QueueName queue, List<NewJob> jobs) {
-    byte[][] queueKeys = KeySpace.queueKeys(queue);
-    List<byte[]> uniqueKeys = null;
-    for (NewJob job : jobs) {
-      if (job.uniqueKey() != null) {
-        if (uniqueKeys == null) {
-          uniqueKeys = new ArrayList<>();
-        }
-        uniqueKeys.add(KeySpace.uniqueKey(queue, job.uniqueKey()));
-      }
-    }
-    byte[][] args = PublishWire.arguments(engine.now(), jobs);
-    return engine
-        .gateway()
-        .runAsync(ScriptLibrary.PUBLISH, allKeys(queueKeys, uniqueKeys), args)
-        .thenApply(PublishWire::results);
   }
 
   /** Checks every job before anything is sent; returns their payload bytes. */
@@ -76,25 +52,13 @@ final class Publisher {
     return payloadBytes;
   }
 
-  private static byte[][] allKeys(byte[][] queueKeys, List<byte[]> uniqueKeys) {
-    if (uniqueKeys == null) {
-      return queueKeys;
-    }
-    byte[][] keys = Arrays.copyOf(queueKeys, queueKeys.length + uniqueKeys.size());
-    for (int i = 0; i < uniqueKeys.size(); i++) {
-      keys[queueKeys.length + i] = uniqueKeys.get(i);
-    }
-    return keys;
-  }
-
   private void check(NewJob job) {
     if (job == null) {
       throw new InvalidArgumentException("jobs", "a job must not be null");
     }
     int max = engine.options().maxPayloadBytes();
     if (job.payload().length > max) {
-      throw new InvalidArgumentException(
-          "payload", "must be at most " + max + " bytes, got " + job.payload().length);
+      throw new PayloadTooLargeException("payload", max, job.payload().length);
     }
     if (job.id() != null) {
       if (job.id().isEmpty()

@@ -1,8 +1,9 @@
 package io.lineup.core;
 
-import io.lineup.core.internal.KeySpace;
-import io.lineup.core.internal.ScriptCode;
-import io.lineup.core.internal.WakeWaiter;
+import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.internal.store.RedisStore.Ack;
+import io.lineup.core.internal.store.ScriptCode;
+import io.lineup.core.internal.store.ScriptReplies.LeaseReply;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,12 +35,11 @@ public final class Worker implements AutoCloseable {
   private static final long MAX_BACKOFF_MS = 1000;
 
   private final Leaser leaser;
-  private final WakeWaiter waiter;
+  private final RedisStore store;
   private final QueueName queue;
   private final JobHandler handler;
   private final WorkerOptions options;
-  private final byte[][] wakeKeys;
-  private final ConcurrentLinkedQueue<Leaser.Ack> pendingAcks = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Ack> pendingAcks = new ConcurrentLinkedQueue<>();
   private final Map<String, Running> running = new ConcurrentHashMap<>();
   private final Semaphore slotFreed = new Semaphore(0);
   private final AtomicLong handled = new AtomicLong();
@@ -72,17 +72,12 @@ public final class Worker implements AutoCloseable {
   }
 
   Worker(
-      Leaser leaser,
-      WakeWaiter waiter,
-      QueueName queue,
-      JobHandler handler,
-      WorkerOptions options) {
+      Leaser leaser, RedisStore store, QueueName queue, JobHandler handler, WorkerOptions options) {
     this.leaser = leaser;
-    this.waiter = waiter;
+    this.store = store;
     this.queue = queue;
     this.handler = handler;
     this.options = options;
-    this.wakeKeys = new byte[][] {KeySpace.queueKeys(queue)[KeySpace.WAKE_INDEX]};
     this.heartbeats =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("lineup-heartbeat").factory());
@@ -116,12 +111,12 @@ public final class Worker implements AutoCloseable {
     long backoff = 0;
     while (leasing) {
       int free = options.concurrency() - running.size();
-      List<Leaser.Ack> acks = drainAcks();
+      List<Ack> acks = drainAcks();
       if (free <= 0 && acks.isEmpty()) {
         awaitFreeSlot();
         continue;
       }
-      Leaser.Attempt attempt;
+      LeaseReply attempt;
       try {
         attempt = leaser.leaseOnce(queue, Math.max(0, free), acks);
         backoff = 0;
@@ -153,7 +148,7 @@ public final class Worker implements AutoCloseable {
       if (!pendingAcks.isEmpty()) {
         return;
       }
-      waiter.await(wakeKeys, wait);
+      store.awaitWake(List.of(queue), wait);
     } catch (InterruptedException e) {
       // close() interrupts the wait.
     } catch (RuntimeException e) {
@@ -180,7 +175,7 @@ public final class Worker implements AutoCloseable {
       handled.incrementAndGet();
       stopHeartbeat(run);
       if (!run.released) {
-        pendingAcks.add(new Leaser.Ack(job.id(), job.token(), result));
+        pendingAcks.add(new Ack(job.id(), job.token(), result));
       }
       freeSlot(run);
       if (fetchBlocked || !leasing) {
@@ -213,7 +208,7 @@ public final class Worker implements AutoCloseable {
 
   /** Sends waiting acks now, in one call; on failure they stay for the fetch loop to retry. */
   private void flushAcks() {
-    List<Leaser.Ack> acks = drainAcks();
+    List<Ack> acks = drainAcks();
     if (acks.isEmpty()) {
       return;
     }
@@ -252,7 +247,7 @@ public final class Worker implements AutoCloseable {
     LOG.warn("Could not nack job {}; it will be delivered again when its lease ends", job.id());
   }
 
-  private void report(List<Leaser.Ack> acks, List<ScriptCode> codes) {
+  private void report(List<Ack> acks, List<ScriptCode> codes) {
     for (int i = 0; i < codes.size(); i++) {
       if (codes.get(i) != ScriptCode.OK) {
         LOG.warn("Ack of job {} in {} was refused: {}", acks.get(i).id(), queue, codes.get(i));
@@ -291,9 +286,9 @@ public final class Worker implements AutoCloseable {
     }
   }
 
-  private List<Leaser.Ack> drainAcks() {
-    List<Leaser.Ack> acks = new ArrayList<>();
-    Leaser.Ack ack;
+  private List<Ack> drainAcks() {
+    List<Ack> acks = new ArrayList<>();
+    Ack ack;
     while (acks.size() < Limits.MAX_BATCH && (ack = pendingAcks.poll()) != null) {
       acks.add(ack);
     }

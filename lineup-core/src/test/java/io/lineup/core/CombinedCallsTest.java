@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lineup.core.internal.KeySpace;
+import io.lineup.core.internal.store.KeySpace;
 import io.lineup.testing.RedisServerExtension;
 import java.io.IOException;
 import java.time.Duration;

@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lineup.core.internal.KeySpace;
+import io.lineup.core.internal.store.KeySpace;
 import io.lineup.testing.RedisServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.cluster.SlotHash;
-import io.lineup.core.internal.KeySpace;
+import io.lineup.core.internal.store.KeySpace;
 import io.lineup.testing.RedisClusterExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

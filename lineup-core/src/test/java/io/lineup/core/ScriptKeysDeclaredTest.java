@@ -3,8 +3,8 @@ package io.lineup.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.cluster.SlotHash;
-import io.lineup.core.internal.KeySpace;
-import io.lineup.core.internal.ScriptLibrary;
+import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.internal.store.ScriptLibrary;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -3,9 +3,8 @@ package io.lineup.bench.jmh;
 import io.lineup.core.LeasedJob;
 import io.lineup.core.PublishResult;
 import io.lineup.core.QueueName;
-import io.lineup.core.internal.LeaseWire;
-import io.lineup.core.internal.PublishWire;
-import io.lineup.core.internal.Replies;
+import io.lineup.core.internal.store.Replies;
+import io.lineup.core.internal.store.ScriptReplies;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,12 +59,12 @@ public class ReplyParsingBenchmark {
 
   @Benchmark
   public List<LeasedJob> leaseReplyOfHundredJobs() {
-    return LeaseWire.jobs(QUEUE, leaseReply);
+    return ScriptReplies.leasedJobs(QUEUE, leaseReply);
   }
 
   @Benchmark
   public List<PublishResult> publishReplyOfHundredJobs() {
-    return PublishWire.results(publishReply);
+    return ScriptReplies.publish(publishReply);
   }
 
   private static byte[] bytes(String text) {

@@ -108,7 +108,7 @@ for k, id in ipairs(ids) do
       job[F_STATE] = ST_LEASED
       job[F_ATTEMPTS] = attempt
       job[F_STARTED] = now
-      job[F_TOKEN] = token
+      lease_begin(job, token)
       job[F_LINE] = tonumber(popped[2 * k])
       records[#records + 1] = id
       records[#records + 1] = job_pack(job)

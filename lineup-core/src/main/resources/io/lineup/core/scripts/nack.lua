@@ -25,7 +25,7 @@ if not job then
   return {code, '', 0}
 end
 local s = settings_load()
-local state, due = retry_or_bury(id, job, now, s, ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]))
+local state, due = retry_or_bury(id, job, now, s, ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), END_NACKED)
 if s.concurrency > 0 then
   wake()
 end

@@ -22,7 +22,7 @@ end
 redis.call('ZREM', K_LEASED, id)
 job[F_STATE] = ST_WAITING
 job[F_ATTEMPTS] = job[F_ATTEMPTS] - 1
-job[F_TOKEN] = 0
+job[F_ENDED] = END_RELEASED
 if present(job[F_LINE]) then
   redis.call('ZADD', K_READY, job[F_LINE], id)
 else

@@ -7,7 +7,8 @@ import io.lineup.core.InvalidArgumentException;
 import io.lineup.core.JobFinishedException;
 import io.lineup.core.JobNotFoundException;
 import io.lineup.core.LeaseLostException;
-import io.lineup.core.LineupException;
+import io.lineup.core.PayloadTooLargeException;
+import io.lineup.core.RedisOutOfMemoryException;
 import io.lineup.core.RedisUnavailableException;
 import java.util.Locale;
 import java.util.Map;
@@ -31,13 +32,14 @@ public final class ErrorMapper {
     if (error instanceof ApiException api) {
       return api;
     }
+    if (error instanceof PayloadTooLargeException tooLarge) {
+      return new ApiException(
+          ErrorCode.PAYLOAD_TOO_LARGE,
+          EngineFieldNames.toHttp(tooLarge.field()),
+          tooLarge.reason());
+    }
     if (error instanceof InvalidArgumentException invalid) {
-      String field = EngineFieldNames.toHttp(invalid.field());
-      if (invalid.reason().contains("bytes")
-          && ("payload".equals(field) || "result".equals(field))) {
-        return new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, field, invalid.reason());
-      }
-      return ApiException.invalidField(field, invalid.reason());
+      return ApiException.invalidField(EngineFieldNames.toHttp(invalid.field()), invalid.reason());
     }
     if (error instanceof JobNotFoundException notFound) {
       return ApiException.notFound(notFound.getMessage());
@@ -57,12 +59,8 @@ public final class ErrorMapper {
               "Redis is unavailable: " + unavailable.getMessage())
           .header("Retry-After", Integer.toString(REDIS_RETRY_AFTER_SECONDS));
     }
-    if (error instanceof LineupException lineup
-        && String.valueOf(lineup.getMessage()).contains("OOM")) {
-      return new ApiException(
-              ErrorCode.REDIS_OUT_OF_MEMORY,
-              null,
-              "Redis refused to store more data (maxmemory reached): " + lineup.getMessage())
+    if (error instanceof RedisOutOfMemoryException outOfMemory) {
+      return new ApiException(ErrorCode.REDIS_OUT_OF_MEMORY, null, outOfMemory.getMessage())
           .header("Retry-After", Integer.toString(REDIS_RETRY_AFTER_SECONDS));
     }
     if (error instanceof HttpResponseException http) {

@@ -21,9 +21,14 @@ end
 
 -- Turns a job into the record kept after it finished in this state (only a done job keeps its
 -- payload).
+-- How earlier leases ended no longer matters once the job finished (a settle then learns that it
+-- finished), so those fields are dropped to keep the record small.
 local function finished_record(job, state, now)
   job[F_STATE] = state
   job[F_FINISHED] = now
+  job[F_ENDED] = 0
+  job[F_PREV_TOKEN] = 0
+  job[F_PREV_ENDED] = 0
   if state ~= ST_DONE then
     job[F_PAYLOAD] = ''
   end

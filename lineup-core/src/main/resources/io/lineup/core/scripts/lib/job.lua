@@ -5,7 +5,13 @@ local ST_WAITING, ST_LEASED, ST_DONE, ST_DEAD, ST_CANCELLED, ST_EXPIRED = 0, 2, 
 local F_PAYLOAD, F_CREATED, F_PRIORITY, F_ATTEMPTS, F_STATE, F_MAX_ATTEMPTS, F_TTR = 1, 2, 3, 4, 5, 6, 7
 local F_DUE, F_EXPIRES, F_STARTED, F_FINISHED, F_TOKEN, F_ERROR, F_RESULT = 8, 9, 10, 11, 12, 13, 14
 local F_LINE = 15 -- while leased: the job's score in the ready line, so a release puts it back there
-local JOB_FIELDS = 15
+-- How leases ended, so a settle with an old token can be told what happened to it: F_TOKEN keeps
+-- the last lease's token after it ended, F_ENDED how it ended (END_*, 0 while it holds or when it
+-- was acked); a new lease moves both to F_PREV_TOKEN and F_PREV_ENDED. Tokens older than that are
+-- answered as wrong tokens.
+local F_ENDED, F_PREV_TOKEN, F_PREV_ENDED = 16, 17, 18
+local END_NACKED, END_EXPIRED, END_RELEASED = 1, 2, 3
+local JOB_FIELDS = 18
 
 -- Where a record lives. A generated id ('~' and the base-62 arrival number) is kept in a hash of
 -- 3,844 consecutive arrivals, named by the id without its last two digits: K_JOBS .. ':~1' holds
@@ -104,7 +110,8 @@ end
 
 -- The stored form of a job (as job_decode returns it: no nil below JOB_FIELDS), trailing absent
 -- values dropped. Packed as the array header and then its values, which is the same bytes as
--- packing a table without building one; JOB_FIELDS < 16, so the header is one byte.
+-- packing a table without building one. Up to 15 values (every record that never ended a lease
+-- other than by ack) the header is one byte; beyond, it is msgpack's array 16 (0xdc and two bytes).
 local function job_pack(job)
   local n = JOB_FIELDS
   while n > F_CREATED do
@@ -114,19 +121,31 @@ local function job_pack(job)
     end
     n = n - 1
   end
-  return string.char(0x90 + n) .. cmsgpack.pack(unpack(job, 1, n))
+  if n < 16 then
+    return string.char(0x90 + n) .. cmsgpack.pack(unpack(job, 1, n))
+  end
+  return string.char(0xdc, 0, n) .. cmsgpack.pack(unpack(job, 1, n))
+end
+
+-- A new lease of a job: the ended lease's token and how it ended move to the previous fields.
+local function lease_begin(job, token)
+  if present(job[F_TOKEN]) then
+    job[F_PREV_TOKEN] = job[F_TOKEN]
+    job[F_PREV_ENDED] = job[F_ENDED]
+  end
+  job[F_TOKEN] = token
+  job[F_ENDED] = 0
 end
 
 local function job_store(id, job)
   redis.call('HSET', record_key(id), id, job_pack(job))
 end
 
--- Code an ack/nack/extend gets when the job is no longer leased under its token.
+-- Code an ack/nack/extend/release gets when the job is not leased under its token: what ended
+-- that token's lease, or what became of the job.
 local function not_leased_code(job, token)
   local st = job[F_STATE]
-  if st == ST_LEASED then
-    return C_LEASE_LOST
-  elseif st == ST_CANCELLED then
+  if st == ST_CANCELLED then
     return C_CANCELLED
   elseif st == ST_EXPIRED then
     return C_EXPIRED
@@ -135,6 +154,21 @@ local function not_leased_code(job, token)
       return C_OK
     end
     return C_ALREADY_DONE
+  end
+  local ended
+  if job[F_TOKEN] == token then
+    ended = job[F_ENDED]
+  elseif job[F_PREV_TOKEN] == token then
+    ended = job[F_PREV_ENDED]
+  else
+    return C_WRONG_TOKEN
+  end
+  if ended == END_NACKED then
+    return C_NACKED
+  elseif ended == END_RELEASED then
+    return C_RELEASED
+  elseif st == ST_LEASED then
+    return C_LEASED_AGAIN
   end
   return C_LEASE_EXPIRED
 end

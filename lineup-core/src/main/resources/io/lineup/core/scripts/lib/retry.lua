@@ -12,10 +12,11 @@ local function backoff_delay(s, attempts, rand)
   return math.floor(delay * (1 - s.backoff_jitter * rand))
 end
 
-local function retry_or_bury(id, job, now, s, err, delay, rand)
+-- ended: END_NACKED or END_EXPIRED (lib/job.lua), how the lease ended.
+local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
   redis.call('ZREM', K_LEASED, id)
   job[F_ERROR] = err
-  job[F_TOKEN] = 0
+  job[F_ENDED] = ended
   job[F_LINE] = 0
   local max = job[F_MAX_ATTEMPTS]
   if not present(max) then
@@ -56,7 +57,7 @@ local function reclaim_expired(now, s, limit, rand)
   for _, id in ipairs(expired) do
     local job = job_load(id)
     if job then
-      retry_or_bury(id, job, now, s, 'lease expired: no ack or extend within the time-to-run', -1, rand)
+      retry_or_bury(id, job, now, s, 'lease expired: no ack or extend within the time-to-run', -1, rand, END_EXPIRED)
     else
       redis.call('ZREM', K_LEASED, id)
     end

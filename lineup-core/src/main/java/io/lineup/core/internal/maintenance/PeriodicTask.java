@@ -1,4 +1,4 @@
-package io.lineup.core.maintenance;
+package io.lineup.core.internal.maintenance;
 
 import io.lineup.core.RedisUnavailableException;
 import java.time.Duration;

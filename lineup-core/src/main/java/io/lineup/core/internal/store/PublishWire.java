@@ -1,17 +1,14 @@
-package io.lineup.core.internal;
+package io.lineup.core.internal.store;
 
-import io.lineup.core.JobState;
 import io.lineup.core.NewJob;
-import io.lineup.core.PublishResult;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The publish script's arguments and reply (see {@code publish.lua}); shared by the engine and its
- * micro-benchmarks so that they measure the same code.
+ * The publish script's arguments (see {@code publish.lua}; {@link ScriptReplies#publish} reads its
+ * reply); shared by the engine and its micro-benchmarks so that they measure the same code.
  */
 public final class PublishWire {
   /** ARGV values per job after the option sets: id, payload, option set. */
@@ -79,23 +76,5 @@ public final class PublishWire {
       args.add(job.id() != null ? job.id() : "").add(job.payload()).add(setOfJob[i]);
     }
     return args.toArray();
-  }
-
-  /** The results, in job order, from the script's flat reply (5 values per job). */
-  public static List<PublishResult> results(Object replyObject) {
-    List<Object> reply = Replies.asList(replyObject);
-    List<PublishResult> results = new ArrayList<>(reply.size() / 5);
-    for (int i = 0; i < reply.size(); i += 5) {
-      String state = Replies.asString(reply.get(i + 2));
-      long due = Replies.asLong(reply.get(i + 3));
-      results.add(
-          new PublishResult(
-              Replies.asString(reply.get(i)),
-              ScriptCode.of(Replies.asLong(reply.get(i + 1))) == ScriptCode.OK,
-              "UNKNOWN".equals(state) ? null : JobState.valueOf(state),
-              due == 0 ? null : Instant.ofEpochMilli(due),
-              Replies.asLong(reply.get(i + 4))));
-    }
-    return results;
   }
 }

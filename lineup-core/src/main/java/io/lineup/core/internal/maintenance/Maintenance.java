@@ -1,8 +1,7 @@
-package io.lineup.core.maintenance;
+package io.lineup.core.internal.maintenance;
 
-import io.lineup.core.TimeSource;
-import io.lineup.core.internal.RedisGateway;
-import io.lineup.core.internal.ScriptLibrary;
+import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.internal.store.RedisStore.Sweep;
 import java.time.Duration;
 import java.util.List;
 
@@ -17,14 +16,18 @@ public final class Maintenance implements AutoCloseable {
 
   private final List<PeriodicTask> tasks;
 
-  public Maintenance(RedisGateway gateway, TimeSource time, Duration interval) {
+  /**
+   * @param store where the queues live
+   * @param interval the pause between two rounds of promote, reclaim and expire
+   */
+  public Maintenance(RedisStore store, Duration interval) {
     Duration retention = interval.compareTo(RETENTION_INTERVAL) > 0 ? interval : RETENTION_INTERVAL;
     tasks =
         List.of(
-            new QueueSweep("promote", interval, gateway, time, ScriptLibrary.PROMOTE, false),
-            new QueueSweep("reclaim", interval, gateway, time, ScriptLibrary.RECLAIM, true),
-            new QueueSweep("expire", interval, gateway, time, ScriptLibrary.EXPIRE, false),
-            new QueueSweep("retention", retention, gateway, time, ScriptLibrary.RETENTION, false));
+            new QueueSweep(interval, store, Sweep.PROMOTE),
+            new QueueSweep(interval, store, Sweep.RECLAIM),
+            new QueueSweep(interval, store, Sweep.EXPIRE),
+            new QueueSweep(retention, store, Sweep.RETENTION));
   }
 
   public void start() {

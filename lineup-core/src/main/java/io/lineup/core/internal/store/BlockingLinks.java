@@ -1,4 +1,4 @@
-package io.lineup.core.internal;
+package io.lineup.core.internal.store;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;

@@ -1,4 +1,4 @@
-package io.lineup.core.internal;
+package io.lineup.core.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

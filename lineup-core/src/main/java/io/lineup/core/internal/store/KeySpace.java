@@ -1,4 +1,4 @@
-package io.lineup.core.internal;
+package io.lineup.core.internal.store;
 
 import io.lineup.core.QueueName;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.lineup.core.internal;
+package io.lineup.core.internal.store;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -24,6 +24,7 @@ import io.lettuce.core.resource.Delay;
 import io.lineup.core.CommandLatencyListener;
 import io.lineup.core.LineupException;
 import io.lineup.core.QueueName;
+import io.lineup.core.RedisOutOfMemoryException;
 import io.lineup.core.RedisServerInfo;
 import io.lineup.core.RedisUnavailableException;
 import java.nio.charset.StandardCharsets;
@@ -219,12 +220,12 @@ public final class RedisGateway implements AutoCloseable {
   }
 
   /** The asynchronous commands of the shared connection (for the few plain commands). */
-  public RedisClusterAsyncCommands<byte[], byte[]> commands() {
+  RedisClusterAsyncCommands<byte[], byte[]> commands() {
     return commands;
   }
 
   /** The waiter for blocking lease waits. */
-  public WakeWaiter waiter() {
+  WakeWaiter waiter() {
     return waiter;
   }
 
@@ -367,6 +368,12 @@ public final class RedisGateway implements AutoCloseable {
     }
     if (cause instanceof RedisCommandExecutionException execution) {
       String message = String.valueOf(execution.getMessage());
+      // Plain commands answer "OOM ..."; a script's first write is refused with the same text
+      // wrapped in the script error.
+      if (message.startsWith("OOM") || message.contains("OOM command not allowed")) {
+        return new RedisOutOfMemoryException(
+            "Redis refused to store more data (maxmemory reached)", execution);
+      }
       if (message.startsWith("LOADING")
           || message.startsWith("BUSY")
           || message.startsWith("MASTERDOWN")) {

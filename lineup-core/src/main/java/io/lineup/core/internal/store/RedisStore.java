@@ -1,0 +1,415 @@
+package io.lineup.core.internal.store;
+
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.StreamMessage;
+import io.lineup.core.DeadPage;
+import io.lineup.core.JobInfo;
+import io.lineup.core.NewJob;
+import io.lineup.core.PeekedJob;
+import io.lineup.core.PublishResult;
+import io.lineup.core.QueueEvent;
+import io.lineup.core.QueueName;
+import io.lineup.core.RedisServerInfo;
+import io.lineup.core.TimeSource;
+import io.lineup.core.internal.store.ScriptReplies.BatchReply;
+import io.lineup.core.internal.store.ScriptReplies.CancelReply;
+import io.lineup.core.internal.store.ScriptReplies.ExtendReply;
+import io.lineup.core.internal.store.ScriptReplies.LeaseReply;
+import io.lineup.core.internal.store.ScriptReplies.NackReply;
+import io.lineup.core.internal.store.ScriptReplies.StatsReply;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The engine's one owner of Redis I/O: a typed method per script and per plain command. Each builds
+ * the keys ({@link KeySpace}) and arguments, runs the call through the {@link RedisGateway} and
+ * decodes the reply ({@link ScriptReplies}) into named records. Arguments are taken as checked:
+ * validation is the caller's (the engine's public classes), so nothing here throws {@link
+ * io.lineup.core.InvalidArgumentException}.
+ *
+ * <p>Every method may throw {@link io.lineup.core.RedisUnavailableException} when Redis does not
+ * answer in time, {@link io.lineup.core.RedisOutOfMemoryException} when Redis refuses a write at
+ * its memory limit, and {@link io.lineup.core.LineupException} when Redis refuses a command
+ * otherwise. Asynchronous methods fail their future with the same exceptions.
+ */
+public final class RedisStore implements AutoCloseable {
+  private final RedisGateway gateway;
+  private final TimeSource time;
+
+  /**
+   * @param gateway the connections
+   * @param time the clock the scripts compare due times against
+   */
+  public RedisStore(RedisGateway gateway, TimeSource time) {
+    this.gateway = gateway;
+    this.time = time;
+  }
+
+  /** An ack a caller asks for: the job, its lease token, and its result (null = none). */
+  public record Ack(String id, String token, byte[] result) {}
+
+  /** The background sweeps, one script each. */
+  public enum Sweep {
+    /** Moves due delayed jobs to the ready line ({@code promote.lua}). */
+    PROMOTE(ScriptLibrary.PROMOTE, false),
+    /** Returns expired leases to the line or to dead letters ({@code reclaim.lua}). */
+    RECLAIM(ScriptLibrary.RECLAIM, true),
+    /** Ends jobs past their TTL ({@code expire.lua}). */
+    EXPIRE(ScriptLibrary.EXPIRE, false),
+    /** Drops finished records past retention ({@code retention.lua}). */
+    RETENTION(ScriptLibrary.RETENTION, false);
+
+    private final LuaScript script;
+    private final boolean withRandom;
+
+    Sweep(LuaScript script, boolean withRandom) {
+      this.script = script;
+      this.withRandom = withRandom;
+    }
+  }
+
+  private String now() {
+    return time.scriptArgument();
+  }
+
+  private Object run(LuaScript script, QueueName queue, Args args) {
+    return gateway.run(script, KeySpace.queueKeys(queue), args.toArray());
+  }
+
+  /**
+   * Waits for a reply of an asynchronous method within the command timeout.
+   *
+   * @throws io.lineup.core.RedisUnavailableException when Redis does not answer in time
+   */
+  public <T> T await(CompletableFuture<T> reply) {
+    return gateway.await(reply);
+  }
+
+  // ---- jobs ----
+
+  /**
+   * Publishes checked jobs in one script call without blocking.
+   *
+   * @return the results in job order
+   */
+  public CompletableFuture<List<PublishResult>> publish(QueueName queue, List<NewJob> jobs) {
+    byte[][] queueKeys = KeySpace.queueKeys(queue);
+    List<byte[]> uniqueKeys = null;
+    for (NewJob job : jobs) {
+      if (job.uniqueKey() != null) {
+        if (uniqueKeys == null) {
+          uniqueKeys = new ArrayList<>();
+        }
+        uniqueKeys.add(KeySpace.uniqueKey(queue, job.uniqueKey()));
+      }
+    }
+    byte[][] keys = queueKeys;
+    if (uniqueKeys != null) {
+      keys = Arrays.copyOf(queueKeys, queueKeys.length + uniqueKeys.size());
+      for (int i = 0; i < uniqueKeys.size(); i++) {
+        keys[queueKeys.length + i] = uniqueKeys.get(i);
+      }
+    }
+    return gateway
+        .runAsync(ScriptLibrary.PUBLISH, keys, PublishWire.arguments(now(), jobs))
+        .thenApply(ScriptReplies::publish);
+  }
+
+  /**
+   * One lease call: settles {@code acks} (all of {@code queue}), then leases up to {@code count}
+   * jobs (0 = only settle).
+   */
+  public LeaseReply lease(QueueName queue, int count, List<Ack> acks) {
+    Args args = new Args(5 + acks.size() * 3);
+    args.add(now())
+        .add(count)
+        .add(LeaseNonce.next())
+        .add(ThreadLocalRandom.current().nextDouble())
+        .add(acks.size());
+    addAcks(args, acks);
+    return ScriptReplies.lease(queue, run(ScriptLibrary.LEASE, queue, args));
+  }
+
+  /** Settles acks of one queue in one script call without blocking; codes in ack order. */
+  public CompletableFuture<List<ScriptCode>> ack(QueueName queue, List<Ack> acks) {
+    Args args = new Args(2 + acks.size() * 3).add(now()).add(acks.size());
+    addAcks(args, acks);
+    return gateway
+        .runAsync(ScriptLibrary.ACK, KeySpace.queueKeys(queue), args.toArray())
+        .thenApply(ScriptReplies::codes);
+  }
+
+  private static void addAcks(Args args, List<Ack> acks) {
+    for (Ack ack : acks) {
+      args.add(ack.id()).add(ack.token()).add(ack.result());
+    }
+  }
+
+  /**
+   * A leased job failed.
+   *
+   * @param retryDelay the delay before it is due again; null for the queue's backoff
+   */
+  public NackReply nack(
+      QueueName queue, String id, String token, String error, Duration retryDelay) {
+    Args args =
+        new Args(6)
+            .add(now())
+            .add(id)
+            .add(token)
+            .add(error)
+            .add(retryDelay == null ? -1 : retryDelay.toMillis())
+            .add(ThreadLocalRandom.current().nextDouble());
+    return ScriptReplies.nack(run(ScriptLibrary.NACK, queue, args));
+  }
+
+  /**
+   * Extends a lease.
+   *
+   * @param timeToRun the new time-to-run from now; null for the job's own
+   */
+  public ExtendReply extend(QueueName queue, String id, String token, Duration timeToRun) {
+    Args args =
+        new Args(4).add(now()).add(id).add(token).add(timeToRun == null ? 0 : timeToRun.toMillis());
+    return ScriptReplies.extend(run(ScriptLibrary.EXTEND, queue, args));
+  }
+
+  /** Gives a leased job back to its place in line, the attempt not counted. */
+  public ScriptCode release(QueueName queue, String id, String token) {
+    Args args = new Args(3).add(now()).add(id).add(token);
+    return ScriptReplies.release(run(ScriptLibrary.RELEASE, queue, args));
+  }
+
+  /** Cancels a job in any unfinished state. */
+  public CancelReply cancel(QueueName queue, String id) {
+    return ScriptReplies.cancel(run(ScriptLibrary.CANCEL, queue, new Args(2).add(now()).add(id)));
+  }
+
+  /** A job as it stands, or empty when its record is gone. */
+  public Optional<JobInfo> get(QueueName queue, String id) {
+    return ScriptReplies.get(
+        queue, id, run(ScriptLibrary.GET, queue, new Args(2).add(now()).add(id)));
+  }
+
+  /** A ready job's rank in the line (one ZRANK), or -1 when it is not in the ready line. */
+  public long rank(QueueName queue, String id) {
+    Long rank =
+        gateway.await(
+            gateway.commands().zrank(KeySpace.queueKeys(queue)[KeySpace.READY_INDEX], utf8(id)));
+    return rank == null ? -1 : rank;
+  }
+
+  /** Whether a job's record is kept (one HEXISTS on its records hash). */
+  public boolean recordExists(QueueName queue, String id) {
+    return Boolean.TRUE.equals(
+        gateway.await(gateway.commands().hexists(KeySpace.recordKey(queue, id), utf8(id))));
+  }
+
+  // ---- queues ----
+
+  /** Counts, service rate, stored settings and counters of a queue, read in one script call. */
+  public StatsReply stats(QueueName queue) {
+    return ScriptReplies.stats(run(ScriptLibrary.STATS, queue, new Args(1).add(now())));
+  }
+
+  /** Ready jobs in lease order from {@code offset}. */
+  public List<PeekedJob> peek(QueueName queue, int offset, int count) {
+    return ScriptReplies.peek(run(ScriptLibrary.PEEK, queue, new Args(2).add(offset).add(count)));
+  }
+
+  /**
+   * Stores settings given as meta-hash name/value pairs (an empty value restores the default) and
+   * wakes the queue's consumers.
+   */
+  public void configure(QueueName queue, List<String> pairs) {
+    Args args = new Args(pairs.size());
+    pairs.forEach(args::add);
+    run(ScriptLibrary.CONFIGURE, queue, args);
+  }
+
+  /**
+   * Up to {@code count} entries of the queue's event stream after {@code afterStreamId} (null =
+   * from the oldest kept).
+   */
+  public List<QueueEvent> events(QueueName queue, String afterStreamId, int count) {
+    byte[] key = KeySpace.queueKeys(queue)[KeySpace.EVENTS_INDEX];
+    Range<String> range =
+        afterStreamId == null
+            ? Range.unbounded()
+            : Range.from(Range.Boundary.excluding(afterStreamId), Range.Boundary.unbounded());
+    List<StreamMessage<byte[], byte[]>> entries =
+        gateway.await(gateway.commands().xrange(key, range, Limit.from(count)));
+    List<QueueEvent> events = new ArrayList<>(entries.size());
+    for (StreamMessage<byte[], byte[]> entry : entries) {
+      Map<String, String> fields = new HashMap<>();
+      entry.getBody().forEach((k, v) -> fields.put(text(k), text(v)));
+      // lib/events.lua writes either the ids themselves or the first and last of a run.
+      List<String> ids =
+          fields.containsKey("ids")
+              ? Arrays.asList(fields.get("ids").split(","))
+              : List.of(fields.get("first"), fields.get("last"));
+      events.add(
+          new QueueEvent(
+              entry.getId(),
+              fields.get("e"),
+              Integer.parseInt(fields.getOrDefault("n", Integer.toString(ids.size()))),
+              List.copyOf(ids),
+              Instant.ofEpochMilli(Long.parseLong(fields.get("at")))));
+    }
+    return events;
+  }
+
+  /** Runs one round of a sweep on a queue; returns how many jobs it handled. */
+  public long sweep(Sweep sweep, QueueName queue, int limit) {
+    Args args = new Args(3).add(now()).add(limit);
+    if (sweep.withRandom) {
+      args.add(ThreadLocalRandom.current().nextDouble());
+    }
+    return ScriptReplies.sweep(run(sweep.script, queue, args));
+  }
+
+  /**
+   * Blocks until one of the queues is woken (a job arrived, a slot freed) or {@code waitMillis}
+   * passed.
+   *
+   * @return whether a wake-up came
+   * @throws InterruptedException when the waiting thread is interrupted
+   */
+  public boolean awaitWake(List<QueueName> queues, long waitMillis) throws InterruptedException {
+    byte[][] wakeKeys = new byte[queues.size()][];
+    for (int i = 0; i < wakeKeys.length; i++) {
+      wakeKeys[i] = KeySpace.queueKeys(queues.get(i))[KeySpace.WAKE_INDEX];
+    }
+    return gateway.waiter().await(wakeKeys, waitMillis);
+  }
+
+  // ---- dead letters ----
+
+  /** A page of dead letters, oldest death first, with their total. */
+  public DeadPage deadLetters(QueueName queue, int offset, int count) {
+    return ScriptReplies.deadList(
+        run(ScriptLibrary.DEAD_LIST, queue, new Args(2).add(offset).add(count)));
+  }
+
+  /** Puts these dead jobs back in line with a fresh TTL (null = none). */
+  public BatchReply respawn(QueueName queue, List<String> ids, Duration ttl) {
+    Args args = new Args(3 + ids.size()).add(now()).add(ttlMillis(ttl)).add("ids");
+    ids.forEach(args::add);
+    return ScriptReplies.batch(run(ScriptLibrary.RESPAWN, queue, args));
+  }
+
+  /** Puts up to {@code count} of the oldest dead jobs back in line. */
+  public BatchReply respawnOldest(QueueName queue, long count, Duration ttl) {
+    Args args = new Args(4).add(now()).add(ttlMillis(ttl)).add("oldest").add(count);
+    return ScriptReplies.batch(run(ScriptLibrary.RESPAWN, queue, args));
+  }
+
+  /** Deletes up to {@code limit} dead letters. */
+  public BatchReply purgeDead(QueueName queue, int limit) {
+    return ScriptReplies.batch(run(ScriptLibrary.PURGE, queue, new Args(2).add(now()).add(limit)));
+  }
+
+  private static long ttlMillis(Duration ttl) {
+    return ttl == null ? 0 : ttl.toMillis();
+  }
+
+  // ---- the queue registry ----
+
+  /** Records a queue in the registry (once per process). */
+  public void register(QueueName queue) {
+    gateway.register(queue);
+  }
+
+  /** Whether a queue is in the registry. */
+  public boolean isRegistered(QueueName queue) {
+    return gateway.isRegistered(queue);
+  }
+
+  /** Every registered queue, sorted. */
+  public List<QueueName> queues() {
+    return gateway.queues().stream().map(QueueName::parse).toList();
+  }
+
+  // ---- record collections (server data) ----
+
+  /** Stores or replaces a record of a collection. */
+  public void putRecord(String collection, String id, String value) {
+    gateway.await(
+        gateway.commands().hset(KeySpace.recordCollection(collection), utf8(id), utf8(value)));
+  }
+
+  /** Stores a record unless one with this id exists; returns whether it stored. */
+  public boolean putRecordIfAbsent(String collection, String id, String value) {
+    return Boolean.TRUE.equals(
+        gateway.await(
+            gateway
+                .commands()
+                .hsetnx(KeySpace.recordCollection(collection), utf8(id), utf8(value))));
+  }
+
+  /** A record of a collection, or empty. */
+  public Optional<String> record(String collection, String id) {
+    byte[] value =
+        gateway.await(gateway.commands().hget(KeySpace.recordCollection(collection), utf8(id)));
+    return Optional.ofNullable(value).map(RedisStore::text);
+  }
+
+  /** Deletes a record; returns whether it existed. */
+  public boolean deleteRecord(String collection, String id) {
+    Long removed =
+        gateway.await(gateway.commands().hdel(KeySpace.recordCollection(collection), utf8(id)));
+    return removed != null && removed > 0;
+  }
+
+  /** Every record of a collection, sorted by id. */
+  public Map<String, String> records(String collection) {
+    Map<byte[], byte[]> raw =
+        gateway.await(gateway.commands().hgetall(KeySpace.recordCollection(collection)));
+    Map<String, String> sorted = new TreeMap<>();
+    raw.forEach((k, v) -> sorted.put(text(k), text(v)));
+    return new LinkedHashMap<>(sorted);
+  }
+
+  // ---- the server ----
+
+  /** One round trip to Redis; returns how long it took. */
+  public Duration ping() {
+    return gateway.ping();
+  }
+
+  /** The server's version, mode and the settings that decide whether jobs can be lost. */
+  public RedisServerInfo info() {
+    return gateway.info();
+  }
+
+  /** Whether the shared connection is open right now. */
+  public boolean isConnected() {
+    return gateway.isConnected();
+  }
+
+  /** Closes the connections. */
+  @Override
+  public void close() {
+    gateway.close();
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String text(byte[] bytes) {
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,410 @@
+package io.lineup.core.internal.store;
+
+import io.lineup.core.DeadJob;
+import io.lineup.core.DeadPage;
+import io.lineup.core.JobInfo;
+import io.lineup.core.JobState;
+import io.lineup.core.LeasedJob;
+import io.lineup.core.Leases;
+import io.lineup.core.PeekedJob;
+import io.lineup.core.PublishResult;
+import io.lineup.core.QueueName;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Decoders of the scripts' replies, the only code that reads a reply by position.
+ *
+ * <p>Each reply shape is an enum whose constants name the values in the order the script returns
+ * them, spelled as the script's {@code Returns} header spells them (lower case): {@code
+ * ReplyShapesTest} holds every enum against its header, so a script and its decoder cannot drift
+ * apart. A shape whose values repeat (one group per job) is marked so in the header with {@code
+ * ...}.
+ */
+public final class ScriptReplies {
+  private ScriptReplies() {}
+
+  /** {@code publish.lua}: one flat group of these per job. */
+  enum Publish {
+    ID,
+    CODE,
+    STATE,
+    DUE_MS,
+    POSITION
+  }
+
+  /** {@code lease.lua}: these, then one {@link LeasedJobField} table per leased job. */
+  enum Lease {
+    ACK_CODES,
+    STATUS,
+    WAIT_MS,
+    NOW_MS
+  }
+
+  /** {@code lease.lua}: one leased job. */
+  enum LeasedJobField {
+    ID,
+    PAYLOAD,
+    PRIORITY,
+    ATTEMPT,
+    MAX_ATTEMPTS,
+    LEASE_DEADLINE_MS,
+    TOKEN,
+    CREATED_MS,
+    DUE_MS
+  }
+
+  /** {@code nack.lua}. */
+  enum Nack {
+    CODE,
+    STATE,
+    DUE_MS
+  }
+
+  /** {@code extend.lua}. */
+  enum Extend {
+    CODE,
+    LEASE_DEADLINE_MS
+  }
+
+  /** {@code release.lua}. */
+  enum Release {
+    CODE
+  }
+
+  /** {@code cancel.lua}. */
+  enum Cancel {
+    CODE,
+    STATE
+  }
+
+  /** {@code get.lua} (an empty reply when the job is unknown). */
+  enum Get {
+    STATE,
+    PAYLOAD,
+    PRIORITY,
+    ATTEMPTS,
+    MAX_ATTEMPTS,
+    TTR_MS,
+    CREATED_MS,
+    DUE_MS,
+    EXPIRES_MS,
+    STARTED_MS,
+    FINISHED_MS,
+    ERROR,
+    RESULT,
+    POSITION,
+    LEASE_DEADLINE_MS,
+    ETA_MS,
+    NOW_MS
+  }
+
+  /** {@code stats.lua}. */
+  enum Stats {
+    READY,
+    DELAYED,
+    LEASED,
+    FINISHED,
+    DEAD,
+    SERVICE_RATE,
+    NOW_MS,
+    SETTINGS
+  }
+
+  /** {@code peek.lua}: one table per job. */
+  enum Peek {
+    ID,
+    PAYLOAD,
+    PRIORITY,
+    ATTEMPTS,
+    CREATED_MS
+  }
+
+  /** {@code dead_list.lua}: the total, then one {@link DeadJobField} table per job. */
+  enum DeadList {
+    TOTAL
+  }
+
+  /** {@code dead_list.lua}: one dead job. */
+  enum DeadJobField {
+    ID,
+    PAYLOAD,
+    PRIORITY,
+    ATTEMPTS,
+    ERROR,
+    DIED_MS
+  }
+
+  /** {@code respawn.lua} and {@code purge.lua}: how many were handled, how many dead are left. */
+  enum Batch {
+    DONE,
+    LEFT
+  }
+
+  /** {@code promote.lua}, {@code reclaim.lua}, {@code expire.lua}, {@code retention.lua}. */
+  enum Sweep {
+    HANDLED
+  }
+
+  /** {@code lease.lua}'s answer. */
+  public record LeaseReply(
+      List<ScriptCode> ackCodes, Leases.Refusal refusal, long waitMs, List<LeasedJob> jobs) {}
+
+  /** {@code nack.lua}'s answer: the state after the nack and when it is due again. */
+  public record NackReply(ScriptCode code, JobState state, Instant dueAt) {}
+
+  /** {@code extend.lua}'s answer: the new lease deadline, null unless the code is OK. */
+  public record ExtendReply(ScriptCode code, Instant leaseDeadline) {}
+
+  /** {@code cancel.lua}'s answer: the state the job had, null when unknown. */
+  public record CancelReply(ScriptCode code, JobState before) {}
+
+  /**
+   * {@code stats.lua}'s answer.
+   *
+   * @param settings the queue's stored settings by meta-hash field name
+   * @param counters the queue's counters by name
+   */
+  public record StatsReply(
+      long ready,
+      long delayed,
+      long leased,
+      long finished,
+      long dead,
+      double serviceRate,
+      Instant readAt,
+      Map<String, String> settings,
+      Map<String, Long> counters) {}
+
+  /** A batch script's answer: handled in this call, and how many are left to handle. */
+  public record BatchReply(long done, long left) {}
+
+  /** The results of a publish, in job order. */
+  public static List<PublishResult> publish(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    int width = Publish.values().length;
+    List<PublishResult> results = new ArrayList<>(reply.size() / width);
+    for (int at = 0; at + width <= reply.size(); at += width) {
+      String state = Replies.asString(reply.get(at + Publish.STATE.ordinal()));
+      long due = Replies.asLong(reply.get(at + Publish.DUE_MS.ordinal()));
+      results.add(
+          new PublishResult(
+              Replies.asString(reply.get(at + Publish.ID.ordinal())),
+              ScriptCode.of(Replies.asLong(reply.get(at + Publish.CODE.ordinal())))
+                  == ScriptCode.OK,
+              "UNKNOWN".equals(state) ? null : JobState.valueOf(state),
+              due == 0 ? null : Instant.ofEpochMilli(due),
+              Replies.asLong(reply.get(at + Publish.POSITION.ordinal()))));
+    }
+    return results;
+  }
+
+  /** The lease script's answer: ack codes, refusal, wait hint and the leased jobs. */
+  public static LeaseReply lease(QueueName queue, Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    Leases.Refusal refusal =
+        switch ((int) number(reply, Lease.STATUS)) {
+          case 1 -> Leases.Refusal.PAUSED;
+          case 2 -> Leases.Refusal.RATE_LIMITED;
+          case 3 -> Leases.Refusal.CONCURRENCY_LIMITED;
+          default -> null;
+        };
+    return new LeaseReply(
+        codes(reply.get(Lease.ACK_CODES.ordinal())),
+        refusal,
+        number(reply, Lease.WAIT_MS),
+        leasedJobs(queue, reply));
+  }
+
+  /** The leased jobs of a lease reply, in line order. */
+  public static List<LeasedJob> leasedJobs(QueueName queue, List<Object> reply) {
+    int first = Lease.values().length;
+    Instant now = Instant.ofEpochMilli(number(reply, Lease.NOW_MS));
+    List<LeasedJob> jobs = new ArrayList<>(Math.max(0, reply.size() - first));
+    for (int i = first; i < reply.size(); i++) {
+      List<Object> job = Replies.asList(reply.get(i));
+      jobs.add(
+          new LeasedJob(
+              queue,
+              text(job, LeasedJobField.ID),
+              bytes(job, LeasedJobField.PAYLOAD),
+              (int) number(job, LeasedJobField.PRIORITY),
+              (int) number(job, LeasedJobField.ATTEMPT),
+              (int) number(job, LeasedJobField.MAX_ATTEMPTS),
+              text(job, LeasedJobField.TOKEN),
+              Instant.ofEpochMilli(number(job, LeasedJobField.LEASE_DEADLINE_MS)),
+              Instant.ofEpochMilli(number(job, LeasedJobField.CREATED_MS)),
+              Instant.ofEpochMilli(number(job, LeasedJobField.DUE_MS)),
+              now));
+    }
+    return jobs;
+  }
+
+  /** A list of result codes (the ack script's reply, the lease reply's first value). */
+  public static List<ScriptCode> codes(Object reply) {
+    List<Object> values = Replies.asList(reply);
+    List<ScriptCode> codes = new ArrayList<>(values.size());
+    for (Object code : values) {
+      codes.add(ScriptCode.of(Replies.asLong(code)));
+    }
+    return codes;
+  }
+
+  static NackReply nack(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    ScriptCode code = code(reply, Nack.CODE);
+    if (code != ScriptCode.OK) {
+      return new NackReply(code, null, null);
+    }
+    return new NackReply(
+        code,
+        JobState.valueOf(text(reply, Nack.STATE)),
+        Instant.ofEpochMilli(number(reply, Nack.DUE_MS)));
+  }
+
+  static ExtendReply extend(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    ScriptCode code = code(reply, Extend.CODE);
+    return new ExtendReply(
+        code,
+        code == ScriptCode.OK
+            ? Instant.ofEpochMilli(number(reply, Extend.LEASE_DEADLINE_MS))
+            : null);
+  }
+
+  static ScriptCode release(Object reply) {
+    return code(Replies.asList(reply), Release.CODE);
+  }
+
+  static CancelReply cancel(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    String before = text(reply, Cancel.STATE);
+    return new CancelReply(
+        code(reply, Cancel.CODE),
+        before == null || before.isEmpty() ? null : JobState.valueOf(before));
+  }
+
+  static Optional<JobInfo> get(QueueName queue, String id, Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    if (r.isEmpty()) {
+      return Optional.empty();
+    }
+    long eta = number(r, Get.ETA_MS);
+    byte[] result = bytes(r, Get.RESULT);
+    return Optional.of(
+        new JobInfo(
+            queue,
+            id,
+            JobState.valueOf(text(r, Get.STATE)),
+            bytes(r, Get.PAYLOAD),
+            (int) number(r, Get.PRIORITY),
+            (int) number(r, Get.ATTEMPTS),
+            (int) number(r, Get.MAX_ATTEMPTS),
+            Duration.ofMillis(number(r, Get.TTR_MS)),
+            instant(r, Get.CREATED_MS),
+            instant(r, Get.DUE_MS),
+            instant(r, Get.EXPIRES_MS),
+            instant(r, Get.STARTED_MS),
+            instant(r, Get.FINISHED_MS),
+            instant(r, Get.LEASE_DEADLINE_MS),
+            Replies.asOptionalString(r.get(Get.ERROR.ordinal())),
+            result.length == 0 ? null : result,
+            number(r, Get.POSITION),
+            eta < 0 ? null : Duration.ofMillis(eta)));
+  }
+
+  static StatsReply stats(Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    List<Object> flat = Replies.asList(r.get(Stats.SETTINGS.ordinal()));
+    Map<String, String> settings = new LinkedHashMap<>();
+    Map<String, Long> counters = new LinkedHashMap<>();
+    for (int i = 0; i < flat.size(); i += 2) {
+      String name = Replies.asString(flat.get(i));
+      String value = Replies.asString(flat.get(i + 1));
+      // Counters share the meta hash with the settings, told apart by their prefix.
+      if (name.startsWith("n_")) {
+        counters.put(name.substring(2), Long.parseLong(value));
+      } else {
+        settings.put(name, value);
+      }
+    }
+    return new StatsReply(
+        number(r, Stats.READY),
+        number(r, Stats.DELAYED),
+        number(r, Stats.LEASED),
+        number(r, Stats.FINISHED),
+        number(r, Stats.DEAD),
+        Replies.asDouble(r.get(Stats.SERVICE_RATE.ordinal())),
+        Instant.ofEpochMilli(number(r, Stats.NOW_MS)),
+        settings,
+        counters);
+  }
+
+  static List<PeekedJob> peek(Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    List<PeekedJob> jobs = new ArrayList<>(r.size());
+    for (Object item : r) {
+      List<Object> job = Replies.asList(item);
+      jobs.add(
+          new PeekedJob(
+              text(job, Peek.ID),
+              bytes(job, Peek.PAYLOAD),
+              (int) number(job, Peek.PRIORITY),
+              (int) number(job, Peek.ATTEMPTS),
+              Instant.ofEpochMilli(number(job, Peek.CREATED_MS))));
+    }
+    return jobs;
+  }
+
+  static DeadPage deadList(Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    int first = DeadList.values().length;
+    List<DeadJob> jobs = new ArrayList<>(Math.max(0, r.size() - first));
+    for (int i = first; i < r.size(); i++) {
+      List<Object> job = Replies.asList(r.get(i));
+      jobs.add(
+          new DeadJob(
+              text(job, DeadJobField.ID),
+              bytes(job, DeadJobField.PAYLOAD),
+              (int) number(job, DeadJobField.PRIORITY),
+              (int) number(job, DeadJobField.ATTEMPTS),
+              Replies.asOptionalString(job.get(DeadJobField.ERROR.ordinal())),
+              Instant.ofEpochMilli(number(job, DeadJobField.DIED_MS))));
+    }
+    return new DeadPage(number(r, DeadList.TOTAL), jobs);
+  }
+
+  static BatchReply batch(Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    return new BatchReply(number(r, Batch.DONE), number(r, Batch.LEFT));
+  }
+
+  static long sweep(Object reply) {
+    return number(Replies.asList(reply), Sweep.HANDLED);
+  }
+
+  private static long number(List<Object> reply, Enum<?> field) {
+    return Replies.asLong(reply.get(field.ordinal()));
+  }
+
+  private static String text(List<Object> reply, Enum<?> field) {
+    return Replies.asString(reply.get(field.ordinal()));
+  }
+
+  private static byte[] bytes(List<Object> reply, Enum<?> field) {
+    return Replies.asBytes(reply.get(field.ordinal()));
+  }
+
+  private static Instant instant(List<Object> reply, Enum<?> field) {
+    return Replies.asInstant(reply.get(field.ordinal()));
+  }
+
+  private static ScriptCode code(List<Object> reply, Enum<?> field) {
+    return ScriptCode.of(number(reply, field));
+  }
+}
