@@ -4,9 +4,9 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      number of acks n, then 3 values per ack: job id, lease token, result (bytes, '' = none)
--- Returns      n codes (codes.lua), one per ack: 1 acked (also for a repeated ack of the same lease),
---              -1 not found, -2 lease expired, -3 lease lost, -4 cancelled, -5 expired,
---              -6 acked under another lease
+-- Returns      { code... }: one code (codes.lua) per ack, in order: 1 acked (also for a repeated
+--              ack of the same lease), or a negative code that says why the token no longer holds
+--              the job
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

@@ -4,7 +4,9 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
--- Returns      { code (1 cancelled, -1 not found, -6 already finished), state name before the call }
+-- Returns      { code, state }
+--              code: 1 cancelled, -1 not found, -6 already finished
+--              state: the state name before the call ('' when not found)
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

@@ -3,7 +3,7 @@
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV         name, value pairs; an empty value restores the default
--- Returns      { 1 }
+-- Returns      { ok }: always 1
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/job.lua

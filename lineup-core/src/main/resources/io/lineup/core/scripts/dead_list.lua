@@ -3,7 +3,9 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      offset
 -- ARGV[2]      count
--- Returns      { total, { id, payload, priority, attempts, last error, died (epoch ms) }... }
+-- Returns      { total, job... }: how many dead letters there are, then one table per job
+--   job = { id, payload, priority, attempts, error, died_ms }
+--              error: the last error text; died_ms: when it died (epoch ms)
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/job.lua

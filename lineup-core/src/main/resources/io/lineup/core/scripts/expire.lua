@@ -3,7 +3,7 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most jobs expired per call
--- Returns      { number of jobs expired }
+-- Returns      { handled }: how many jobs expired
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

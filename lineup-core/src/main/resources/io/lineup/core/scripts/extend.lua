@@ -5,7 +5,8 @@
 -- ARGV[2]      job id
 -- ARGV[3]      lease token
 -- ARGV[4]      new time-to-run from now (ms, 0 = the job's time-to-run)
--- Returns      { code (codes.lua), new lease deadline (epoch ms, 0 unless code is 1) }
+-- Returns      { code, lease_deadline_ms }
+--              code: codes.lua; lease_deadline_ms: the new deadline (epoch ms, 0 unless code is 1)
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

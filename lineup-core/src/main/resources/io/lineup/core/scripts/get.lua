@@ -4,10 +4,11 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
--- Returns      {} when unknown, else { state name, payload, priority, attempts, max attempts,
---              time-to-run (ms), created, due, expires, started, finished (epoch ms, 0 = none),
---              last error, result, position (-1 when not ready), lease deadline (epoch ms, 0 = none),
---              ETA (ms, -1 unknown), now (epoch ms) }
+-- Returns      {} when unknown, else { state, payload, priority, attempts, max_attempts, ttr_ms,
+--              created_ms, due_ms, expires_ms, started_ms, finished_ms, error, result, position,
+--              lease_deadline_ms, eta_ms, now_ms }
+--              state: the state name; ttr_ms: time-to-run; *_ms times: epoch ms, 0 = none;
+--              error: the last error text; position: -1 when not ready; eta_ms: -1 unknown
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

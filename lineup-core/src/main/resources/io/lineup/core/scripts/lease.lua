@@ -8,11 +8,13 @@
 -- ARGV[3]      nonce: random text that makes this call's lease tokens unique
 -- ARGV[4]      rand: a number in [0, 1) for backoff jitter of reclaimed jobs
 -- ARGV[5]      number of acks a, then 3 values per ack: id, lease token, result (bytes, '' = none)
--- Returns      { ack codes (a numbers, codes.lua), status, wait (ms), now (epoch ms), jobs... }
+-- Returns      { ack_codes, status, wait_ms, now_ms, job... }
+--              ack_codes: a table of one code per ack (codes.lua)
 --              status: 0 leased or nothing ready, 1 paused, 2 rate limit reached, 3 concurrency limit reached
---              wait: ms until a lease can succeed (next due job or limit window), -1 unknown
---              job: { id, payload, priority, attempt, max attempts, lease deadline (epoch ms), token,
---                     created (epoch ms), due (epoch ms) }
+--              wait_ms: until a lease can succeed (next due job or limit window), -1 unknown
+--              now_ms: the script's clock (epoch ms); then one table per leased job:
+--   job = { id, payload, priority, attempt, max_attempts, lease_deadline_ms, token, created_ms, due_ms }
+--              *_ms: epoch ms
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

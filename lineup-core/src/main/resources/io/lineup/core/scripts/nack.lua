@@ -8,7 +8,9 @@
 -- ARGV[4]      error text
 -- ARGV[5]      retry delay (ms, -1 = the queue's backoff policy)
 -- ARGV[6]      rand: a number in [0, 1) for backoff jitter
--- Returns      { code (codes.lua), state name after the nack ('DELAYED', 'READY' or 'DEAD'), due (epoch ms) }
+-- Returns      { code, state, due_ms }
+--              code: codes.lua; state: the state name after the nack ('DELAYED', 'READY' or 'DEAD',
+--              '' unless code is 1); due_ms: when it is due again (epoch ms)
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

@@ -3,7 +3,8 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      offset into the line (0 = next)
 -- ARGV[2]      count
--- Returns      { { id, payload, priority, attempts, created (epoch ms) }... }
+-- Returns      { job... }: one table per job, next first
+--   job = { id, payload, priority, attempts, created_ms }
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/job.lua

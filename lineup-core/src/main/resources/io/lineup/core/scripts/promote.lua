@@ -3,7 +3,8 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most jobs moved per call
--- Returns      { promoted, ms until the next delayed job is due (-1 none) }
+-- Returns      { handled, next_due_in_ms }
+--              handled: jobs promoted; next_due_in_ms: until the next delayed job is due (-1 none)
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

@@ -10,8 +10,10 @@
 --                TTL (ms from now, 0 = none), unique window (ms; 0 = the job has no unique key)
 -- then 3 values per job: id ('' = generate: '~' and the base-62 arrival number), payload (bytes),
 --              option set (1..m)
--- Returns      5 values per job: id, code (1 = created, 2 = existed already), state name,
---              due (epoch ms), position in the ready line (-1 when not ready)
+-- Returns      { id, code, state, due_ms, position } for each job, in job order, in one flat list
+--              code: 1 created, 2 existed already; state: the state name ('UNKNOWN' when a unique
+--              key matched a job whose record is gone); due_ms: epoch ms; position: in the ready
+--              line (-1 when not ready)
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

@@ -3,7 +3,7 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit
--- Returns      { purged, dead letters left }
+-- Returns      { done, left }: dead letters purged, dead letters left
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/events.lua

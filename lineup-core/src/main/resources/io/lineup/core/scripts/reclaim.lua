@@ -5,7 +5,7 @@
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most leases reclaimed per call
 -- ARGV[3]      rand: a number in [0, 1) for backoff jitter
--- Returns      { number of leases reclaimed }
+-- Returns      { handled }: how many leases were reclaimed
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

@@ -5,7 +5,7 @@
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
 -- ARGV[3]      lease token
--- Returns      { code (codes.lua) }
+-- Returns      { code }: codes.lua
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

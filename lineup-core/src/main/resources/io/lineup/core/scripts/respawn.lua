@@ -4,7 +4,7 @@
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      fresh TTL (ms from now, 0 = none)
 -- ARGV[3]      mode: 'ids' (the ids follow in ARGV[4..]) or 'oldest' (ARGV[4] = how many, oldest first)
--- Returns      { respawned, dead letters left }
+-- Returns      { done, left }: jobs respawned, dead letters left
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua

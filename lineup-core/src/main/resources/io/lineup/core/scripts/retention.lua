@@ -4,7 +4,7 @@
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most records dropped per call
--- Returns      { number of records dropped }
+-- Returns      { handled }: how many records were dropped
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/settings.lua

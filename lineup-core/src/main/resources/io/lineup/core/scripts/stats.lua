@@ -2,8 +2,9 @@
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
 -- ARGV[1]      now in ms ('' = Redis server time)
--- Returns      { ready, delayed, leased, finished, dead, service rate (jobs/s, as text), now,
---                settings and counters as a flat name/value list }
+-- Returns      { ready, delayed, leased, finished, dead, service_rate, now_ms, settings }
+--              service_rate: jobs/s, as text; now_ms: the script's clock (epoch ms);
+--              settings: the settings and counters (n_*) as a flat name/value list
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/settings.lua

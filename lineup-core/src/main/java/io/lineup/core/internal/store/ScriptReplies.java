@@ -146,9 +146,20 @@ public final class ScriptReplies {
     LEFT
   }
 
-  /** {@code promote.lua}, {@code reclaim.lua}, {@code expire.lua}, {@code retention.lua}. */
+  /** {@code reclaim.lua}, {@code expire.lua}, {@code retention.lua}. */
   enum Sweep {
     HANDLED
+  }
+
+  /** {@code promote.lua}: a sweep that also says when the next delayed job is due. */
+  enum Promote {
+    HANDLED,
+    NEXT_DUE_IN_MS
+  }
+
+  /** {@code configure.lua}: its reply carries nothing and is not read. */
+  enum Configure {
+    OK
   }
 
   /** {@code lease.lua}'s answer. */
@@ -384,6 +395,7 @@ public final class ScriptReplies {
     return new BatchReply(number(r, Batch.DONE), number(r, Batch.LEFT));
   }
 
+  /** How many jobs a sweep handled; {@link Promote} starts with the same count. */
   static long sweep(Object reply) {
     return number(Replies.asList(reply), Sweep.HANDLED);
   }

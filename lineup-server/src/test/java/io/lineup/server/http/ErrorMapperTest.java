@@ -1,0 +1,57 @@
+package io.lineup.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lineup.core.LineupException;
+import io.lineup.core.PayloadTooLargeException;
+import io.lineup.core.QueueName;
+import io.lineup.core.RedisOutOfMemoryException;
+import io.lineup.core.internal.store.ScriptCode;
+import io.lineup.core.internal.store.ScriptFailures;
+import org.junit.jupiter.api.Test;
+
+/** Engine failures become HTTP answers by their type, never by the words of their message. */
+class ErrorMapperTest {
+  @Test
+  void everyFailureCodeOfTheScriptsMapsToAClientErrorThatIsNotABug() {
+    QueueName queue = QueueName.of("shop", "orders");
+    for (ScriptCode code : ScriptCode.values()) {
+      LineupException failure = ScriptFailures.ofSettle(code, queue, "order-42");
+      if (code == ScriptCode.OK || code == ScriptCode.EXISTS) {
+        continue; // not failures of a settle
+      }
+      ApiException api = ErrorMapper.toApiException(failure);
+      assertThat(api.code()).as(code.name()).isNotEqualTo(ErrorCode.INTERNAL);
+      assertThat(api.status()).as(code.name()).isBetween(400, 499);
+    }
+  }
+
+  @Test
+  void aPayloadOverItsLimitIs413NamingTheField() {
+    ApiException api =
+        ErrorMapper.toApiException(new PayloadTooLargeException("result", 1024, 2048));
+    assertThat(api.code()).isEqualTo(ErrorCode.PAYLOAD_TOO_LARGE);
+    assertThat(api.status()).isEqualTo(413);
+    assertThat(api.field()).isEqualTo("result");
+  }
+
+  @Test
+  void aMessageThatMentionsBytesOrOomDecidesNothing() {
+    assertThat(
+            ErrorMapper.toApiException(
+                    new io.lineup.core.InvalidArgumentException("payload", "must be 5 bytes"))
+                .code())
+        .isEqualTo(ErrorCode.INVALID_FIELD);
+    assertThat(ErrorMapper.toApiException(new LineupException("OOM in the message")).code())
+        .isEqualTo(ErrorCode.INTERNAL);
+  }
+
+  @Test
+  void redisOutOfMemoryIs503WithRetryAfter() {
+    ApiException api =
+        ErrorMapper.toApiException(new RedisOutOfMemoryException("maxmemory reached", null));
+    assertThat(api.code()).isEqualTo(ErrorCode.REDIS_OUT_OF_MEMORY);
+    assertThat(api.status()).isEqualTo(503);
+    assertThat(api.headers()).containsKey("Retry-After");
+  }
+}
