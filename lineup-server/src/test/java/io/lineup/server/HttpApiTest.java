@@ -2,10 +2,10 @@ package io.lineup.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.server.api.Route;
 import io.lineup.server.auth.Access;
 import io.lineup.server.auth.Authenticator;
 import io.lineup.server.http.Draining;
-import io.lineup.server.http.Route;
 import io.lineup.server.metrics.ServerMetrics;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -5,7 +5,6 @@ import static io.lineup.server.auth.Scope.MANAGE;
 import static io.lineup.server.auth.Scope.PUBLISH;
 
 import io.lineup.server.auth.Access;
-import io.lineup.server.http.Route;
 import java.util.List;
 
 /** Every route of the server, with who may call it. docs/server.md and /openapi.json follow it. */

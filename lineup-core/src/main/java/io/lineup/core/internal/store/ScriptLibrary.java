@@ -170,7 +170,8 @@ public final class ScriptLibrary {
 
   /** The raw text of a file under {@link #ROOT}, includes not resolved. */
   public static String raw(String path) {
-    try (InputStream in = ScriptLibrary.class.getClassLoader().getResourceAsStream(ROOT + path)) {
+    // Class.getResourceAsStream: in a named module only the module itself may read its resources.
+    try (InputStream in = ScriptLibrary.class.getResourceAsStream("/" + ROOT + path)) {
       if (in == null) {
         throw new IllegalStateException("Missing Lua script " + ROOT + path);
       }

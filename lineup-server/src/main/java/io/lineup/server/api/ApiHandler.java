@@ -1,4 +1,4 @@
-package io.lineup.server.http;
+package io.lineup.server.api;
 
 import io.javalin.http.Context;
 import io.lineup.server.auth.Principal;

@@ -1,0 +1,17 @@
+/**
+ * The Lineup engine: Redis-backed queues with delays, priorities, leases, retries, limits and the
+ * exact position and ETA of every waiting job.
+ *
+ * <p>Only {@code io.lineup.core} is the API. The internal packages ({@code internal.store}, the one
+ * owner of Redis I/O, and {@code internal.maintenance}, the background sweeps) are not exported: on
+ * the module path nothing outside the engine can reach them. lineup-bench's micro-benchmarks, which
+ * run on the class path, use the store's argument builders and reply decoders so that they measure
+ * the engine's own code; an architecture test (lineup-server's {@code ArchitectureTest}) keeps
+ * every other module off the internals, on the class path too.
+ */
+module io.lineup.core {
+  requires lettuce.core;
+  requires org.slf4j;
+
+  exports io.lineup.core;
+}
