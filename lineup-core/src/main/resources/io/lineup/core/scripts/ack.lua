@@ -2,20 +2,15 @@
 -- The engine combines acks to one queue that arrive together into one call.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, leased, finished, ttl, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      number of acks n, then 3 values per ack: job id, lease token, result (bytes, '' = none)
 -- Returns      { code... }: one code (codes.lua) per ack, in order: 1 acked (also for a repeated
 --              ack of the same lease), or a negative code that says why the token no longer holds
 --              the job
---#include lib/keys.lua
---#include lib/codes.lua
 --#include lib/clock.lua
---#include lib/job.lua
 --#include lib/settings.lua
 --#include lib/events.lua
---#include lib/line.lua
---#include lib/finish.lua
---#include lib/service.lua
 --#include lib/ack.lua
 
 local now = clock_now(ARGV[1])

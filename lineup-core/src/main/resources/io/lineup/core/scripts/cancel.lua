@@ -2,12 +2,12 @@
 -- ack then answers CANCELLED. The record becomes a tombstone kept for the retention window.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
 -- Returns      { code, state }
 --              code: 1 cancelled, -1 not found, -6 already finished
 --              state: the state name before the call ('' when not found)
---#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua
 --#include lib/job.lua

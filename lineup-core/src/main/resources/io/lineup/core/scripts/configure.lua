@@ -2,12 +2,10 @@
 -- queue or raising a limit wakes waiting consumers.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: meta, wake
 -- ARGV         name, value pairs; an empty value restores the default
 -- Returns      { ok }: always 1
 --#include lib/keys.lua
---#include lib/codes.lua
---#include lib/job.lua
---#include lib/events.lua
 --#include lib/line.lua
 
 for i = 1, #ARGV, 2 do

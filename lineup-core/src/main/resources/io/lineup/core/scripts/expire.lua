@@ -1,17 +1,15 @@
 -- expire: background step; jobs whose TTL passed before they finished leave every line.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most jobs expired per call
 -- Returns      { handled }: how many jobs expired
 --#include lib/keys.lua
---#include lib/codes.lua
 --#include lib/clock.lua
 --#include lib/job.lua
 --#include lib/settings.lua
 --#include lib/events.lua
---#include lib/state.lua
---#include lib/finish.lua
 --#include lib/expire.lua
 
 local now = clock_now(ARGV[1])

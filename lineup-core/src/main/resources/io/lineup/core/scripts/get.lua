@@ -2,6 +2,7 @@
 -- so a job past its due time reads READY with its true position, not DELAYED until someone leases.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
 -- Returns      {} when unknown, else { state, payload, priority, attempts, max_attempts, ttr_ms,
@@ -10,7 +11,6 @@
 --              state: the state name; ttr_ms: time-to-run; *_ms times: epoch ms, 0 = none;
 --              error: the last error text; position: -1 when not ready; eta_ms: -1 unknown
 --#include lib/keys.lua
---#include lib/codes.lua
 --#include lib/clock.lua
 --#include lib/job.lua
 --#include lib/settings.lua

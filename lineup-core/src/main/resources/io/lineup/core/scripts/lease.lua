@@ -3,6 +3,7 @@
 -- expired leases and promotes due delayed jobs, so no background loop is needed for either.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, wake, events, rate
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      count: most jobs to lease (0 = only acknowledge)
 -- ARGV[3]      nonce: random text that makes this call's lease tokens unique
@@ -16,17 +17,13 @@
 --   job = { id, payload, priority, attempt, max_attempts, lease_deadline_ms, token, created_ms, due_ms }
 --              *_ms: epoch ms
 --#include lib/keys.lua
---#include lib/codes.lua
 --#include lib/clock.lua
 --#include lib/job.lua
 --#include lib/settings.lua
 --#include lib/events.lua
 --#include lib/line.lua
---#include lib/state.lua
---#include lib/finish.lua
 --#include lib/retry.lua
 --#include lib/expire.lua
---#include lib/service.lua
 --#include lib/ack.lua
 
 local RECLAIM_LIMIT = 100

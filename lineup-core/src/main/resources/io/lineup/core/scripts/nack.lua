@@ -2,6 +2,7 @@
 -- backoff), or to dead letters when out of attempts.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, dead, ttl, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
 -- ARGV[3]      lease token
@@ -11,7 +12,6 @@
 -- Returns      { code, state, due_ms }
 --              code: codes.lua; state: the state name after the nack ('DELAYED', 'READY' or 'DEAD',
 --              '' unless code is 1); due_ms: when it is due again (epoch ms)
---#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua
 --#include lib/job.lua

@@ -1,12 +1,12 @@
 -- peek: the next jobs of the ready line, in lease order, without leasing them.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready
 -- ARGV[1]      offset into the line (0 = next)
 -- ARGV[2]      count
 -- Returns      { job... }: one table per job, next first
 --   job = { id, payload, priority, attempts, created_ms }
 --#include lib/keys.lua
---#include lib/codes.lua
 --#include lib/job.lua
 
 local ids = redis.call('ZRANGE', K_READY, tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1)

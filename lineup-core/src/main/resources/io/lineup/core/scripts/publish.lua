@@ -2,6 +2,7 @@
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua); KEYS[12..] the unique-key locks of the jobs below that
 --              have one, in job order
+-- Touches      of the queue keys: jobs, ready, delayed, ttl, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      number of jobs n
 -- ARGV[3]      number of option sets m, then 7 values per set (jobs of one call mostly share them):

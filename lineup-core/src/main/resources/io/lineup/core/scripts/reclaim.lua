@@ -2,17 +2,14 @@
 -- or, out of attempts, to dead letters.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, dead, ttl, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most leases reclaimed per call
 -- ARGV[3]      rand: a number in [0, 1) for backoff jitter
 -- Returns      { handled }: how many leases were reclaimed
---#include lib/keys.lua
---#include lib/codes.lua
 --#include lib/clock.lua
---#include lib/job.lua
 --#include lib/settings.lua
 --#include lib/events.lua
---#include lib/line.lua
 --#include lib/retry.lua
 
 local now = clock_now(ARGV[1])

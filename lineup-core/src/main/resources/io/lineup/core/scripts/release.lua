@@ -2,6 +2,7 @@
 -- line it was leased from, and the attempt is not counted.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, leased, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
 -- ARGV[3]      lease token

@@ -1,12 +1,12 @@
 -- respawn: puts dead jobs back at the end of the ready line with their attempts reset.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, dead, ttl, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      fresh TTL (ms from now, 0 = none)
 -- ARGV[3]      mode: 'ids' (the ids follow in ARGV[4..]) or 'oldest' (ARGV[4] = how many, oldest first)
 -- Returns      { done, left }: jobs respawned, dead letters left
 --#include lib/keys.lua
---#include lib/codes.lua
 --#include lib/clock.lua
 --#include lib/job.lua
 --#include lib/events.lua

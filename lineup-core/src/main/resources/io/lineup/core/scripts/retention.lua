@@ -2,13 +2,14 @@
 -- queue's retention window.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, finished, meta
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most records dropped per call
 -- Returns      { handled }: how many records were dropped
 --#include lib/keys.lua
 --#include lib/clock.lua
---#include lib/settings.lua
 --#include lib/job.lua
+--#include lib/settings.lua
 
 local now = clock_now(ARGV[1])
 local s = settings_load()

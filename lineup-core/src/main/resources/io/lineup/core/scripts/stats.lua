@@ -1,6 +1,7 @@
 -- stats: counts per state, measured service rate, settings and counters of one queue.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: ready, delayed, leased, finished, dead, meta
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- Returns      { ready, delayed, leased, finished, dead, service_rate, now_ms, settings }
 --              service_rate: jobs/s, as text; now_ms: the script's clock (epoch ms);

@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * Loads the engine's Lua scripts from the classpath, resolving {@code --#include lib/x.lua} lines
- * by pasting the named helper in place (once per script), so helpers are written once.
+ * by pasting the named helper in place (once per script), so helpers are written once. Helpers
+ * include the helpers they use themselves, so each file lists exactly what it uses ({@code
+ * ScriptIncludesTest} checks it).
  */
 public final class ScriptLibrary {
   // Declared before the scripts below, which use them while the class initialises.
@@ -76,9 +78,29 @@ public final class ScriptLibrary {
    * @throws IllegalStateException when the script or an included helper is missing
    */
   public static LuaScript load(String name) {
+    return load(name, true);
+  }
+
+  /**
+   * Loads one script by name with every function of its helpers, used or not: what {@link
+   * #load(String)} would send without pruning. For the benchmark that measures what pruning saves.
+   *
+   * @throws IllegalStateException when the script or an included helper is missing
+   */
+  public static LuaScript loadUnpruned(String name) {
+    return load(name, false);
+  }
+
+  private static LuaScript load(String name, boolean prune) {
     List<String> body = new ArrayList<>();
     List<Chunk> helpers = new ArrayList<>();
     expand(name + ".lua", body, helpers, new LinkedHashSet<>());
+    if (!prune) {
+      StringBuilder whole = new StringBuilder();
+      helpers.forEach(chunk -> whole.append(chunk.text()));
+      body.forEach(line -> whole.append(line).append('\n'));
+      return LuaScript.of(name, whole.toString());
+    }
     String used = String.join("\n", body);
     boolean grew = true;
     Set<Chunk> kept = new HashSet<>();
@@ -117,19 +139,37 @@ public final class ScriptLibrary {
       String path, List<String> body, List<Chunk> helpers, Set<String> seen) {
     for (String line : raw(path).split("\n", -1)) {
       if (line.startsWith(INCLUDE)) {
-        String include = line.substring(INCLUDE.length()).trim();
-        if (seen.add(include)) {
-          for (String nested : raw(include).split("\n", -1)) {
-            if (nested.startsWith(INCLUDE)) {
-              throw new IllegalStateException(include + ": helpers may not include other helpers");
-            }
-          }
-          helpers.addAll(chunks(raw(include)));
-        }
+        include(line.substring(INCLUDE.length()).trim(), helpers, seen, new LinkedHashSet<>());
       } else {
         body.add(line);
       }
     }
+  }
+
+  /**
+   * Adds a helper's chunks after those of the helpers it includes, each helper once, so every
+   * function is defined before the code that refers to it.
+   *
+   * @param open the helpers being included around this one, to report an include cycle
+   */
+  private static void include(
+      String path, List<Chunk> helpers, Set<String> seen, Set<String> open) {
+    if (!open.add(path)) {
+      throw new IllegalStateException(
+          "Include cycle: " + String.join(" -> ", open) + " -> " + path);
+    }
+    if (seen.add(path)) {
+      StringBuilder own = new StringBuilder();
+      for (String line : raw(path).split("\n", -1)) {
+        if (line.startsWith(INCLUDE)) {
+          include(line.substring(INCLUDE.length()).trim(), helpers, seen, open);
+        } else {
+          own.append(line).append('\n');
+        }
+      }
+      helpers.addAll(chunks(own.toString()));
+    }
+    open.remove(path);
   }
 
   /**

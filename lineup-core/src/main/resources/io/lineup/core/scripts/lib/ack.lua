@@ -3,6 +3,14 @@
 -- per key (per records hash, lib/job.lua), since each redis.call costs the script about a
 -- microsecond beyond the command itself.
 -- A freed concurrency slot wakes a waiting consumer.
+--#include lib/keys.lua
+--#include lib/codes.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/events.lua
+--#include lib/line.lua
+--#include lib/finish.lua
+--#include lib/service.lua
 local function ack_all(first, n, now, s)
   local codes = {}
   if n == 0 then

@@ -1,6 +1,7 @@
 -- State changes of one script call, appended per kind as one entry of the capped event stream,
 -- and counted in the meta hash (n_<kind>) for metrics. An entry names at most EVENT_IDS_MAX jobs
 -- (a bulk publish says how many and the first and last id), so the stream stays small.
+--#include lib/keys.lua
 local EVENTS_MAX = 1000
 local EVENT_IDS_MAX = 100
 local event_ids = {}

@@ -1,5 +1,7 @@
 -- A job that leaves the line for good (done, cancelled, expired) keeps its record for the
 -- queue's retention window (and at most retention_max records), then the record goes.
+--#include lib/keys.lua
+--#include lib/job.lua
 local FINISHED_TRIM_STEP = 8
 local FINISHED_TRIM_MAX = 1000 -- per script call, within what one unpack may pass
 

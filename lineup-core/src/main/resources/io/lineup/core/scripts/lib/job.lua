@@ -1,6 +1,8 @@
 -- A job is one field of the queue's jobs hash: a msgpack array, positions below.
 -- Absent values are 0 and trailing ones are not stored, so a new job waiting in line costs
 -- only its payload and creation time (see docs/engine.md, data layout).
+--#include lib/keys.lua
+--#include lib/codes.lua
 local ST_WAITING, ST_LEASED, ST_DONE, ST_DEAD, ST_CANCELLED, ST_EXPIRED = 0, 2, 3, 4, 5, 6
 local F_PAYLOAD, F_CREATED, F_PRIORITY, F_ATTEMPTS, F_STATE, F_MAX_ATTEMPTS, F_TTR = 1, 2, 3, 4, 5, 6, 7
 local F_DUE, F_EXPIRES, F_STARTED, F_FINISHED, F_TOKEN, F_ERROR, F_RESULT = 8, 9, 10, 11, 12, 13, 14

@@ -1,6 +1,9 @@
 -- The ready line: one sorted set whose score is (priority, arrival), so ZRANK is the exact position.
 -- Score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN + seq: higher priority first, FIFO within one.
 -- Both terms stay below 2^53, so the double score is exact.
+--#include lib/keys.lua
+--#include lib/job.lua
+--#include lib/events.lua
 local PRIORITY_MAX = 255
 local ARRIVAL_SPAN = 17592186044416 -- 2^44 arrivals per queue
 

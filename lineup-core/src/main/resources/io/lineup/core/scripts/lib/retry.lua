@@ -1,6 +1,10 @@
 -- A lease that failed (nack) or ran out: back to the line after a backoff, or to dead letters
 -- when the job is out of attempts. rand (0..1) comes from the caller, because Redis seeds
 -- Lua's random generator the same way on every call.
+--#include lib/keys.lua
+--#include lib/job.lua
+--#include lib/events.lua
+--#include lib/line.lua
 local function backoff_delay(s, attempts, rand)
   local delay = s.backoff_ms
   if s.backoff == 'exponential' then

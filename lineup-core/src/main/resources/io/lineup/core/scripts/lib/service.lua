@@ -1,5 +1,6 @@
 -- Measured service rate of the queue (acks per ms), an exponentially decaying average over
 -- SERVICE_WINDOW_MS; ETA = position / rate.
+--#include lib/keys.lua
 local SERVICE_WINDOW_MS = 30000
 
 local function service_rate(now)

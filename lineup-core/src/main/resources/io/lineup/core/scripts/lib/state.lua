@@ -1,4 +1,6 @@
 -- Public state names, as JobState.java spells them.
+--#include lib/keys.lua
+--#include lib/job.lua
 local function state_name(id, job)
   local st = job[F_STATE]
   if st == ST_WAITING then
