@@ -21,33 +21,29 @@ public record Backoff(Kind kind, Duration initial, Duration max, double jitter) 
     EXPONENTIAL
   }
 
-  /** Longest initial or maximum wait: one day, in milliseconds. */
-  public static final long MAX_WAIT_MS = 24L * 3600 * 1000;
-
-  /** The default: exponential from 1 s, capped at 5 min, 20 % jitter. */
-  public static final Backoff DEFAULT =
-      new Backoff(Kind.EXPONENTIAL, Duration.ofSeconds(1), Duration.ofMinutes(5), 0.2);
+  /**
+   * Longest initial or maximum wait: one day, in milliseconds ({@link QueueSetting#BACKOFF_MAX}).
+   */
+  public static final long MAX_WAIT_MS = QueueSetting.BACKOFF_MAX.max();
 
   /**
-   * @throws InvalidArgumentException when a duration is negative or over a day, or jitter is
-   *     outside 0..1
+   * The default: exponential from 1 s, capped at 5 min, 20 % jitter (the defaults of the {@code
+   * BACKOFF_*} settings of {@link QueueSetting}).
+   */
+  public static final Backoff DEFAULT = QueueSetting.defaults().backoff();
+
+  /**
+   * Checks each part against its {@link QueueSetting} ({@code BACKOFF_KIND}, {@code
+   * BACKOFF_INITIAL}, {@code BACKOFF_MAX}, {@code BACKOFF_JITTER}).
+   *
+   * @throws InvalidArgumentException naming {@code backoff.kind}, {@code backoff.initial}, {@code
+   *     backoff.max} or {@code backoff.jitter} when the kind or a duration is missing, a duration
+   *     is negative or over a day, or jitter is outside 0..1
    */
   public Backoff {
-    if (kind == null) {
-      throw new InvalidArgumentException("backoff", "kind must be FIXED or EXPONENTIAL");
-    }
-    requireDuration("backoff.initial", initial);
-    requireDuration("backoff.max", max);
-    if (!(jitter >= 0 && jitter <= 1)) {
-      throw new InvalidArgumentException(
-          "backoff.jitter", "must be between 0 and 1, got " + jitter);
-    }
-  }
-
-  private static void requireDuration(String field, Duration value) {
-    if (value == null) {
-      throw new InvalidArgumentException(field, "is required");
-    }
-    Checks.duration(field, value, 0, MAX_WAIT_MS);
+    QueueSetting.BACKOFF_KIND.check(kind);
+    QueueSetting.BACKOFF_INITIAL.check(initial);
+    QueueSetting.BACKOFF_MAX.check(max);
+    QueueSetting.BACKOFF_JITTER.check(jitter);
   }
 }

@@ -2,6 +2,7 @@ package io.lineup.core;
 
 /**
  * The documented bounds of every input; values outside them throw {@link InvalidArgumentException}.
+ * The bounds of queue settings are part of their definitions, {@link QueueSetting}.
  */
 public final class Limits {
   /** Lowest priority. */

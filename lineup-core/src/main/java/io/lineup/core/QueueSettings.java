@@ -1,10 +1,13 @@
 package io.lineup.core;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A queue's settings, stored in Redis and changeable at run time; every instance sees a change at
- * once. In a {@link #change()} builder, fields left null are not changed.
+ * once. In a {@link #change()} builder, fields left null are not changed. Each field's name, stored
+ * form, bounds and default are defined once, in {@link QueueSetting}.
  *
  * @param paused leases return nothing while paused; publishing still works
  * @param rateLimit most leases per sliding second across all consumers; 0 = no limit
@@ -26,29 +29,50 @@ public record QueueSettings(
     Duration retention,
     Integer retentionMax) {
 
-  /** Default max attempts (mirrors lib/settings.lua; a test checks they agree). */
-  public static final int DEFAULT_MAX_ATTEMPTS = 3;
+  /** Default max attempts: {@link QueueSetting#MAX_ATTEMPTS}'s default. */
+  public static final int DEFAULT_MAX_ATTEMPTS = QueueSetting.defaults().maxAttempts();
 
-  /** Default time-to-run. */
-  public static final Duration DEFAULT_TIME_TO_RUN = Duration.ofSeconds(30);
+  /** Default time-to-run: {@link QueueSetting#TIME_TO_RUN}'s default. */
+  public static final Duration DEFAULT_TIME_TO_RUN = QueueSetting.defaults().timeToRun();
 
-  /** Default retention of finished records. */
-  public static final Duration DEFAULT_RETENTION = Duration.ofHours(1);
+  /** Default retention of finished records: {@link QueueSetting#RETENTION}'s default. */
+  public static final Duration DEFAULT_RETENTION = QueueSetting.defaults().retention();
 
-  /** Default largest number of finished records kept per queue. */
-  public static final int DEFAULT_RETENTION_MAX = 10_000;
+  /**
+   * Default largest number of finished records kept per queue: {@link QueueSetting#RETENTION_MAX}'s
+   * default.
+   */
+  public static final int DEFAULT_RETENTION_MAX = QueueSetting.defaults().retentionMax();
 
-  /** Highest rate limit, in leases per second. */
-  public static final int MAX_RATE_LIMIT = 100_000;
+  /** Highest rate limit, in leases per second: {@link QueueSetting#RATE_LIMIT}'s maximum. */
+  public static final int MAX_RATE_LIMIT = (int) QueueSetting.RATE_LIMIT.max();
 
-  /** Highest concurrency limit. */
-  public static final int MAX_CONCURRENCY_LIMIT = 1_000_000;
+  /** Highest concurrency limit: {@link QueueSetting#CONCURRENCY_LIMIT}'s maximum. */
+  public static final int MAX_CONCURRENCY_LIMIT = (int) QueueSetting.CONCURRENCY_LIMIT.max();
 
   /** An empty change: set the fields to change with the {@code with...} methods. */
   public static QueueSettings change() {
     return new QueueSettings(null, null, null, null, null, null, null, null);
   }
 
+  /**
+   * A change from values keyed by setting, in the form of each setting's {@link QueueSetting.Type}
+   * (as a JSON reader gives them: {@code Boolean}, {@code Long}, {@code Double}, {@code String});
+   * settings absent or null are not changed. When a group ({@code backoff}) is given only in part,
+   * its other settings are taken from {@code current}, which is called at most once and only then.
+   *
+   * @param values the values to set
+   * @param current the settings in force, or null when every group is given whole
+   * @return the change, for {@link Lineup#configure}
+   * @throws InvalidArgumentException naming the setting's {@link QueueSetting#engineName()} when a
+   *     value is of another type, out of range, or part of a group given in part without {@code
+   *     current}
+   */
+  public static QueueSettings change(Map<QueueSetting, ?> values, Supplier<QueueSettings> current) {
+    return QueueSetting.change(values, current);
+  }
+
+  /** Pauses ({@code true}) or resumes the queue. */
   public QueueSettings withPaused(boolean value) {
     return new QueueSettings(
         value,
@@ -61,6 +85,10 @@ public record QueueSettings(
         retentionMax);
   }
 
+  /**
+   * Sets the most leases per sliding second (0 = no limit); {@link QueueSetting#RATE_LIMIT} gives
+   * the bounds, checked by {@link Lineup#configure}.
+   */
   public QueueSettings withRateLimit(int perSecond) {
     return new QueueSettings(
         paused,
@@ -73,21 +101,37 @@ public record QueueSettings(
         retentionMax);
   }
 
+  /**
+   * Sets the most jobs leased at once (0 = no limit); {@link QueueSetting#CONCURRENCY_LIMIT} gives
+   * the bounds, checked by {@link Lineup#configure}.
+   */
   public QueueSettings withConcurrencyLimit(int limit) {
     return new QueueSettings(
         paused, rateLimit, limit, maxAttempts, timeToRun, backoff, retention, retentionMax);
   }
 
+  /**
+   * Sets the deliveries before dead letters, for jobs that set none; {@link
+   * QueueSetting#MAX_ATTEMPTS} gives the bounds, checked by {@link Lineup#configure}.
+   */
   public QueueSettings withMaxAttempts(int value) {
     return new QueueSettings(
         paused, rateLimit, concurrencyLimit, value, timeToRun, backoff, retention, retentionMax);
   }
 
+  /**
+   * Sets the lease length, for jobs that set none; {@link QueueSetting#TIME_TO_RUN} gives the
+   * bounds, checked by {@link Lineup#configure}.
+   */
   public QueueSettings withTimeToRun(Duration value) {
     return new QueueSettings(
         paused, rateLimit, concurrencyLimit, maxAttempts, value, backoff, retention, retentionMax);
   }
 
+  /**
+   * Sets the wait before a retry when a nack names none; a {@link Backoff} checks its own bounds
+   * (the {@code BACKOFF_*} settings of {@link QueueSetting}) when it is made.
+   */
   public QueueSettings withBackoff(Backoff value) {
     return new QueueSettings(
         paused,
@@ -100,11 +144,19 @@ public record QueueSettings(
         retentionMax);
   }
 
+  /**
+   * Sets how long finished records are kept (zero deletes them at once); {@link
+   * QueueSetting#RETENTION} gives the bounds, checked by {@link Lineup#configure}.
+   */
   public QueueSettings withRetention(Duration value) {
     return new QueueSettings(
         paused, rateLimit, concurrencyLimit, maxAttempts, timeToRun, backoff, value, retentionMax);
   }
 
+  /**
+   * Sets the most finished records kept; {@link QueueSetting#RETENTION_MAX} gives the bounds,
+   * checked by {@link Lineup#configure}.
+   */
   public QueueSettings withRetentionMax(int value) {
     return new QueueSettings(
         paused, rateLimit, concurrencyLimit, maxAttempts, timeToRun, backoff, retention, value);

@@ -2,10 +2,15 @@ package io.lineup.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.QueueSetting;
 import io.lineup.redis.RedisProcess;
+import io.lineup.server.http.Json;
 import io.lineup.server.http.RequestBody;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -199,6 +204,16 @@ class BadInputTest {
         BadInput.patch(Q, "{\"backoff\": {\"factor\": 2}}")
             .answers(400, "unknown_field", "backoff.factor"));
     cases.add(BadInput.patch(Q, "{\"backoff\": 5}").answers(400, "invalid_field", "backoff"));
+    cases.add(BadInput.patch(Q, "{\"paused\": null}").answers(400, "invalid_field", null));
+    cases.add(BadInput.patch(Q, "{\"backoff\": {}}").answers(400, "invalid_field", null));
+    // Every setting just outside its range or of another JSON type, named by its JSON path
+    for (QueueSetting setting : QueueSetting.values()) {
+      for (String value : badValues(setting)) {
+        cases.add(
+            BadInput.patch(Q, settingBody(setting, value))
+                .answers(400, "invalid_field", setting.jsonPath()));
+      }
+    }
     // Dead letters
     cases.add(BadInput.get(Q + "/dead?count=0").answers(400, "invalid_field", "count"));
     cases.add(BadInput.get(Q + "/dead?offset=-1").answers(400, "invalid_field", "offset"));
@@ -265,6 +280,38 @@ class BadInputTest {
     assertThat(reply.status()).as(reply.toString()).isEqualTo(input.status());
     assertErrorShape(reply, input.error(), input.field());
     assertThat(digest()).as("the Redis dataset after the request").isEqualTo(before);
+  }
+
+  @Test
+  void everySettingAtEitherEndOfItsRangeIsAcceptedAndReadBack() throws IOException {
+    for (boolean highest : List.of(true, false)) {
+      ObjectNode body = Json.object();
+      for (QueueSetting setting : QueueSetting.values()) {
+        ObjectNode target = body;
+        if (setting.group() != null) {
+          target =
+              body.has(setting.group())
+                  ? (ObjectNode) body.get(setting.group())
+                  : body.putObject(setting.group());
+        }
+        switch (setting.type()) {
+          case BOOLEAN -> target.put(setting.jsonName(), highest);
+          case INTEGER, MILLIS ->
+              target.put(setting.jsonName(), highest ? setting.max() : setting.min());
+          case FRACTION ->
+              target.put(setting.jsonName(), (double) (highest ? setting.max() : setting.min()));
+          case CHOICE ->
+              target.put(
+                  setting.jsonName(),
+                  setting.choices().get(highest ? setting.choices().size() - 1 : 0));
+        }
+      }
+      Reply reply = admin.patch(Q + "-bounds", body.toString());
+
+      assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+      assertThat(reply.json().get("settings"))
+          .isEqualTo(Json.parse(body.toString().getBytes(StandardCharsets.UTF_8)));
+    }
   }
 
   @Test
@@ -340,6 +387,32 @@ class BadInputTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** JSON values a setting refuses: just outside its range, and of other JSON types. */
+  private static List<String> badValues(QueueSetting setting) {
+    return switch (setting.type()) {
+      case BOOLEAN -> List.of("\"true\"", "1");
+      case INTEGER, MILLIS ->
+          List.of(
+              Long.toString(setting.min() - 1),
+              Long.toString(setting.max() + 1),
+              "1.5",
+              "\"5\"",
+              "1e30");
+      case FRACTION ->
+          List.of(
+              BigDecimal.valueOf(setting.min()).subtract(new BigDecimal("0.001")).toPlainString(),
+              BigDecimal.valueOf(setting.max()).add(new BigDecimal("0.001")).toPlainString(),
+              "\"0.5\"");
+      case CHOICE -> List.of("\"linear\"", "5", "\"\"");
+    };
+  }
+
+  /** A PATCH body setting one setting, inside its group's object if it has one. */
+  private static String settingBody(QueueSetting setting, String value) {
+    String field = "{\"" + setting.jsonName() + "\": " + value + "}";
+    return setting.group() == null ? field : "{\"" + setting.group() + "\": " + field + "}";
   }
 
   private static String bulk(int jobs) {

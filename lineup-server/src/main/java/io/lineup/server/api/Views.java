@@ -1,7 +1,6 @@
 package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.core.Backoff;
 import io.lineup.core.DeadJob;
 import io.lineup.core.JobInfo;
 import io.lineup.core.LeasedJob;
@@ -13,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Locale;
 
 /**
  * The JSON forms of the engine's answers. Times are epoch milliseconds in fields ending {@code
@@ -109,23 +107,9 @@ public final class Views {
     return node;
   }
 
-  /** Effective queue settings. */
+  /** Effective queue settings, under their JSON names ({@link SettingsJson}). */
   public static ObjectNode settings(QueueSettings settings) {
-    ObjectNode node = Json.object();
-    node.put("paused", settings.paused());
-    node.put("rate_limit", settings.rateLimit());
-    node.put("concurrency_limit", settings.concurrencyLimit());
-    node.put("max_attempts", settings.maxAttempts());
-    putDuration(node, "ttr_ms", settings.timeToRun());
-    Backoff backoff = settings.backoff();
-    ObjectNode b = node.putObject("backoff");
-    b.put("kind", backoff.kind().name().toLowerCase(Locale.ROOT));
-    putDuration(b, "initial_ms", backoff.initial());
-    putDuration(b, "max_ms", backoff.max());
-    b.put("jitter", backoff.jitter());
-    putDuration(node, "retention_ms", settings.retention());
-    node.put("retention_max", settings.retentionMax());
-    return node;
+    return SettingsJson.write(settings);
   }
 
   /**

@@ -1,14 +1,18 @@
 package io.lineup.server.http;
 
+import io.lineup.core.QueueSetting;
 import java.util.Map;
 
 /**
  * Translates the field names the engine's {@code InvalidArgumentException} uses (Java names such as
- * {@code timeToRun}) into the names of the HTTP API (snake case with units, {@code ttr_ms}).
+ * {@code timeToRun}) into the names of the HTTP API (snake case with units, {@code ttr_ms}). Queue
+ * settings are translated by their definitions ({@link QueueSetting#engineName()} to {@link
+ * QueueSetting#jsonPath()}); the table here holds the other fields.
  */
 final class EngineFieldNames {
   private static final Map<String, String> HTTP_NAMES =
       Map.ofEntries(
+          // Job options; the two that are also queue settings have the same names there.
           Map.entry("timeToRun", "ttr_ms"),
           Map.entry("maxAttempts", "max_attempts"),
           Map.entry("runAt", "run_at"),
@@ -18,18 +22,16 @@ final class EngineFieldNames {
           Map.entry("uniqueWindow", "unique_window_ms"),
           Map.entry("retryDelay", "retry_delay_ms"),
           Map.entry("wait", "wait_ms"),
-          Map.entry("rateLimit", "rate_limit"),
-          Map.entry("concurrencyLimit", "concurrency_limit"),
-          Map.entry("retention", "retention_ms"),
-          Map.entry("retentionMax", "retention_max"),
-          Map.entry("backoff.initial", "backoff.initial_ms"),
-          Map.entry("backoff.max", "backoff.max_ms"),
           Map.entry("redisUrl", "redis_url"));
 
   private EngineFieldNames() {}
 
   /** The HTTP name of an engine field; names that are the same in both pass through. */
   static String toHttp(String engineField) {
-    return HTTP_NAMES.getOrDefault(engineField, engineField);
+    String name = HTTP_NAMES.get(engineField);
+    if (name != null) {
+      return name;
+    }
+    return QueueSetting.byEngineName(engineField).map(QueueSetting::jsonPath).orElse(engineField);
   }
 }

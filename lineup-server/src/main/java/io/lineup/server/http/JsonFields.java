@@ -119,6 +119,50 @@ public final class JsonFields {
     return number;
   }
 
+  /**
+   * A whole number ({@code 5}, {@code 5.0} and {@code 1e3} count) that fits in a long, or null when
+   * absent. Its range is for the caller to check.
+   *
+   * @param expected what the field must be, for the error message (e.g. {@code "an integer from 0
+   *     to 10"})
+   * @throws ApiException {@code invalid_field} when the value is not such a number
+   */
+  public Long optionalWholeNumber(String name, String expected) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (value.isNumber()) {
+      BigDecimal number =
+          value.isIntegralNumber() ? new BigDecimal(value.bigIntegerValue()) : value.decimalValue();
+      if (isWhole(number)
+          && number.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0
+          && number.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0) {
+        return number.longValueExact();
+      }
+    }
+    throw ApiException.invalidField(path(name), "must be " + expected + ", got " + describe(value));
+  }
+
+  /**
+   * Any number, or null when absent. Its range is for the caller to check.
+   *
+   * @param expected what the field must be, for the error message (e.g. {@code "a number from 0 to
+   *     1"})
+   * @throws ApiException {@code invalid_field} when the value is not a number
+   */
+  public Double optionalNumber(String name, String expected) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!value.isNumber()) {
+      throw ApiException.invalidField(
+          path(name), "must be " + expected + ", got " + describe(value));
+    }
+    return value.doubleValue();
+  }
+
   /** A boolean, or null when absent. */
   public Boolean optionalBoolean(String name) {
     JsonNode value = node.get(name);

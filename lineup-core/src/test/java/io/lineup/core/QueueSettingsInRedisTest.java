@@ -1,0 +1,47 @@
+package io.lineup.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lineup.testing.RedisServerExtension;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Every setting written at either end of its range is read back as written, through the Lua
+ * scripts: the stored names and forms the codec uses are the ones {@code lib/settings.lua} reads.
+ */
+class QueueSettingsInRedisTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  @Test
+  void everySettingAtItsHighestIsReadBackAsWritten() {
+    assertRoundTrip(QueueName.of("settings", "highest"), QueueSettingDefinitionsTest::highest);
+  }
+
+  @Test
+  void everySettingAtItsLowestIsReadBackAsWritten() {
+    assertRoundTrip(QueueName.of("settings", "lowest"), QueueSettingDefinitionsTest::lowest);
+  }
+
+  private static void assertRoundTrip(QueueName queue, Function<QueueSetting, Object> bound) {
+    Map<QueueSetting, Object> values = new EnumMap<>(QueueSetting.class);
+    for (QueueSetting setting : QueueSetting.values()) {
+      values.put(setting, bound.apply(setting));
+    }
+    QueueSettings change = QueueSettings.change(values, null);
+
+    try (Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build())) {
+      assertThat(lineup.stats(queue).settings()).isEqualTo(QueueSetting.defaults());
+      lineup.configure(queue, change);
+      QueueSettings read = lineup.stats(queue).settings();
+
+      assertThat(read).isEqualTo(change).isNotEqualTo(QueueSetting.defaults());
+      for (QueueSetting setting : QueueSetting.values()) {
+        assertThat(setting.valueIn(read)).as(setting.name()).isEqualTo(values.get(setting));
+      }
+    }
+  }
+}
