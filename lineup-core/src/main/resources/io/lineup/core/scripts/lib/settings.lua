@@ -1,5 +1,5 @@
 -- Queue settings live in the meta hash; these are the defaults for a queue nobody configured.
--- QueueSettings.java documents the same values, and a test checks that they agree.
+-- QueueSetting.java defines the same names and defaults; QueueSettingDefinitionsTest checks that they agree.
 --#include lib/keys.lua
 local SETTING_NAMES = {'max_attempts', 'ttr_ms', 'backoff', 'backoff_ms', 'backoff_max_ms', 'backoff_jitter',
   'retention_ms', 'retention_max', 'rate', 'concurrency', 'paused'}
