@@ -75,6 +75,9 @@ public final class Bench {
       if (deep != null) {
         redis.dropQueue(deep.queue());
       }
+      if (options.runs(ScenarioGroup.PRUNE)) {
+        PruneScenario.run(context).forEach(report::add);
+      }
       if (options.runs(ScenarioGroup.LATE)) {
         LatenessScenario.run(context).forEach(report::add);
       }

@@ -17,7 +17,9 @@ public enum ScenarioGroup {
   /** {@code late_ms_p50}, {@code late_ms_p99}, {@code late_ms_max}. */
   LATE,
   /** {@code http_publish_per_s}, {@code http_consume_per_s}. */
-  HTTP;
+  HTTP,
+  /** {@code script_publish_us}, {@code script_publish_unpruned_us}: what script pruning saves. */
+  PRUNE;
 
   /**
    * The group of a lower-case name.

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /** A run as a text table: one row per figure, with its ratio, Redis CPU per job and target. */
 public final class ReportTable {
-  private static final String ROW = "%-20s %14s %-3s %9s %11s %11s  %-26s %s%n";
+  private static final String ROW = "%-26s %14s %-3s %9s %11s %11s  %-36s %s%n";
 
   private ReportTable() {}
 
@@ -58,7 +58,7 @@ public final class ReportTable {
     for (Map.Entry<String, String> skip : report.skipped().entrySet()) {
       out.append(
           String.format(
-              Locale.ROOT, "%-20s %14s     skipped: %s%n", skip.getKey(), "-", skip.getValue()));
+              Locale.ROOT, "%-26s %14s     skipped: %s%n", skip.getKey(), "-", skip.getValue()));
     }
     long reached =
         Target.ALL.stream().filter(t -> Boolean.TRUE.equals(t.reachedBy(values))).count();

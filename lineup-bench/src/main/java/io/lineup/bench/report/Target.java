@@ -27,7 +27,8 @@ public record Target(String figure, boolean atLeast, double bound, String refere
           new Target("rank_us_p99", false, 1_000, null, "µs"),
           new Target("bytes_per_job", false, 300, null, "B"),
           new Target("http_publish_per_s", true, 10_000, null, "/s"),
-          new Target("http_consume_per_s", true, 5_000, null, "/s"));
+          new Target("http_consume_per_s", true, 5_000, null, "/s"),
+          new Target("script_publish_us", false, 0.95, "script_publish_unpruned_us", null));
 
   /** The target of a figure, or null when it has none. */
   public static Target of(String figure) {
