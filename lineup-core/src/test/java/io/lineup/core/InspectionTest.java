@@ -2,6 +2,7 @@ package io.lineup.core;
 
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
+import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -33,10 +34,7 @@ abstract class InspectionTest extends EngineSuite {
       List<QueueEvent> later = lineup.events(queue, events.get(2).streamId(), 100);
       assertThat(later).extracting(QueueEvent::kind).containsExactly("published", "cancelled");
 
-      List<NewJob> bulk = new ArrayList<>();
-      for (int i = 0; i < 250; i++) {
-        bulk.add(aJob("b" + i));
-      }
+      List<NewJob> bulk = someJobs(250, "b");
       List<PublishResult> published = lineup.publishAll(queue, bulk);
       QueueEvent big = lineup.events(queue, later.get(1).streamId(), 10).get(0);
       assertThat(big.count()).isEqualTo(250);

@@ -2,6 +2,7 @@ package io.lineup.core;
 
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
+import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -28,10 +29,7 @@ abstract class LimitsTest extends EngineSuite {
     try (Lineup lineup = anEngine();
         ExecutorService consumers = Executors.newFixedThreadPool(4)) {
       lineup.configure(queue, QueueSettings.change().withRateLimit(50));
-      List<NewJob> jobs = new ArrayList<>();
-      for (int i = 0; i < 1000; i++) {
-        jobs.add(aJob("call " + i));
-      }
+      List<NewJob> jobs = someJobs(1000, "call ");
       lineup.publishAll(queue, jobs);
 
       List<Long> leasedAt = Collections.synchronizedList(new ArrayList<>());
@@ -86,10 +84,7 @@ abstract class LimitsTest extends EngineSuite {
     try (Lineup lineup = anEngine();
         ExecutorService consumers = Executors.newFixedThreadPool(6)) {
       lineup.configure(queue, QueueSettings.change().withConcurrencyLimit(3));
-      List<NewJob> jobs = new ArrayList<>();
-      for (int i = 0; i < 60; i++) {
-        jobs.add(aJob("render " + i));
-      }
+      List<NewJob> jobs = someJobs(60, "render ");
       lineup.publishAll(queue, jobs);
       List<Future<?>> running = new ArrayList<>();
       for (int c = 0; c < 6; c++) {

@@ -30,10 +30,7 @@ abstract class WorkerTest extends EngineSuite {
     AtomicInteger running = new AtomicInteger();
     AtomicInteger highest = new AtomicInteger();
     try (Lineup lineup = anEngine()) {
-      List<NewJob> jobs = new ArrayList<>();
-      for (int i = 0; i < 300; i++) {
-        jobs.add(aJob("n" + i));
-      }
+      List<NewJob> jobs = someJobs(300, "n");
       List<String> ids = lineup.publishAll(queue, jobs).stream().map(PublishResult::id).toList();
       JobHandler handler =
           job -> {
