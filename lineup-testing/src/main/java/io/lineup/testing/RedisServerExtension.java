@@ -39,6 +39,21 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
         RedisProcess.builder().appendOnly(true).setting("appendfsync", "always"));
   }
 
+  /**
+   * Adds a redis-server setting, e.g. {@code setting("enable-debug-command", "local")}; for use
+   * where the extension is declared, before its server starts.
+   *
+   * @return this extension
+   * @throws IllegalStateException once the server has started
+   */
+  public RedisServerExtension setting(String name, String value) {
+    if (process != null) {
+      throw new IllegalStateException("Redis settings are given before the server starts");
+    }
+    builder.setting(name, value);
+    return this;
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) {
     // Kept before it starts, so that a server that fails to start still has its folder deleted.
