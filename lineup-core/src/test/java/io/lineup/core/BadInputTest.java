@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Named.named;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lineup.testing.RedisServerExtension;
+import io.lineup.redis.RedisProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,26 +20,23 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every input the engine refuses is refused with {@link InvalidArgumentException} naming the field,
- * before anything reaches Redis: the server's key count and its write counter are the same after
- * the refused call as before it.
+ * before anything reaches Redis: the key count and the write counter of every Redis node are the
+ * same after the refused call as before it.
+ *
+ * <p>Runs on both topologies ({@link BadInputOnStandaloneTest}, {@link BadInputOnClusterTest}).
  */
-class BadInputTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+abstract class BadInputTest extends EngineSuite {
   /** A small payload limit, so the over-the-limit case needs no megabyte payload. */
   static final int MAX_PAYLOAD_BYTES = 1024;
 
-  static Lineup lineup;
-  static RedisClient rawClient;
-  static StatefulRedisConnection<String, String> raw;
-  static Scene scene;
+  Lineup lineup;
+  Scene scene;
 
   /** What a bad call may use: the engine, a queue with jobs in it, and a job leased from it. */
   record Scene(Lineup lineup, QueueName queue, LeasedJob leased) {}
@@ -51,18 +48,18 @@ class BadInputTest {
   }
 
   /**
-   * What Redis holds, seen from outside the engine: the number of keys ({@code DBSIZE}) and the
-   * number of writes since the last save ({@code rdb_changes_since_last_save}; the test server
-   * never saves, so any write at all moves it).
+   * What Redis holds, seen from outside the engine and added up over its nodes: the number of keys
+   * ever held ({@code DBSIZE} plus the keys that expired, since a key another suite left on a
+   * shared Redis may expire during a test, which is no write), and the number of writes since the
+   * last save ({@code rdb_changes_since_last_save}; test servers never save, so any write at all
+   * moves it, and an expiry does not).
    */
   record Footprint(long keys, long writes) {}
 
   @BeforeAll
-  static void seed() {
+  void seed() {
     // Background loops off: the write counter must move only for the call under test.
-    lineup = Fixtures.anEngine(redis, o -> o.maxPayloadBytes(MAX_PAYLOAD_BYTES).maintenance(false));
-    rawClient = RedisClient.create(redis.uri());
-    raw = rawClient.connect();
+    lineup = anEngine(o -> o.maxPayloadBytes(MAX_PAYLOAD_BYTES).maintenance(false));
     // A queue with waiting, delayed and leased jobs, so that a bad call that slipped through
     // would have something to change.
     QueueName queue = aFreshQueue();
@@ -75,9 +72,7 @@ class BadInputTest {
   }
 
   @AfterAll
-  static void close() {
-    raw.close();
-    rawClient.shutdown();
+  void close() {
     lineup.close();
   }
 
@@ -440,14 +435,16 @@ class BadInputTest {
     return jobs;
   }
 
-  private static Footprint footprint() {
-    long keys = raw.sync().dbsize();
-    String persistence = raw.sync().info("persistence");
-    for (String line : persistence.split("\r?\n")) {
-      if (line.startsWith("rdb_changes_since_last_save:")) {
-        return new Footprint(keys, Long.parseLong(line.substring(line.indexOf(':') + 1).trim()));
+  private Footprint footprint() {
+    long keys = infoSum("stats", "expired_keys");
+    for (RedisProcess node : redis().nodes()) {
+      try {
+        // DBSIZE answers an integer reply, ":<count>".
+        keys += Long.parseLong(node.command("DBSIZE").substring(1));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     }
-    throw new IllegalStateException("INFO persistence has no rdb_changes_since_last_save");
+    return new Footprint(keys, infoSum("persistence", "rdb_changes_since_last_save"));
   }
 }

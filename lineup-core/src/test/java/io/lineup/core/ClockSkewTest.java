@@ -4,21 +4,21 @@ import static io.lineup.core.Fixtures.aDelayedJob;
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class ClockSkewTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * Due times come from one clock, so engines whose host clocks disagree still agree on them. Runs on
+ * both topologies ({@link ClockSkewOnStandaloneTest}, {@link ClockSkewOnClusterTest}).
+ */
+abstract class ClockSkewTest extends EngineSuite {
   @Test
   void twoEnginesWhoseHostClocksAreFiveSecondsApartReleaseDelayedJobsOnTime() {
     QueueName queue = aFreshQueue();
     Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(5));
-    try (Lineup fast = Fixtures.anEngine(redis, options -> options.hostClock(ahead));
-        Lineup exact = Fixtures.anEngine(redis)) {
+    try (Lineup fast = anEngine(options -> options.hostClock(ahead));
+        Lineup exact = anEngine()) {
       for (Lineup[] pair : new Lineup[][] {{fast, exact}, {exact, fast}}) {
         Lineup producer = pair[0];
         Lineup consumer = pair[1];

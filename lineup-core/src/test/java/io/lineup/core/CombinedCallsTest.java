@@ -2,14 +2,11 @@ package io.lineup.core;
 
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
+import static io.lineup.core.Fixtures.someJobs;
 import static io.lineup.core.Fixtures.text;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import io.lineup.core.internal.store.KeySpace;
-import io.lineup.testing.RedisServerExtension;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,15 +19,15 @@ import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Publishes (and acks) to one queue that arrive while earlier ones are in flight share script
  * calls, and each still gets exactly its own results, in arrival order.
+ *
+ * <p>Runs on both topologies ({@link CombinedCallsOnStandaloneTest}, {@link
+ * CombinedCallsOnClusterTest}).
  */
-class CombinedCallsTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+abstract class CombinedCallsTest extends EngineSuite {
   private static final Pattern SCRIPT_CALLS = Pattern.compile("cmdstat_eval(?:sha)?:calls=(\\d+)");
 
   @Test
@@ -79,7 +76,7 @@ class CombinedCallsTest {
   @Test
   void jobsOfOneCallKeepTheirOwnOptions() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       Instant before = Instant.now();
       List<PublishResult> results =
           lineup.publishAll(
@@ -206,7 +203,7 @@ class CombinedCallsTest {
   void theSameAckSentTwiceAtOnceSucceedsTwiceAndCountsOnce() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
-      lineup.publishAll(queue, manyJobs(200));
+      lineup.publishAll(queue, someJobs(200, "job "));
       List<LeasedJob> leased = lineup.lease(queue, 200, Duration.ZERO).jobs();
 
       ackAllAtOnce(lineup, queue, leased, leased);
@@ -223,7 +220,7 @@ class CombinedCallsTest {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
       lineup.configure(queue, QueueSettings.change().withRetentionMax(50));
-      lineup.publishAll(queue, manyJobs(300));
+      lineup.publishAll(queue, someJobs(300, "job "));
       List<LeasedJob> leased = lineup.lease(queue, 300, Duration.ZERO).jobs();
 
       ackAllAtOnce(lineup, queue, leased, List.of());
@@ -235,11 +232,11 @@ class CombinedCallsTest {
   }
 
   @Test
-  void withoutRetentionAckedRecordsAreDeletedAtOnce() throws IOException {
+  void withoutRetentionAckedRecordsAreDeletedAtOnce() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
       lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
-      List<NewJob> jobs = manyJobs(100);
+      List<NewJob> jobs = someJobs(100, "job ");
       jobs.set(0, aJob("with a TTL").ttl(Duration.ofHours(1)));
       lineup.publishAll(queue, jobs);
       List<LeasedJob> leased = lineup.lease(queue, 100, Duration.ZERO).jobs();
@@ -248,34 +245,7 @@ class CombinedCallsTest {
 
       assertThat(lineup.stats(queue).finished()).isZero();
       assertThat(leased).allSatisfy(job -> assertThat(lineup.get(queue, job.id())).isEmpty());
-      assertThat(
-              redis
-                  .process()
-                  .command("ZCARD " + new String(KeySpace.queueKeys(queue)[KeySpace.TTL_INDEX])))
-          .isEqualTo(":0");
-    }
-  }
-
-  @Test
-  void aPublishWhoseCallerStoppedWaitingIsNeverSent() throws Exception {
-    QueueName queue = aFreshQueue();
-    try (Lineup lineup =
-        anEngineWithoutBackgroundLoops(b -> b.commandTimeout(Duration.ofMillis(500)))) {
-      lineup.publish(queue, aJob("registers the queue"));
-      // Redis runs a two-second script, so the next two publishes stay in flight and a third
-      // waits for them until its caller gives up.
-      Thread spin = BusyRedis.keepBusy(redis, Duration.ofSeconds(2));
-      CompletableFuture<PublishResult> first = lineup.publishAsync(queue, aJob("a").id("first"));
-      CompletableFuture<PublishResult> second = lineup.publishAsync(queue, aJob("b").id("second"));
-      assertThatThrownBy(() -> lineup.publish(queue, aJob("c").id("given-up")))
-          .isInstanceOf(RedisUnavailableException.class);
-      spin.join();
-
-      assertThat(first.join().created()).isTrue();
-      assertThat(second.join().created()).isTrue();
-      lineup.publish(queue, aJob("d").id("after"));
-      assertThat(lineup.get(queue, "given-up")).isEmpty();
-      assertThat(lineup.stats(queue).ready()).isEqualTo(4);
+      assertThat(raw().zcard(KeySpace.queueKeys(queue)[KeySpace.TTL_INDEX])).isZero();
     }
   }
 
@@ -296,38 +266,6 @@ class CombinedCallsTest {
     }
   }
 
-  @Test
-  void whenRedisIsDownEveryWaitingPublishFailsPromptlyAndPublishingResumesAfter() {
-    QueueName queue = aFreshQueue();
-    try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
-      lineup.publish(queue, aJob("registers the queue"));
-      redis.process().stop();
-      try {
-        List<CompletableFuture<PublishResult>> publishes = new ArrayList<>();
-        for (int i = 0; i < 2000; i++) {
-          publishes.add(lineup.publishAsync(queue, aJob("job " + i)));
-        }
-        for (CompletableFuture<PublishResult> publish : publishes) {
-          assertThatThrownBy(publish::join).hasCauseInstanceOf(RedisUnavailableException.class);
-        }
-      } finally {
-        redis.process().start();
-      }
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .ignoreExceptionsInstanceOf(RedisUnavailableException.class)
-          .until(() -> lineup.publish(queue, aJob("after the outage")).created());
-    }
-  }
-
-  private static List<NewJob> manyJobs(int count) {
-    List<NewJob> jobs = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      jobs.add(aJob("job " + i));
-    }
-    return jobs;
-  }
-
   /** Acks every job (and those of {@code again} a second time) from a virtual thread each. */
   private static void ackAllAtOnce(
       Lineup lineup, QueueName queue, List<LeasedJob> jobs, List<LeasedJob> again) {
@@ -344,23 +282,21 @@ class CombinedCallsTest {
     done.forEach(CompletableFuture::join);
   }
 
-  private static Lineup anEngineWithoutBackgroundLoops(
+  private Lineup anEngineWithoutBackgroundLoops(
       java.util.function.UnaryOperator<LineupOptions.Builder> tune) {
     // No background loops, so the script calls counted are the publishes' own.
-    return Fixtures.anEngine(redis, b -> tune.apply(b.maintenance(false)));
+    return anEngine(b -> tune.apply(b.maintenance(false)));
   }
 
-  /** EVALSHA and EVAL calls Redis has served so far. */
-  private static long scriptCalls() {
-    try {
-      Matcher m = SCRIPT_CALLS.matcher(redis.process().command("INFO commandstats"));
-      long calls = 0;
+  /** EVALSHA and EVAL calls Redis has served so far, on every node together. */
+  private long scriptCalls() {
+    long calls = 0;
+    for (String stats : infoOfEachNode("commandstats")) {
+      Matcher m = SCRIPT_CALLS.matcher(stats);
       while (m.find()) {
         calls += Long.parseLong(m.group(1));
       }
-      return calls;
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
     }
+    return calls;
   }
 }

@@ -4,7 +4,6 @@ import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,16 +15,17 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class ConcurrentConsumersTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * Many consumers at once: every job is acked exactly once. Runs on both topologies ({@link
+ * ConcurrentConsumersOnStandaloneTest}, {@link ConcurrentConsumersOnClusterTest}).
+ */
+abstract class ConcurrentConsumersTest extends EngineSuite {
   @Test
   void eightConcurrentConsumersAckEveryOneOfTwentyThousandJobsExactlyOnce() throws Exception {
     int total = 20_000;
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       List<String> published = new ArrayList<>(total);
       for (int batch = 0; batch < total / 1000; batch++) {
         List<NewJob> jobs = new ArrayList<>();

@@ -6,20 +6,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class DeduplicationAndTtlTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * Deduplication by id and by unique key, TTL expiry wherever a job is, and retention of finished
+ * records. Runs on both topologies ({@link DeduplicationAndTtlOnStandaloneTest}, {@link
+ * DeduplicationAndTtlOnClusterTest}).
+ */
+abstract class DeduplicationAndTtlTest extends EngineSuite {
   @Test
   void publishingTheSameIdTwiceReturnsTheExistingJobAndNeverADuplicate() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       PublishResult first = lineup.publish(queue, aJob("order 7").id("order-7"));
       PublishResult again =
           lineup.publish(queue, aJob("order 7, different payload").id("order-7").priority(9));
@@ -41,7 +42,7 @@ class DeduplicationAndTtlTest {
   @Test
   void aUniqueKeyReturnsTheFirstJobInsideItsWindowAndAllowsANewOneAfter() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       PublishResult first =
           lineup.publish(
               queue, aJob("remind member 5").uniqueKey("remind:5", Duration.ofMillis(500)));
@@ -67,7 +68,7 @@ class DeduplicationAndTtlTest {
   void aJobPastItsTtlExpiresWhereverItIsAndItsLeaseCanNoLongerAck() {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis, options -> options.timeSource(clock))) {
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
       String waiting = lineup.publish(queue, aJob("offer").ttl(Duration.ofSeconds(10))).id();
       String delayed =
           lineup
@@ -99,7 +100,7 @@ class DeduplicationAndTtlTest {
   void finishedRecordsAreDroppedAfterTheRetentionWindow() {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis, options -> options.timeSource(clock))) {
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
       lineup.configure(queue, QueueSettings.change().withRetention(Duration.ofMinutes(10)));
       lineup.publish(queue, aJob("x"));
       LeasedJob job = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
@@ -115,7 +116,7 @@ class DeduplicationAndTtlTest {
   @Test
   void withZeroRetentionAnAckedJobLeavesNoRecord() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
       lineup.publish(queue, aJob("x"));
       LeasedJob job = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);

@@ -2,24 +2,31 @@ package io.lineup.core;
 
 import static io.lineup.core.Fixtures.aDelayedJob;
 import static io.lineup.core.Fixtures.aFreshQueue;
+import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class DelayedPunctualityTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * Delayed jobs are released at their due time on the test clock, and a waiting consumer gets a job
+ * within milliseconds of its due time or of its publish, also when it waits on queues of several
+ * nodes. Runs on both topologies ({@link DelayedPunctualityOnStandaloneTest}, {@link
+ * DelayedPunctualityOnClusterTest}).
+ */
+abstract class DelayedPunctualityTest extends EngineSuite {
   @Test
   void aThirtyMinuteDelayIsReleasedAtThirtyMinutesOnTheTestClockNotOneMillisecondBefore() {
     ManualClock clock = new ManualClock(Instant.parse("2030-06-01T12:00:00Z"));
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis, options -> options.timeSource(clock))) {
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
       PublishResult order =
           lineup.publish(queue, aDelayedJob("close unpaid order 42", Duration.ofMinutes(30)));
       assertThat(order.dueAt()).isEqualTo(Instant.parse("2030-06-01T12:30:00Z"));
@@ -45,7 +52,7 @@ class DelayedPunctualityTest {
   void aWaitingConsumerReceivesEachDelayedJobWithinMillisecondsOfItsDueTime() throws Exception {
     QueueName queue = aFreshQueue();
     int jobs = 20;
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       for (int i = 0; i < jobs; i++) {
         lineup.publish(queue, aDelayedJob("tick " + i, Duration.ofMillis(300 + 47L * i)));
       }
@@ -68,5 +75,33 @@ class DelayedPunctualityTest {
       // waiter's local timer is what ends the wait.
       assertThat(sorted.get(jobs / 2)).isLessThan(25);
     }
+  }
+
+  @Test
+  void aConsumerWaitingOnQueuesOfEveryNodeGetsAJobPublishedLaterWithinMilliseconds()
+      throws Exception {
+    List<QueueName> queues = queuesSpreadOverTheNodes(3);
+    int nodes = redis().nodes().size();
+    try (Lineup lineup = anEngine();
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      Future<Leases> waiting =
+          executor.submit(() -> lineup.lease(queues, 1, Duration.ofSeconds(10)));
+      // The consumer waits on each node that holds one of its queues.
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> infoOnEachNode("clients", "blocked_clients").equals(repeat(1L, nodes)));
+      long published = System.nanoTime();
+      String id = lineup.publish(queues.get(2), aJob("late arrival")).id();
+      Leases leases = waiting.get();
+      long tookMs = Duration.ofNanos(System.nanoTime() - published).toMillis();
+      assertThat(leases.jobs()).extracting(LeasedJob::id).containsExactly(id);
+      System.out.printf(
+          "A consumer waiting on queues of %d node(s) got the job in %d ms%n", nodes, tookMs);
+      assertThat(tookMs).isLessThan(1000);
+    }
+  }
+
+  private static List<Long> repeat(long value, int times) {
+    return java.util.Collections.nCopies(times, value);
   }
 }

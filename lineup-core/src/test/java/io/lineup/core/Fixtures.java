@@ -1,8 +1,11 @@
 package io.lineup.core;
 
 import io.lineup.testing.RedisServerExtension;
+import io.lineup.testing.TestRedis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Domain words for tests: fresh queues, jobs, engines. */
 final class Fixtures {
@@ -24,15 +27,24 @@ final class Fixtures {
     return NewJob.ofText(text).delay(delay);
   }
 
+  /** {@code count} jobs carrying {@code prefix0}, {@code prefix1}, …, in that order. */
+  static List<NewJob> someJobs(int count, String prefix) {
+    List<NewJob> jobs = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      jobs.add(aJob(prefix + i));
+    }
+    return jobs;
+  }
+
   /** An engine on the test's Redis, background loops on. */
-  static Lineup anEngine(RedisServerExtension redis) {
+  static Lineup anEngine(TestRedis redis) {
     return Lineup.connect(
         LineupOptions.builder(redis.uri()).maintenanceInterval(Duration.ofMillis(100)).build());
   }
 
   /** An engine on the test's Redis with options changed by {@code tune}. */
   static Lineup anEngine(
-      RedisServerExtension redis, java.util.function.UnaryOperator<LineupOptions.Builder> tune) {
+      TestRedis redis, java.util.function.UnaryOperator<LineupOptions.Builder> tune) {
     return Lineup.connect(
         tune.apply(LineupOptions.builder(redis.uri()).maintenanceInterval(Duration.ofMillis(100)))
             .build());

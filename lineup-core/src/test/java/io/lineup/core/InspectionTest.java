@@ -2,23 +2,24 @@ package io.lineup.core;
 
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
+import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class InspectionTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * What can be read about a queue: its event stream, ETAs, and dead letters (page, respawn, purge).
+ * Runs on both topologies ({@link InspectionOnStandaloneTest}, {@link InspectionOnClusterTest}).
+ */
+abstract class InspectionTest extends EngineSuite {
   @Test
   void everyStateChangeIsAppendedToTheQueueEventStreamInOrder() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       String id = lineup.publish(queue, aJob("tracked")).id();
       LeasedJob job = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
       lineup.ack(job);
@@ -33,10 +34,7 @@ class InspectionTest {
       List<QueueEvent> later = lineup.events(queue, events.get(2).streamId(), 100);
       assertThat(later).extracting(QueueEvent::kind).containsExactly("published", "cancelled");
 
-      List<NewJob> bulk = new ArrayList<>();
-      for (int i = 0; i < 250; i++) {
-        bulk.add(aJob("b" + i));
-      }
+      List<NewJob> bulk = someJobs(250, "b");
       List<PublishResult> published = lineup.publishAll(queue, bulk);
       QueueEvent big = lineup.events(queue, later.get(1).streamId(), 10).get(0);
       assertThat(big.count()).isEqualTo(250);
@@ -48,7 +46,7 @@ class InspectionTest {
   void theEtaOfAWaitingJobFollowsItsPositionAndTheRateLimitOrTheMeasuredServiceRate() {
     QueueName limited = aFreshQueue();
     QueueName measured = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       lineup.configure(limited, QueueSettings.change().withRateLimit(10));
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < 30; i++) {
@@ -82,7 +80,7 @@ class InspectionTest {
   void deadLettersCanBeRespawnedInPartOrAllWithAFreshTtlAndPurged() {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis, options -> options.timeSource(clock))) {
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
         ids.add(lineup.publish(queue, aJob("doomed " + i).maxAttempts(1)).id());

@@ -6,25 +6,27 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lineup.testing.RedisServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class JobLifecycleTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-  static Lineup lineup;
+/**
+ * A job's life: publish, lease, ack with a result, nack, retry, dead letters, respawn, release and
+ * cancel. Runs on both topologies ({@link JobLifecycleOnStandaloneTest}, {@link
+ * JobLifecycleOnClusterTest}).
+ */
+abstract class JobLifecycleTest extends EngineSuite {
+  Lineup lineup;
 
   @BeforeAll
-  static void connect() {
-    lineup = Fixtures.anEngine(redis);
+  void connect() {
+    lineup = anEngine();
   }
 
   @AfterAll
-  static void close() {
+  void close() {
     lineup.close();
   }
 
@@ -152,5 +154,18 @@ class JobLifecycleTest {
     LeasedJob reborn = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
     assertThat(reborn.id()).isEqualTo(id);
     assertThat(reborn.attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void queuesOnEveryNodePublishLeaseAckAndListThemselves() {
+    for (QueueName queue : queuesSpreadOverTheNodes(redis().nodes().size())) {
+      PublishResult published = lineup.publish(queue, aJob("on " + queue).priority(3));
+      assertThat(published.position()).isZero();
+      LeasedJob job = lineup.lease(queue, 1, Duration.ofSeconds(1)).jobs().get(0);
+      assertThat(job.id()).isEqualTo(published.id());
+      lineup.ack(job, "ok".getBytes(StandardCharsets.UTF_8));
+      assertThat(lineup.get(queue, job.id()).orElseThrow().state()).isEqualTo(JobState.DONE);
+      assertThat(lineup.queues()).contains(queue);
+    }
   }
 }

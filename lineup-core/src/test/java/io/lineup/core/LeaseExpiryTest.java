@@ -5,21 +5,21 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class LeaseExpiryTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * Leases that end: redelivery after the time-to-run, the background reclaimer, heartbeats. Runs on
+ * both topologies ({@link LeaseExpiryOnStandaloneTest}, {@link LeaseExpiryOnClusterTest}).
+ */
+abstract class LeaseExpiryTest extends EngineSuite {
   @Test
   void aJobWhoseConsumerVanishesIsDeliveredAgainAfterItsTimeToRunThenDeadLetteredThenRespawned() {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis, options -> options.timeSource(clock))) {
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
       String id =
           lineup
               .publish(queue, aJob("charge card").timeToRun(Duration.ofSeconds(10)).maxAttempts(2))
@@ -67,7 +67,7 @@ class LeaseExpiryTest {
   @Test
   void theBackgroundReclaimerReturnsAnExpiredLeaseWithoutAnyConsumerAsking() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       String id = lineup.publish(queue, aJob("x").timeToRun(Duration.ofMillis(200))).id();
       lineup.lease(queue, 1, Duration.ZERO);
       org.awaitility.Awaitility.await()
@@ -84,7 +84,7 @@ class LeaseExpiryTest {
   void aHeartbeatKeepsTheLeaseAndAStaleTokenCannotExtend() {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis, options -> options.timeSource(clock))) {
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
       lineup.publish(queue, aJob("long task").timeToRun(Duration.ofSeconds(5)));
       LeasedJob job = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
       for (int beat = 0; beat < 5; beat++) {

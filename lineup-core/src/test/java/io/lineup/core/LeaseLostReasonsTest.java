@@ -6,26 +6,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.LeaseLostException.Reason;
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.time.Instant;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A settle with a token that no longer holds its job says what happened to that lease. */
-class LeaseLostReasonsTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+abstract class LeaseLostReasonsTest extends EngineSuite {
 
-  private final ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
-  private final QueueName queue = aFreshQueue();
+  // Set anew before each test: a suite keeps one instance for all its tests.
+  private ManualClock clock;
+  private QueueName queue;
   private Lineup lineup;
 
   @BeforeEach
   void connect() {
-    lineup = Fixtures.anEngine(redis, options -> options.timeSource(clock).maintenance(false));
+    clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+    queue = aFreshQueue();
+    lineup = anEngine(options -> options.timeSource(clock).maintenance(false));
     // Retries are due at once, so a nacked job can be leased again without moving the clock.
     lineup.configure(
         queue, QueueSettings.change().withBackoff(fixedBackoff(Duration.ZERO)).withMaxAttempts(5));

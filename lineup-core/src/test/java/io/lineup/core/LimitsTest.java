@@ -2,9 +2,10 @@ package io.lineup.core;
 
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
+import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,22 +16,20 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class LimitsTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * Queue limits checked inside the lease script: rate, concurrency (freed when a lease ends), and
+ * pause. Runs on both topologies ({@link LimitsOnStandaloneTest}, {@link LimitsOnClusterTest}).
+ */
+abstract class LimitsTest extends EngineSuite {
   @Test
   void aRateLimitOfFiftyPerSecondYieldsExactlyFiftyLeasesInEverySecondAcrossFourConsumers()
       throws Exception {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis);
+    try (Lineup lineup = anEngine();
         ExecutorService consumers = Executors.newFixedThreadPool(4)) {
       lineup.configure(queue, QueueSettings.change().withRateLimit(50));
-      List<NewJob> jobs = new ArrayList<>();
-      for (int i = 0; i < 1000; i++) {
-        jobs.add(aJob("call " + i));
-      }
+      List<NewJob> jobs = someJobs(1000, "call ");
       lineup.publishAll(queue, jobs);
 
       List<Long> leasedAt = Collections.synchronizedList(new ArrayList<>());
@@ -82,13 +81,10 @@ class LimitsTest {
     AtomicInteger inFlight = new AtomicInteger();
     AtomicInteger highest = new AtomicInteger();
     AtomicLong done = new AtomicLong();
-    try (Lineup lineup = Fixtures.anEngine(redis);
+    try (Lineup lineup = anEngine();
         ExecutorService consumers = Executors.newFixedThreadPool(6)) {
       lineup.configure(queue, QueueSettings.change().withConcurrencyLimit(3));
-      List<NewJob> jobs = new ArrayList<>();
-      for (int i = 0; i < 60; i++) {
-        jobs.add(aJob("render " + i));
-      }
+      List<NewJob> jobs = someJobs(60, "render ");
       lineup.publishAll(queue, jobs);
       List<Future<?>> running = new ArrayList<>();
       for (int c = 0; c < 6; c++) {
@@ -117,7 +113,7 @@ class LimitsTest {
   @Test
   void aCrashedHolderFreesItsConcurrencySlotWhenItsLeaseEnds() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       lineup.configure(queue, QueueSettings.change().withConcurrencyLimit(3));
       for (int i = 0; i < 4; i++) {
         lineup.publish(queue, aJob("gpu " + i).timeToRun(Duration.ofMillis(600)));
@@ -142,7 +138,7 @@ class LimitsTest {
   void aPausedQueueAcceptsJobsButLeasesNothingUntilResumedAndThenWakesItsWaitingConsumer()
       throws Exception {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       lineup.pause(queue);
       PublishResult published = lineup.publish(queue, aJob("held"));
       assertThat(published.state()).isEqualTo(JobState.READY);
@@ -154,7 +150,7 @@ class LimitsTest {
       var waiting =
           Executors.newVirtualThreadPerTaskExecutor()
               .submit(() -> lineup.lease(queue, 1, Duration.ofSeconds(10)));
-      Thread.sleep(200);
+      await().atMost(Duration.ofSeconds(5)).until(() -> infoSum("clients", "blocked_clients") == 1);
       long resumedAt = System.nanoTime();
       lineup.resume(queue);
       Leases resumed = waiting.get();

@@ -4,7 +4,6 @@ import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,18 +17,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class PriorityOrderTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * Order in the line: higher priority first, FIFO within a priority, and the reported position is
+ * the lease order, also while publishers and a consumer run at once. Runs on both topologies
+ * ({@link PriorityOrderOnStandaloneTest}, {@link PriorityOrderOnClusterTest}).
+ */
+abstract class PriorityOrderTest extends EngineSuite {
   record Published(String id, int priority, int sequence) {}
 
   @Test
   void higherPriorityLeavesFirstFifoWithinAPriorityAndThePositionIsTheLeaseOrder() {
     QueueName queue = aFreshQueue();
     Random random = new Random(42);
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       List<Published> published = new ArrayList<>();
       for (int i = 0; i < 1000; i++) {
         int priority = random.nextInt(7) - 3;
@@ -68,7 +69,7 @@ class PriorityOrderTest {
   void aBulkPublishOfMixedPrioritiesReportsEachJobsTruePosition() {
     QueueName queue = aFreshQueue();
     Random random = new Random(7);
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       for (int round = 0; round < 3; round++) {
         List<NewJob> jobs = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
@@ -110,7 +111,7 @@ class PriorityOrderTest {
     List<Event> leasedInOrder = new ArrayList<>();
     List<Long> leaseStartNanos = new ArrayList<>();
     AtomicBoolean publishing = new AtomicBoolean(true);
-    try (Lineup lineup = Fixtures.anEngine(redis);
+    try (Lineup lineup = anEngine();
         ExecutorService producers = Executors.newFixedThreadPool(4)) {
       List<Future<?>> running = new ArrayList<>();
       for (int p = 0; p < 4; p++) {

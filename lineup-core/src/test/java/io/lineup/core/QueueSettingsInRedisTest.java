@@ -2,38 +2,35 @@ package io.lineup.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lineup.testing.RedisServerExtension;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every setting written at either end of its range is read back as written, through the Lua
  * scripts: the stored names and forms the codec uses are the ones {@code lib/settings.lua} reads.
  */
-class QueueSettingsInRedisTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+abstract class QueueSettingsInRedisTest extends EngineSuite {
 
   @Test
   void everySettingAtItsHighestIsReadBackAsWritten() {
-    assertRoundTrip(QueueName.of("settings", "highest"), QueueSettingDefinitionsTest::highest);
+    assertRoundTrip(Fixtures.aFreshQueue(), QueueSettingDefinitionsTest::highest);
   }
 
   @Test
   void everySettingAtItsLowestIsReadBackAsWritten() {
-    assertRoundTrip(QueueName.of("settings", "lowest"), QueueSettingDefinitionsTest::lowest);
+    assertRoundTrip(Fixtures.aFreshQueue(), QueueSettingDefinitionsTest::lowest);
   }
 
-  private static void assertRoundTrip(QueueName queue, Function<QueueSetting, Object> bound) {
+  private void assertRoundTrip(QueueName queue, Function<QueueSetting, Object> bound) {
     Map<QueueSetting, Object> values = new EnumMap<>(QueueSetting.class);
     for (QueueSetting setting : QueueSetting.values()) {
       values.put(setting, bound.apply(setting));
     }
     QueueSettings change = QueueSettings.change(values, null);
 
-    try (Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build())) {
+    try (Lineup lineup = anEngine()) {
       assertThat(lineup.stats(queue).settings()).isEqualTo(QueueSetting.defaults());
       lineup.configure(queue, change);
       QueueSettings read = lineup.stats(queue).settings();

@@ -3,17 +3,17 @@ package io.lineup.core;
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class QueueSettingsTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * Queue settings: the documented defaults, and a change seen at once by another instance. Runs on
+ * both topologies ({@link QueueSettingsOnStandaloneTest}, {@link QueueSettingsOnClusterTest}).
+ */
+abstract class QueueSettingsTest extends EngineSuite {
   @Test
   void aQueueNobodyConfiguredReportsTheDocumentedDefaults() {
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       QueueSettings settings = lineup.stats(aFreshQueue()).settings();
       assertThat(settings)
           .isEqualTo(
@@ -32,8 +32,8 @@ class QueueSettingsTest {
   @Test
   void aChangeOnOneInstanceIsSeenByAnotherAtOnceAndLeavesOtherSettingsAlone() {
     QueueName queue = aFreshQueue();
-    try (Lineup one = Fixtures.anEngine(redis);
-        Lineup two = Fixtures.anEngine(redis)) {
+    try (Lineup one = anEngine();
+        Lineup two = anEngine()) {
       one.configure(
           queue, QueueSettings.change().withRateLimit(300).withTimeToRun(Duration.ofMinutes(2)));
       QueueSettings seen = two.stats(queue).settings();

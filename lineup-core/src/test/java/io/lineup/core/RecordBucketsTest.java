@@ -5,11 +5,7 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.lineup.core.internal.store.KeySpace;
-import io.lineup.testing.RedisServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,42 +13,25 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Where job records live: generated ids in hashes of 3,844 consecutive arrivals, caller-given ids
  * in the queue's jobs hash (docs/engine.md, data layout). The jobs here cross the first bucket
  * boundary (arrival 3,844, id {@code ~100}) and mix both kinds of id, so one lease or ack call
  * spans several hashes.
+ *
+ * <p>Runs on both topologies ({@link RecordBucketsOnStandaloneTest}, {@link
+ * RecordBucketsOnClusterTest}).
  */
-class RecordBucketsTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+abstract class RecordBucketsTest extends EngineSuite {
   /** Arrivals per records hash of generated ids: 62 × 62. */
   private static final int BUCKET = 3_844;
-
-  private static RedisClient rawClient;
-  private static StatefulRedisConnection<byte[], byte[]> raw;
-
-  @BeforeAll
-  static void connectRaw() {
-    rawClient = RedisClient.create(redis.uri());
-    raw = rawClient.connect(ByteArrayCodec.INSTANCE);
-  }
-
-  @AfterAll
-  static void closeRaw() {
-    raw.close();
-    rawClient.shutdown();
-  }
 
   @Test
   void generatedIdsAreKeptInHashesOfConsecutiveArrivalsAndCallerIdsInTheJobsHash() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       List<String> ids = publishMixed(lineup, queue, 4_000, 0);
       List<String> generated = ids.stream().filter(id -> id.startsWith("~")).toList();
       assertThat(generated).hasSize(4_000).startsWith("~1");
@@ -77,7 +56,7 @@ class RecordBucketsTest {
     QueueName queue = aFreshQueue();
     Set<String> handled = ConcurrentHashMap.newKeySet();
     AtomicInteger deliveries = new AtomicInteger();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
       List<String> ids = publishMixed(lineup, queue, 4_000, 7);
       assertThat(hashLength(KeySpace.queueKeys(queue)[KeySpace.JOBS_INDEX]))
@@ -100,7 +79,7 @@ class RecordBucketsTest {
       assertThat(deliveries.get()).as("each job delivered once").isEqualTo(ids.size());
       assertThat(lineup.stats(queue).counters().get("acked")).isEqualTo(ids.size());
       for (String id : List.of("~1", "~100", "caller-7")) {
-        assertThat(raw.sync().exists(KeySpace.recordKey(queue, id))).as(id).isZero();
+        assertThat(raw().exists(KeySpace.recordKey(queue, id))).as(id).isZero();
       }
     }
   }
@@ -108,7 +87,7 @@ class RecordBucketsTest {
   @Test
   void finishedAndDeadRecordsInBucketsAreFoundAndDroppedByRetentionAndPurge() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
       List<String> ids = publishMixed(lineup, queue, 4_000, 0);
       int acked = 0;
@@ -141,8 +120,8 @@ class RecordBucketsTest {
       lineup.configure(queue, QueueSettings.change().withRetention(Duration.ofMillis(1)));
       await()
           .atMost(Duration.ofSeconds(20))
-          .until(() -> raw.sync().exists(KeySpace.recordKey(queue, "~100")) == 0);
-      assertThat(raw.sync().exists(KeySpace.recordKey(queue, "~1"))).isZero();
+          .until(() -> raw().exists(KeySpace.recordKey(queue, "~100")) == 0);
+      assertThat(raw().exists(KeySpace.recordKey(queue, "~1"))).isZero();
       assertThat(ids).noneMatch(id -> lineup.exists(queue, id));
     }
   }
@@ -169,8 +148,8 @@ class RecordBucketsTest {
     return ids;
   }
 
-  private static long hashLength(byte[] key) {
-    return raw.sync().hlen(key);
+  private long hashLength(byte[] key) {
+    return raw().hlen(key);
   }
 
   private static String keyText(byte[] key) {

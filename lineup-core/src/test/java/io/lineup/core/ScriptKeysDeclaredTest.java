@@ -150,38 +150,21 @@ class ScriptKeysDeclaredTest {
       recordIds.forEach(id -> keys.add(KeySpace.recordKey(queue, id)));
       assertThat(keys).hasSize(KeySpace.queueKeyCount() + uniqueKeys.size() + recordIds.size());
 
-      int slot =
-          ClusterSlot.of(tag.substring(1, tag.length() - 1).getBytes(StandardCharsets.UTF_8));
+      // Lettuce's SlotHash is the reference for where Redis Cluster puts a key.
+      String tagged = tag.substring(1, tag.length() - 1);
+      int slot = SlotHash.getSlot(tagged.getBytes(StandardCharsets.UTF_8));
       slotsSeen.add(slot);
       for (byte[] key : keys) {
         String text = new String(key, StandardCharsets.UTF_8);
         assertThat(text).as("key").contains(tag);
-        assertThat(ClusterSlot.hashedPart(key))
-            .as("the part of %s Redis hashes", text)
-            .isEqualTo(tag.substring(1, tag.length() - 1).getBytes(StandardCharsets.UTF_8));
-        assertThat(ClusterSlot.of(key)).as("slot of %s", text).isEqualTo(slot);
-        assertThat(SlotHash.getSlot(key)).as("Lettuce's slot of %s", text).isEqualTo(slot);
+        // Redis hashes the text between the key's first '{' and the first '}' after it. Names
+        // cannot hold braces, so the tag is that part as long as nothing before it has a brace.
+        assertThat(text.indexOf('{')).as("first brace of %s", text).isEqualTo(text.indexOf(tag));
+        assertThat(SlotHash.getSlot(key)).as("slot of %s", text).isEqualTo(slot);
       }
     }
     // Different queues spread over the cluster rather than sharing one slot.
     assertThat(slotsSeen).hasSizeGreaterThan(1);
-  }
-
-  @Test
-  void theSlotComputationMatchesTheClusterSpecification() {
-    // Known answers from the Redis Cluster specification: CRC16-XMODEM("123456789") is 0x31C3,
-    // and a hash tag makes keys share a slot.
-    assertThat(ClusterSlot.crc16("123456789".getBytes(StandardCharsets.US_ASCII)))
-        .isEqualTo(0x31C3);
-    assertThat(ClusterSlot.of(bytes("{user1000}.following")))
-        .isEqualTo(ClusterSlot.of(bytes("{user1000}.followers")))
-        .isEqualTo(ClusterSlot.of(bytes("user1000")));
-    assertThat(ClusterSlot.hashedPart(bytes("foo{}{bar}"))).isEqualTo(bytes("foo{}{bar}"));
-    assertThat(ClusterSlot.hashedPart(bytes("foo{{bar}}zap"))).isEqualTo(bytes("{bar"));
-    assertThat(ClusterSlot.hashedPart(bytes("foo{bar}{zap}"))).isEqualTo(bytes("bar"));
-    for (String key : List.of("a", "lu:{shop/orders}:ready", "foo{{bar}}zap", "x{}y")) {
-      assertThat(ClusterSlot.of(bytes(key))).as(key).isEqualTo(SlotHash.getSlot(bytes(key)));
-    }
   }
 
   // ---- the checker catches what it must ----
@@ -303,10 +286,6 @@ class ScriptKeysDeclaredTest {
       }
     }
     return scripts;
-  }
-
-  private static byte[] bytes(String text) {
-    return text.getBytes(StandardCharsets.UTF_8);
   }
 
   /**
@@ -658,54 +637,6 @@ class ScriptKeysDeclaredTest {
         }
       }
       return line;
-    }
-  }
-
-  /** Redis Cluster key slots: CRC16-XMODEM of the key (or of its hash tag) modulo 16384. */
-  static final class ClusterSlot {
-    static final int SLOTS = 16384;
-
-    static int of(byte[] key) {
-      return crc16(hashedPart(key)) % SLOTS;
-    }
-
-    /**
-     * The bytes Redis hashes: between the first '{' and the first '}' after it when that is not
-     * empty, else the whole key.
-     */
-    static byte[] hashedPart(byte[] key) {
-      int open = indexOf(key, (byte) '{', 0);
-      if (open >= 0) {
-        int close = indexOf(key, (byte) '}', open + 1);
-        if (close > open + 1) {
-          byte[] tag = new byte[close - open - 1];
-          System.arraycopy(key, open + 1, tag, 0, tag.length);
-          return tag;
-        }
-      }
-      return key;
-    }
-
-    /** CRC16 with polynomial 0x1021, initial value 0, no reflection (XMODEM). */
-    static int crc16(byte[] data) {
-      int crc = 0;
-      for (byte b : data) {
-        crc ^= (b & 0xFF) << 8;
-        for (int bit = 0; bit < 8; bit++) {
-          crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1;
-          crc &= 0xFFFF;
-        }
-      }
-      return crc;
-    }
-
-    private static int indexOf(byte[] bytes, byte wanted, int from) {
-      for (int i = from; i < bytes.length; i++) {
-        if (bytes[i] == wanted) {
-          return i;
-        }
-      }
-      return -1;
     }
   }
 }

@@ -1,11 +1,12 @@
 package io.lineup.core;
 
+import static io.lineup.core.Fixtures.aDelayedJob;
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
+import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lineup.testing.RedisServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,21 +17,20 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-class WorkerTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
-
+/**
+ * The {@link Worker} runtime and {@link JobStream}: concurrency, retries, lease extension, a
+ * graceful close. Runs on both topologies ({@link WorkerOnStandaloneTest}, {@link
+ * WorkerOnClusterTest}).
+ */
+abstract class WorkerTest extends EngineSuite {
   @Test
   void aWorkerHandlesEveryJobWithItsConcurrencyAndKeepsTheResults() {
     QueueName queue = aFreshQueue();
     AtomicInteger running = new AtomicInteger();
     AtomicInteger highest = new AtomicInteger();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
-      List<NewJob> jobs = new ArrayList<>();
-      for (int i = 0; i < 300; i++) {
-        jobs.add(aJob("n" + i));
-      }
+    try (Lineup lineup = anEngine()) {
+      List<NewJob> jobs = someJobs(300, "n");
       List<String> ids = lineup.publishAll(queue, jobs).stream().map(PublishResult::id).toList();
       JobHandler handler =
           job -> {
@@ -57,7 +57,7 @@ class WorkerTest {
   void aFailingHandlerIsRetriedByTheQueuePolicyThenDeadLetteredAndRetryLaterSetsTheDelay() {
     QueueName queue = aFreshQueue();
     Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       lineup.configure(
           queue,
           QueueSettings.change()
@@ -103,7 +103,7 @@ class WorkerTest {
   void leasesAreExtendedWhileAHandlerRunsLongerThanItsTimeToRun() {
     QueueName queue = aFreshQueue();
     AtomicInteger calls = new AtomicInteger();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       String id = lineup.publish(queue, aJob("video").timeToRun(Duration.ofMillis(300))).id();
       JobHandler handler =
           job -> {
@@ -128,7 +128,7 @@ class WorkerTest {
           throws Exception {
     QueueName queue = aFreshQueue();
     CountDownLatch started = new CountDownLatch(2);
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       String quick = lineup.publish(queue, aJob("quick").priority(2)).id();
       String stuck = lineup.publish(queue, aJob("stuck").priority(1)).id();
       String untouched = lineup.publish(queue, aJob("untouched")).id();
@@ -168,7 +168,7 @@ class WorkerTest {
   @Test
   void aJobStreamDeliversJobsToAForLoopAndSettlesThemByAckAndNack() {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = Fixtures.anEngine(redis)) {
+    try (Lineup lineup = anEngine()) {
       for (int i = 0; i < 10; i++) {
         lineup.publish(queue, aJob("s" + i).maxAttempts(1));
       }
@@ -192,6 +192,21 @@ class WorkerTest {
           .atMost(Duration.ofSeconds(10))
           .until(() -> lineup.stats(queue).counters().getOrDefault("acked", 0L) == 9);
       assertThat(lineup.stats(queue).dead()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aWorkerRunsWaitingJobsAndADelayedJobOnceItIsDue() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      String delayed = lineup.publish(queue, aDelayedJob("later", Duration.ofMillis(300))).id();
+      lineup.publishAll(queue, someJobs(50, "now "));
+      try (Worker worker = lineup.worker(queue, job -> null, WorkerOptions.defaults()).start()) {
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> lineup.stats(queue).counters().getOrDefault("acked", 0L) == 51);
+      }
+      assertThat(lineup.get(queue, delayed).orElseThrow().state()).isEqualTo(JobState.DONE);
     }
   }
 }

@@ -23,8 +23,8 @@ import java.util.stream.Stream;
  * A real {@code redis-server} process on 127.0.0.1 that this JVM owns: start, graceful stop, crash
  * (SIGKILL) and restart on the same port and data folder.
  *
- * <p>Used by the tests (each test class gets its own server), by the server's embedded mode and by
- * the benchmark. Not thread-safe: one owner drives its life.
+ * <p>Used by the tests (a server per test class, or the nodes of a test cluster), by the server's
+ * embedded mode and by the benchmark. Not thread-safe: one owner drives its life.
  */
 public final class RedisProcess implements AutoCloseable {
   /** How long {@link #start()} waits for the server to answer PING (loading an AOF included). */

@@ -10,8 +10,18 @@ import java.util.Map;
 
 /**
  * How a server runs: read from environment variables ({@code LINEUP_PORT}) and the same as
- * command-line flags ({@code --port=7700} or {@code --port 7700}); a flag wins over the variable.
- * Every setting, its default and its bounds are listed in {@link Setting}.
+ * command-line flags ({@code --port=7700} or {@code --port 7700}) by {@link #parse}, where a flag
+ * wins over the variable, or built in code:
+ *
+ * <pre>{@code
+ * ServerSettings settings =
+ *     ServerSettings.builder().host("127.0.0.1").port(0).redisUrl("redis://10.0.0.5:6379").build();
+ * }</pre>
+ *
+ * <p>Every setting, its default and its bounds are listed in {@link Setting}; the {@code DEFAULT_*}
+ * constants hold the defaults. Settings are immutable and always valid: the constructor, and so
+ * {@link Builder#build()} and {@link #parse}, refuse a value out of bounds with {@link
+ * InvalidSettingException} naming the setting.
  *
  * @param host the address to bind; {@code 0.0.0.0} for every interface
  * @param port the HTTP port; 0 picks a free one
@@ -52,6 +62,21 @@ public record ServerSettings(
   /** Default shutdown grace, in milliseconds. */
   public static final long DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
+  /** Default for {@code /metrics}: public, answered without a token. */
+  public static final boolean DEFAULT_METRICS_PUBLIC = true;
+
+  /** Default for logging every request: off. */
+  public static final boolean DEFAULT_LOG_REQUESTS = false;
+
+  /** Shortest Redis reply timeout accepted, in milliseconds. */
+  public static final long MIN_REDIS_TIMEOUT_MS = 100;
+
+  /** Longest Redis reply timeout accepted, in milliseconds: one minute. */
+  public static final long MAX_REDIS_TIMEOUT_MS = 60_000;
+
+  /** Longest shutdown grace accepted, in milliseconds: ten minutes. */
+  public static final long MAX_SHUTDOWN_GRACE_MS = 600_000;
+
   /** Shortest admin token accepted, in characters. */
   public static final int MIN_ADMIN_TOKEN_LENGTH = 16;
 
@@ -65,7 +90,8 @@ public record ServerSettings(
     REDIS_URL("LINEUP_REDIS_URL", "--redis-url", null),
     ADMIN_TOKEN("LINEUP_ADMIN_TOKEN", "--admin-token", null),
     DATA_DIR("LINEUP_DATA_DIR", "--data-dir", DEFAULT_DATA_DIR),
-    METRICS_PUBLIC("LINEUP_METRICS_PUBLIC", "--metrics-public", "true"),
+    METRICS_PUBLIC(
+        "LINEUP_METRICS_PUBLIC", "--metrics-public", Boolean.toString(DEFAULT_METRICS_PUBLIC)),
     MAX_PAYLOAD_BYTES(
         "LINEUP_MAX_PAYLOAD_BYTES",
         "--max-payload-bytes",
@@ -76,7 +102,7 @@ public record ServerSettings(
         "LINEUP_SHUTDOWN_GRACE_MS",
         "--shutdown-grace-ms",
         Long.toString(DEFAULT_SHUTDOWN_GRACE_MS)),
-    LOG_REQUESTS("LINEUP_LOG_REQUESTS", "--log-requests", "false");
+    LOG_REQUESTS("LINEUP_LOG_REQUESTS", "--log-requests", Boolean.toString(DEFAULT_LOG_REQUESTS));
 
     private final String variable;
     private final String flag;
@@ -104,9 +130,59 @@ public record ServerSettings(
     }
   }
 
+  /**
+   * Settings with these values, checked.
+   *
+   * @throws InvalidSettingException when a value is missing or out of bounds (see {@link Setting});
+   *     the message names the setting's variable and flag
+   */
+  public ServerSettings {
+    if (host == null || host.isBlank()) {
+      throw new InvalidSettingException(describe(Setting.HOST) + " must not be empty");
+    }
+    host = host.trim();
+    within(Setting.PORT, port, 0, 65_535);
+    redisUrl = emptyToNull(redisUrl);
+    adminToken = adminToken(adminToken);
+    if (dataDir == null) {
+      throw new InvalidSettingException(describe(Setting.DATA_DIR) + " must not be empty");
+    }
+    within(Setting.MAX_PAYLOAD_BYTES, maxPayloadBytes, 1, MAX_PAYLOAD_LIMIT);
+    within(
+        Setting.REDIS_TIMEOUT_MS,
+        millis(Setting.REDIS_TIMEOUT_MS, redisTimeout),
+        MIN_REDIS_TIMEOUT_MS,
+        MAX_REDIS_TIMEOUT_MS);
+    within(
+        Setting.SHUTDOWN_GRACE_MS,
+        millis(Setting.SHUTDOWN_GRACE_MS, shutdownGrace),
+        0,
+        MAX_SHUTDOWN_GRACE_MS);
+  }
+
   /** Settings with every default (embedded Redis, generated admin token). */
   public static ServerSettings defaults() {
-    return parse(Map.of(), List.of());
+    return builder().build();
+  }
+
+  /** A builder starting from every default ({@code DEFAULT_*}). */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings, to change some of them. */
+  public Builder mutate() {
+    return new Builder()
+        .host(host)
+        .port(port)
+        .redisUrl(redisUrl)
+        .adminToken(adminToken)
+        .dataDir(dataDir)
+        .metricsPublic(metricsPublic)
+        .maxPayloadBytes(maxPayloadBytes)
+        .redisTimeout(redisTimeout)
+        .shutdownGrace(shutdownGrace)
+        .logRequests(logRequests);
   }
 
   /**
@@ -143,122 +219,18 @@ public record ServerSettings(
       }
       values.put(setting, value.trim());
     }
-    return new ServerSettings(
-        text(values, Setting.HOST),
-        (int) number(values, Setting.PORT, 0, 65_535),
-        emptyToNull(values.get(Setting.REDIS_URL)),
-        adminToken(values.get(Setting.ADMIN_TOKEN)),
-        Path.of(text(values, Setting.DATA_DIR)),
-        bool(values, Setting.METRICS_PUBLIC),
-        (int) number(values, Setting.MAX_PAYLOAD_BYTES, 1, MAX_PAYLOAD_LIMIT),
-        Duration.ofMillis(number(values, Setting.REDIS_TIMEOUT_MS, 100, 60_000)),
-        Duration.ofMillis(number(values, Setting.SHUTDOWN_GRACE_MS, 0, 600_000)),
-        bool(values, Setting.LOG_REQUESTS));
-  }
-
-  /** A copy on another port. */
-  public ServerSettings withPort(int newPort) {
-    return new ServerSettings(
-        host,
-        newPort,
-        redisUrl,
-        adminToken,
-        dataDir,
-        metricsPublic,
-        maxPayloadBytes,
-        redisTimeout,
-        shutdownGrace,
-        logRequests);
-  }
-
-  /** A copy using this Redis (null for embedded). */
-  public ServerSettings withRedisUrl(String url) {
-    return new ServerSettings(
-        host,
-        port,
-        url,
-        adminToken,
-        dataDir,
-        metricsPublic,
-        maxPayloadBytes,
-        redisTimeout,
-        shutdownGrace,
-        logRequests);
-  }
-
-  /** A copy with this admin token (null to generate). */
-  public ServerSettings withAdminToken(String token) {
-    return new ServerSettings(
-        host,
-        port,
-        redisUrl,
-        adminToken(token),
-        dataDir,
-        metricsPublic,
-        maxPayloadBytes,
-        redisTimeout,
-        shutdownGrace,
-        logRequests);
-  }
-
-  /** A copy with this data folder. */
-  public ServerSettings withDataDir(Path dir) {
-    return new ServerSettings(
-        host,
-        port,
-        redisUrl,
-        adminToken,
-        dir,
-        metricsPublic,
-        maxPayloadBytes,
-        redisTimeout,
-        shutdownGrace,
-        logRequests);
-  }
-
-  /** A copy with {@code /metrics} public or not. */
-  public ServerSettings withMetricsPublic(boolean open) {
-    return new ServerSettings(
-        host,
-        port,
-        redisUrl,
-        adminToken,
-        dataDir,
-        open,
-        maxPayloadBytes,
-        redisTimeout,
-        shutdownGrace,
-        logRequests);
-  }
-
-  /** A copy with this bind address. */
-  public ServerSettings withHost(String address) {
-    return new ServerSettings(
-        address,
-        port,
-        redisUrl,
-        adminToken,
-        dataDir,
-        metricsPublic,
-        maxPayloadBytes,
-        redisTimeout,
-        shutdownGrace,
-        logRequests);
-  }
-
-  /** A copy that logs every request or not. */
-  public ServerSettings withLogRequests(boolean log) {
-    return new ServerSettings(
-        host,
-        port,
-        redisUrl,
-        adminToken,
-        dataDir,
-        metricsPublic,
-        maxPayloadBytes,
-        redisTimeout,
-        shutdownGrace,
-        log);
+    return builder()
+        .host(text(values, Setting.HOST))
+        .port(intNumber(values, Setting.PORT))
+        .redisUrl(values.get(Setting.REDIS_URL))
+        .adminToken(values.get(Setting.ADMIN_TOKEN))
+        .dataDir(Path.of(text(values, Setting.DATA_DIR)))
+        .metricsPublic(bool(values, Setting.METRICS_PUBLIC))
+        .maxPayloadBytes(intNumber(values, Setting.MAX_PAYLOAD_BYTES))
+        .redisTimeout(Duration.ofMillis(number(values, Setting.REDIS_TIMEOUT_MS)))
+        .shutdownGrace(Duration.ofMillis(number(values, Setting.SHUTDOWN_GRACE_MS)))
+        .logRequests(bool(values, Setting.LOG_REQUESTS))
+        .build();
   }
 
   /** Whether the server runs its own Redis. */
@@ -291,20 +263,40 @@ public record ServerSettings(
     return value;
   }
 
-  private static long number(Map<Setting, String> values, Setting setting, long min, long max) {
+  private static long number(Map<Setting, String> values, Setting setting) {
     String value = text(values, setting);
-    long parsed;
     try {
-      parsed = Long.parseLong(value);
+      return Long.parseLong(value);
     } catch (NumberFormatException e) {
       throw new InvalidSettingException(
           describe(setting) + " must be a whole number, got '" + value + "'");
     }
-    if (parsed < min || parsed > max) {
-      throw new InvalidSettingException(
-          describe(setting) + " must be between " + min + " and " + max + ", got " + parsed);
+  }
+
+  private static int intNumber(Map<Setting, String> values, Setting setting) {
+    long parsed = number(values, setting);
+    if (parsed != (int) parsed) {
+      throw new InvalidSettingException(describe(setting) + " is out of range, got " + parsed);
     }
-    return parsed;
+    return (int) parsed;
+  }
+
+  private static void within(Setting setting, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new InvalidSettingException(
+          describe(setting) + " must be between " + min + " and " + max + ", got " + value);
+    }
+  }
+
+  private static long millis(Setting setting, Duration duration) {
+    if (duration == null) {
+      throw new InvalidSettingException(describe(setting) + " must not be empty");
+    }
+    try {
+      return duration.toMillis();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
+    }
   }
 
   private static boolean bool(Map<Setting, String> values, Setting setting) {
@@ -340,5 +332,127 @@ public record ServerSettings(
 
   private static String describe(Setting setting) {
     return setting.variable + " (" + setting.flag + ")";
+  }
+
+  /**
+   * Builds {@link ServerSettings}, starting from every default. Each method sets one setting and
+   * returns this builder; {@link #build()} checks them all.
+   */
+  public static final class Builder {
+    private String host = DEFAULT_HOST;
+    private int port = DEFAULT_PORT;
+    private String redisUrl;
+    private String adminToken;
+    private Path dataDir = Path.of(DEFAULT_DATA_DIR);
+    private boolean metricsPublic = DEFAULT_METRICS_PUBLIC;
+    private int maxPayloadBytes = Limits.DEFAULT_MAX_PAYLOAD_BYTES;
+    private Duration redisTimeout = Duration.ofMillis(DEFAULT_REDIS_TIMEOUT_MS);
+    private Duration shutdownGrace = Duration.ofMillis(DEFAULT_SHUTDOWN_GRACE_MS);
+    private boolean logRequests = DEFAULT_LOG_REQUESTS;
+
+    private Builder() {}
+
+    /**
+     * The address to bind, e.g. {@code 127.0.0.1}; default {@value ServerSettings#DEFAULT_HOST},
+     * every one.
+     */
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    /**
+     * The HTTP port, 0 to 65535; 0 picks a free one; default {@value ServerSettings#DEFAULT_PORT}.
+     */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * The Redis the engine uses (see {@link Setting#REDIS_URL} for the forms); null (the default)
+     * runs an embedded Redis under the data folder.
+     */
+    public Builder redisUrl(String redisUrl) {
+      this.redisUrl = redisUrl;
+      return this;
+    }
+
+    /**
+     * The admin token, at least {@value ServerSettings#MIN_ADMIN_TOKEN_LENGTH} printable ASCII
+     * characters without spaces; null (the default) generates one and keeps it in the data folder.
+     */
+    public Builder adminToken(String adminToken) {
+      this.adminToken = adminToken;
+      return this;
+    }
+
+    /**
+     * The folder of the embedded Redis's data and the generated admin token; default {@value
+     * ServerSettings#DEFAULT_DATA_DIR}.
+     */
+    public Builder dataDir(Path dataDir) {
+      this.dataDir = dataDir;
+      return this;
+    }
+
+    /** Whether {@code /metrics} answers without a token; default true. */
+    public Builder metricsPublic(boolean metricsPublic) {
+      this.metricsPublic = metricsPublic;
+      return this;
+    }
+
+    /**
+     * The largest job payload accepted, in bytes, 1 to 16 MiB; default 1 MiB ({@link
+     * Limits#DEFAULT_MAX_PAYLOAD_BYTES}).
+     */
+    public Builder maxPayloadBytes(int maxPayloadBytes) {
+      this.maxPayloadBytes = maxPayloadBytes;
+      return this;
+    }
+
+    /**
+     * The longest wait for one Redis reply, 100 ms to 1 minute (millisecond precision); default
+     * {@value ServerSettings#DEFAULT_REDIS_TIMEOUT_MS} ms.
+     */
+    public Builder redisTimeout(Duration redisTimeout) {
+      this.redisTimeout = redisTimeout;
+      return this;
+    }
+
+    /**
+     * How long a shutdown lets requests in progress finish, 0 to 10 minutes; default {@value
+     * ServerSettings#DEFAULT_SHUTDOWN_GRACE_MS} ms.
+     */
+    public Builder shutdownGrace(Duration shutdownGrace) {
+      this.shutdownGrace = shutdownGrace;
+      return this;
+    }
+
+    /** Whether every request is logged, one line each; default false. */
+    public Builder logRequests(boolean logRequests) {
+      this.logRequests = logRequests;
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws InvalidSettingException when a value is missing or out of bounds; the message names
+     *     the setting's variable and flag
+     */
+    public ServerSettings build() {
+      return new ServerSettings(
+          host,
+          port,
+          redisUrl,
+          adminToken,
+          dataDir,
+          metricsPublic,
+          maxPayloadBytes,
+          redisTimeout,
+          shutdownGrace,
+          logRequests);
+    }
   }
 }

@@ -31,6 +31,11 @@ final class Api {
     this.headers = headers;
   }
 
+  /** The admin's API client for a server. */
+  static Api adminOf(LineupServer server) {
+    return new Api(server.baseUrl(), server.adminToken());
+  }
+
   /** The same API acting with another token (null for none). */
   Api as(String otherToken) {
     return new Api(baseUrl, otherToken, headers);

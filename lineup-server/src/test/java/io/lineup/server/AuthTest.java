@@ -2,36 +2,26 @@ package io.lineup.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lineup.testing.RedisServerExtension;
 import java.io.IOException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Who may do what: the admin token, namespace tokens with scopes and a maximum priority. */
 class AuthTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+  @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
 
-  static LineupServer server;
   static LineupServer secondServer;
   static Api admin;
 
   @BeforeAll
   static void start() {
-    server = TestServers.start(redis.uri());
-    secondServer = TestServers.start(redis.uri());
-    admin = TestServers.adminApi(server);
+    secondServer = server.startAnother();
+    admin = server.admin();
     for (String ns : new String[] {"shop", "blog"}) {
       assertThat(admin.post("/v1/admin/namespaces", "{\"name\": \"" + ns + "\"}").status())
           .isEqualTo(201);
     }
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-    secondServer.close();
   }
 
   static Reply issue(String namespace, String scopes, int maxPriority) {
@@ -172,7 +162,7 @@ class AuthTest {
   void tokensAreStoredOnlyAsHashesAndNeverListed() throws IOException {
     Reply issued = issue("shop", "[\"publish\"]", 0);
     String token = issued.field("token");
-    String stored = redis.process().command("HGET lu:rec:{tokens} " + issued.field("id"));
+    String stored = server.redisProcess().command("HGET lu:rec:{tokens} " + issued.field("id"));
     assertThat(stored).contains("\"hash\"").doesNotContain(token);
     assertThat(stored).doesNotContain(token.substring(token.indexOf('.') + 1));
     String listed = admin.get("/v1/admin/tokens?namespace=shop").text();
@@ -201,9 +191,8 @@ class AuthTest {
 
   @Test
   void metricsCanBeLimitedToTheAdmin() {
-    try (LineupServer closed =
-        LineupServer.start(TestServers.settings(redis.uri()).withMetricsPublic(false))) {
-      Api api = TestServers.adminApi(closed);
+    try (LineupServer closed = server.startAnother(settings -> settings.metricsPublic(false))) {
+      Api api = Api.adminOf(closed);
       assertRefused(api.as(null).get("/metrics"), 401, "unauthorized");
       String shopToken = issue("shop", "[\"manage\"]", 0).field("token");
       assertRefused(api.as(shopToken).get("/metrics"), 403, "forbidden");

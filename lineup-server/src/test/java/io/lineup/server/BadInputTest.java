@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.QueueSetting;
-import io.lineup.redis.RedisProcess;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.RequestBody;
+import io.lineup.testing.RedisServerExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -14,9 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,16 +28,17 @@ class BadInputTest {
   static final String Q = "/v1/queues/bad/q";
   static final String JOB = Q + "/jobs/some-job";
 
-  static RedisProcess redis;
-  static LineupServer server;
+  @RegisterExtension
+  static LineupServerExtension server =
+      LineupServerExtension.on(
+          RedisServerExtension.withDefaults().setting("enable-debug-command", "local"));
+
   static Api admin;
   static String publishOnlyToken;
 
   @BeforeAll
   static void start() {
-    redis = RedisProcess.builder().setting("enable-debug-command", "local").build().start();
-    server = TestServers.start(redis.uri());
-    admin = TestServers.adminApi(server);
+    admin = server.admin();
     assertThat(admin.post("/v1/admin/namespaces", "{\"name\": \"bad\"}").status()).isEqualTo(201);
     publishOnlyToken =
         admin
@@ -48,12 +49,6 @@ class BadInputTest {
     // A queue with a waiting job, so the routes that need one have it.
     assertThat(admin.post(Q + "/jobs", "{\"payload\": 1, \"id\": \"some-job\"}").status())
         .isEqualTo(201);
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-    redis.close();
   }
 
   static Stream<BadInput> badInputs() {
@@ -341,7 +336,7 @@ class BadInputTest {
                   "POST "
                       + Q
                       + "/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                      + TestServers.ADMIN_TOKEN
+                      + LineupServerExtension.ADMIN_TOKEN
                       + "\r\nContent-Type: application/json\r\nContent-Length: "
                       + (limit + 1L)
                       + "\r\n\r\n")
@@ -383,7 +378,7 @@ class BadInputTest {
 
   private static String digest() {
     try {
-      return redis.command("DEBUG DIGEST");
+      return server.redisProcess().command("DEBUG DIGEST");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

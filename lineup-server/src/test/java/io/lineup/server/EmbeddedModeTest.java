@@ -12,22 +12,17 @@ import io.lineup.server.redis.EmbeddedRedis;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Without LINEUP_REDIS_URL the server runs its own Redis, and jobs survive restarts. */
 class EmbeddedModeTest {
 
   static ServerSettings embeddedSettings(Path dataDir) {
-    return ServerSettings.defaults()
-        .withHost("127.0.0.1")
-        .withPort(0)
-        .withRedisUrl(null)
-        .withAdminToken(null)
-        .withDataDir(dataDir);
+    return ServerSettings.builder().host("127.0.0.1").port(0).dataDir(dataDir).build();
   }
 
   @Test
-  void aJobPublishedBeforeARestartIsStillThereAfterIt() throws Exception {
-    Path dataDir = TestServers.temporaryFolder();
+  void aJobPublishedBeforeARestartIsStillThereAfterIt(@TempDir Path dataDir) throws Exception {
     String token;
     try (LineupServer first = LineupServer.start(embeddedSettings(dataDir))) {
       assertThat(first.embeddedRedisAnnouncement())
@@ -38,7 +33,7 @@ class EmbeddedModeTest {
       assertThat(token).startsWith(AdminToken.PREFIX);
       assertThat(Files.readString(dataDir.resolve(AdminToken.FILE_NAME)).trim()).isEqualTo(token);
       Reply published =
-          TestServers.adminApi(first)
+          Api.adminOf(first)
               .post(
                   "/v1/queues/shop/close-unpaid/jobs",
                   "{\"payload\": {\"order\": 7}, \"id\": \"order-7\", \"delay_ms\": 600000}");
@@ -47,7 +42,7 @@ class EmbeddedModeTest {
 
     try (LineupServer second = LineupServer.start(embeddedSettings(dataDir))) {
       assertThat(second.adminToken()).as("the generated token is kept").isEqualTo(token);
-      Reply job = TestServers.adminApi(second).get("/v1/queues/shop/close-unpaid/jobs/order-7");
+      Reply job = Api.adminOf(second).get("/v1/queues/shop/close-unpaid/jobs/order-7");
       assertThat(job.status()).isEqualTo(200);
       assertThat(job.field("state")).isEqualTo("DELAYED");
       assertThat(job.json().get("payload").get("order").asInt()).isEqualTo(7);
@@ -55,8 +50,7 @@ class EmbeddedModeTest {
   }
 
   @Test
-  void aRedisLeftRunningByAKilledServerIsStoppedAndItsJobsKept() {
-    Path dataDir = TestServers.temporaryFolder();
+  void aRedisLeftRunningByAKilledServerIsStoppedAndItsJobsKept(@TempDir Path dataDir) {
     Path redisFolder = dataDir.resolve(EmbeddedRedis.FOLDER).toAbsolutePath();
     // What a killed server leaves: its redis-server still running on the data folder.
     RedisProcess leftover =
@@ -73,7 +67,7 @@ class EmbeddedModeTest {
 
       try (LineupServer server = LineupServer.start(embeddedSettings(dataDir))) {
         assertThat(leftover.isRunning()).as("the left-over Redis was stopped").isFalse();
-        Reply job = TestServers.adminApi(server).get("/v1/queues/shop/orphaned/jobs/kept");
+        Reply job = Api.adminOf(server).get("/v1/queues/shop/orphaned/jobs/kept");
         assertThat(job.status()).isEqualTo(200);
         assertThat(job.json().get("payload").get("n").asInt()).isEqualTo(1);
       }

@@ -31,9 +31,9 @@ class HttpApiTest {
                 }));
     try (HttpApi http =
         new HttpApi(
-            TestServers.settings("redis://unused:1"),
+            ServerSettings.builder().host("127.0.0.1").port(0).build(),
             routes,
-            new Authenticator(TestServers.ADMIN_TOKEN, null),
+            new Authenticator(LineupServerExtension.ADMIN_TOKEN, null),
             new ServerMetrics(),
             draining,
             1024)) {

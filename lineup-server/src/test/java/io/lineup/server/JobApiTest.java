@@ -5,27 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.testing.RedisServerExtension;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The job, lease, queue and dead-letter routes doing their work. */
 class JobApiTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+  @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
 
-  static LineupServer server;
   static Api api;
 
   @BeforeAll
-  static void start() {
-    server = TestServers.start(redis.uri());
-    api = TestServers.adminApi(server);
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
+  static void connect() {
+    api = server.admin();
   }
 
   static String queue(String prefix) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,32 +12,24 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Long-poll leases: many waiters on one server, prompt delivery, and clients that go away. */
 class LongPollTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+  @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
 
   static final int WAITERS = 200;
 
   /** Jobs published one by one to time their delivery. */
   static final int TIMED_JOBS = 20;
 
-  static LineupServer server;
   static Api api;
 
   @BeforeAll
-  static void start() {
-    server = TestServers.start(redis.uri());
-    api = TestServers.adminApi(server);
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
+  static void connect() {
+    api = server.admin();
   }
 
   @Test
@@ -65,8 +56,8 @@ class LongPollTest {
       }
       await()
           .atMost(Duration.ofSeconds(30))
-          .until(() -> RedisInfo.blockedClients(redis.process()) == WAITERS);
-      assertThat(server.waitingLeases()).isEqualTo(WAITERS);
+          .until(() -> RedisInfo.blockedClients(server.redisProcess()) == WAITERS);
+      assertThat(server.running().waitingLeases()).isEqualTo(WAITERS);
 
       // Jobs published one at a time: each wakes exactly one of the waiting consumers.
       List<Double> deliveryMillis = new ArrayList<>();
@@ -116,16 +107,17 @@ class LongPollTest {
   void aClientThatDisconnectsMidWaitDoesNotTakeAJob() {
     String queue = "/v1/queues/poll/disconnect";
     try (RawHttp client = RawHttp.connect(server.port())) {
-      client.post(queue + "/leases", server.adminToken(), "{\"count\": 1, \"wait_ms\": 60000}");
+      client.post(
+          queue + "/leases", server.running().adminToken(), "{\"count\": 1, \"wait_ms\": 60000}");
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> RedisInfo.blockedClients(redis.process()) == 1);
+          .until(() -> RedisInfo.blockedClients(server.redisProcess()) == 1);
     }
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> {
-          assertThat(server.waitingLeases()).isZero();
-          assertThat(RedisInfo.blockedClients(redis.process())).isZero();
+          assertThat(server.running().waitingLeases()).isZero();
+          assertThat(RedisInfo.blockedClients(server.redisProcess())).isZero();
         });
 
     Reply published = api.post(queue + "/jobs", "{\"payload\": \"keep me\"}");
@@ -147,10 +139,14 @@ class LongPollTest {
     api.post(queue + "/jobs", "{\"payload\": 1}");
     try (RawHttp client = RawHttp.connect(server.port())) {
       String first =
-          client.post(queue + "/leases", server.adminToken(), "{\"wait_ms\": 2000}").readAll();
+          client
+              .post(queue + "/leases", server.running().adminToken(), "{\"wait_ms\": 2000}")
+              .readAll();
       assertThat(first).startsWith("HTTP/1.1 200");
       String second =
-          client.post(queue + "/leases", server.adminToken(), "{\"wait_ms\": 300}").readAll();
+          client
+              .post(queue + "/leases", server.running().adminToken(), "{\"wait_ms\": 300}")
+              .readAll();
       assertThat(second).startsWith("HTTP/1.1 204");
       String third = client.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n").readAll();
       assertThat(third).startsWith("HTTP/1.1 200");

@@ -9,10 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.server.api.ApiContext;
 import io.lineup.server.api.Route;
 import io.lineup.server.api.RouteTable;
-import io.lineup.testing.RedisServerExtension;
 import java.util.List;
 import java.util.Locale;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,20 +18,15 @@ import org.slf4j.LoggerFactory;
 
 /** Metrics, request ids in answers and log lines, and the OpenAPI document. */
 class ObservabilityTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+  @RegisterExtension
+  static LineupServerExtension server =
+      LineupServerExtension.onItsOwnRedis().withSettings(settings -> settings.logRequests(true));
 
-  static LineupServer server;
   static Api api;
 
   @BeforeAll
-  static void start() {
-    server = LineupServer.start(TestServers.settings(redis.uri()).withLogRequests(true));
-    api = TestServers.adminApi(server);
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
+  static void connect() {
+    api = server.admin();
   }
 
   @Test

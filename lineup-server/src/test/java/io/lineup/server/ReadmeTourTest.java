@@ -3,29 +3,20 @@ package io.lineup.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The README's five-minute tour, step by step, over HTTP. */
 class ReadmeTourTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+  @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
 
-  static LineupServer server;
   static Api api;
 
   @BeforeAll
-  static void startServer() {
-    server = TestServers.start(redis.uri());
-    api = TestServers.adminApi(server);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
+  static void connect() {
+    api = server.admin();
   }
 
   @Test

@@ -3,27 +3,21 @@ package io.lineup.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lineup.testing.RedisClusterExtension;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The server pointed at a real three-master Redis Cluster by a comma list of nodes. */
 class RedisClusterServerTest {
-  @RegisterExtension static RedisClusterExtension cluster = RedisClusterExtension.threeMasters();
+  @RegisterExtension
+  static LineupServerExtension server =
+      LineupServerExtension.on(RedisClusterExtension.sharedThreeMasters());
 
-  static LineupServer server;
   static Api api;
 
   @BeforeAll
-  static void startServer() {
-    server = TestServers.start(cluster.uri());
-    api = TestServers.adminApi(server);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
+  static void connect() {
+    api = server.admin();
   }
 
   @Test

@@ -3,40 +3,31 @@ package io.lineup.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Redis going away gives fast 503s, not hangs; Redis coming back needs no server restart. */
 class RedisOutageTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+  @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
 
   /** The bound for an answer while Redis is down. */
   static final Duration ANSWER_WITHIN = Duration.ofSeconds(1);
 
-  static LineupServer server;
   static Api api;
 
   @BeforeAll
-  static void start() {
-    server = TestServers.start(redis.uri());
-    api = TestServers.adminApi(server);
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
+  static void connect() {
+    api = server.admin();
   }
 
   @Test
   void whileRedisIsStoppedCallsAnswer503AtOnceAndWorkAgainWhenItReturns() {
     assertThat(api.post("/v1/queues/shop/outage/jobs", "{\"payload\": 1}").status()).isEqualTo(201);
 
-    redis.process().stop();
+    server.redisProcess().stop();
     try {
       assertAnswers503Within(ANSWER_WITHIN, "GET", "/ready", null, "redis_unavailable");
       assertAnswers503Within(
@@ -56,7 +47,7 @@ class RedisOutageTest {
       assertAnswers503Within(ANSWER_WITHIN, "GET", "/v1/queues", null, "redis_unavailable");
       assertThat(api.get("/health").status()).as("the process is still up").isEqualTo(200);
     } finally {
-      redis.process().start();
+      server.redisProcess().start();
     }
 
     await()
@@ -80,9 +71,9 @@ class RedisOutageTest {
                 Duration.ofSeconds(60)));
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> RedisInfo.blockedClients(redis.process()) == 1);
+        .until(() -> RedisInfo.blockedClients(server.redisProcess()) == 1);
     long stoppedAt = System.nanoTime();
-    redis.process().stop();
+    server.redisProcess().stop();
     try {
       Reply reply = waiting.get(60, java.util.concurrent.TimeUnit.SECONDS);
       Duration took = Duration.ofNanos(System.nanoTime() - stoppedAt);
@@ -95,7 +86,7 @@ class RedisOutageTest {
       assertThat(reply.status()).isEqualTo(503);
       assertThat(reply.field("error")).isEqualTo("redis_unavailable");
     } finally {
-      redis.process().start();
+      server.redisProcess().start();
       await()
           .atMost(Duration.ofSeconds(20))
           .untilAsserted(() -> assertThat(api.get("/ready").status()).isEqualTo(200));

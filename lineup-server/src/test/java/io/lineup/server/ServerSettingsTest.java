@@ -74,4 +74,68 @@ class ServerSettingsTest {
             () -> ServerSettings.parse(Map.of("LINEUP_METRICS_PUBLIC", "maybe"), List.of()))
         .hasMessageContaining("true or false");
   }
+
+  @Test
+  void aBuilderStartsFromTheSameDefaultsAsTheEnvironmentAndChangesOnlyWhatItIsTold() {
+    assertThat(ServerSettings.builder().build())
+        .isEqualTo(ServerSettings.parse(Map.of(), List.of()))
+        .isEqualTo(ServerSettings.defaults());
+
+    ServerSettings settings =
+        ServerSettings.builder()
+            .host("127.0.0.1")
+            .port(0)
+            .redisUrl("redis://10.0.0.5:6379")
+            .adminToken("a-long-enough-admin-token")
+            .dataDir(Path.of("/var/lib/lineup"))
+            .metricsPublic(false)
+            .maxPayloadBytes(4096)
+            .redisTimeout(Duration.ofMillis(250))
+            .shutdownGrace(Duration.ZERO)
+            .logRequests(true)
+            .build();
+    assertThat(settings)
+        .isEqualTo(
+            new ServerSettings(
+                "127.0.0.1",
+                0,
+                "redis://10.0.0.5:6379",
+                "a-long-enough-admin-token",
+                Path.of("/var/lib/lineup"),
+                false,
+                4096,
+                Duration.ofMillis(250),
+                Duration.ZERO,
+                true));
+
+    ServerSettings changed = settings.mutate().port(8800).redisUrl(null).build();
+    assertThat(changed.port()).isEqualTo(8800);
+    assertThat(changed.embeddedRedis()).isTrue();
+    assertThat(changed.mutate().port(0).redisUrl("redis://10.0.0.5:6379").build())
+        .as("everything else kept")
+        .isEqualTo(settings);
+  }
+
+  @Test
+  void aBuilderRefusesAValueOutOfBoundsNamingTheSetting() {
+    assertThatThrownBy(() -> ServerSettings.builder().port(-1).build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("LINEUP_PORT (--port) must be between 0 and 65535, got -1");
+    assertThatThrownBy(() -> ServerSettings.builder().host(" ").build())
+        .hasMessageContaining("LINEUP_HOST");
+    assertThatThrownBy(() -> ServerSettings.builder().adminToken("short").build())
+        .hasMessageContaining("at least 16");
+    assertThatThrownBy(() -> ServerSettings.builder().dataDir(null).build())
+        .hasMessageContaining("LINEUP_DATA_DIR");
+    assertThatThrownBy(() -> ServerSettings.builder().maxPayloadBytes(0).build())
+        .hasMessageContaining("LINEUP_MAX_PAYLOAD_BYTES");
+    assertThatThrownBy(() -> ServerSettings.builder().redisTimeout(Duration.ofMillis(99)).build())
+        .hasMessageContaining("LINEUP_REDIS_TIMEOUT_MS (--redis-timeout-ms) must be between 100");
+    assertThatThrownBy(() ->
+            ServerSettings.builder().shutdownGrace(Duration.ofSeconds(Long.MAX_VALUE)).build())
+        .hasMessageContaining("LINEUP_SHUTDOWN_GRACE_MS");
+    assertThatThrownBy(() -> ServerSettings.parse(Map.of(), List.of("--port=99999999999")))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("--port");
+  }
 }

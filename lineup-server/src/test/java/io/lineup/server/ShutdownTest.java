@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -13,19 +12,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A shutdown ends long-polls without taking jobs, then stops accepting and lets go of Redis. */
 class ShutdownTest {
-  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+  @RegisterExtension static LineupServerExtension servers = LineupServerExtension.onItsOwnRedis();
 
   @Test
   void closingTheServerAnswersWaitingLongPollsWith204AndRefusesNewConnections() throws Exception {
-    LineupServer server = TestServers.start(redis.uri());
-    Api api = TestServers.adminApi(server);
+    LineupServer server = servers.startAnother();
+    Api api = Api.adminOf(server);
     CompletableFuture<Reply> waiting = aLongPollWaitingOn(api, "/v1/queues/stop/q/leases");
 
     server.close();
 
     Reply reply = waiting.get(10, TimeUnit.SECONDS);
     assertThat(reply.status()).isEqualTo(204);
-    assertThat(RedisInfo.blockedClients(redis.process())).isZero();
+    assertThat(RedisInfo.blockedClients(servers.redisProcess())).isZero();
     assertThatThrownBy(() -> api.get("/health"))
         .as("nothing listens any more")
         .hasCauseInstanceOf(java.net.ConnectException.class);
@@ -34,14 +33,14 @@ class ShutdownTest {
 
   @Test
   void aJobPublishedAfterTheShutdownOfAWaitingServerIsStillThereForTheNextConsumer() {
-    LineupServer server = TestServers.start(redis.uri());
-    Api api = TestServers.adminApi(server);
+    LineupServer server = servers.startAnother();
+    Api api = Api.adminOf(server);
     CompletableFuture<Reply> waiting = aLongPollWaitingOn(api, "/v1/queues/stop/kept/leases");
     server.close();
     assertThat(waiting.join().status()).isEqualTo(204);
 
-    try (LineupServer next = TestServers.start(redis.uri())) {
-      Api nextApi = TestServers.adminApi(next);
+    try (LineupServer next = servers.startAnother()) {
+      Api nextApi = Api.adminOf(next);
       String id = nextApi.post("/v1/queues/stop/kept/jobs", "{\"payload\": 1}").field("id");
       Reply leased = nextApi.post("/v1/queues/stop/kept/leases", "{\"wait_ms\": 5000}");
       assertThat(leased.json().get("jobs").get(0).get("id").asText()).isEqualTo(id);
@@ -56,7 +55,7 @@ class ShutdownTest {
             () -> api.send("POST", leasesPath, "{\"wait_ms\": 60000}", Duration.ofSeconds(90)));
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> RedisInfo.blockedClients(redis.process()) == 1);
+        .until(() -> RedisInfo.blockedClients(servers.redisProcess()) == 1);
     return waiting;
   }
 }
