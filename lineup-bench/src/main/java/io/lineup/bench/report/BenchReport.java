@@ -29,6 +29,8 @@ public final class BenchReport {
           "late_ms_max",
           "rank_us_p99",
           "bytes_per_job",
+          "script_publish_unpruned_us",
+          "script_publish_us",
           "http_publish_per_s",
           "http_consume_per_s");
 
