@@ -65,14 +65,9 @@ public final class LineupServer implements AutoCloseable {
       ApiContext api =
           new ApiContext(
               engine,
-              metrics,
-              waiters,
-              draining,
-              tokens,
-              new NamespaceStore(engine, clock),
-              maxBody,
-              settings.maxPayloadBytes(),
-              settings.metricsPublic());
+              new ApiContext.AuthStores(tokens, new NamespaceStore(engine, clock)),
+              new ApiContext.ServerState(metrics, waiters, draining),
+              new ApiContext.RequestLimits(maxBody, settings.maxPayloadBytes()));
       metrics.watchWaiters(waiters::count);
       this.http =
           new HttpApi(

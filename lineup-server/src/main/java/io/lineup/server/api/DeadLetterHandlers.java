@@ -57,7 +57,7 @@ public final class DeadLetterHandlers {
   public void respawn(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     JsonFields f =
-        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", RESPAWN_FIELDS);
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", RESPAWN_FIELDS);
     List<String> ids = f.optionalTextList("ids", Limits.MAX_BATCH, Limits.MAX_ID_LENGTH);
     Long count = f.optionalLong("count", 1, Long.MAX_VALUE);
     Boolean all = f.optionalBoolean("all");

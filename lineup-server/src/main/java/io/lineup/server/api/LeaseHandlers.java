@@ -49,10 +49,10 @@ public final class LeaseHandlers {
   public void lease(Context ctx, Principal principal) {
     List<QueueName> queues = PathNames.queues(ctx);
     JsonFields f =
-        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), false), "", LEASE_FIELDS);
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), false), "", LEASE_FIELDS);
     int count = (int) f.longOr("count", 1, Limits.MAX_BATCH, 1);
     long waitMs = f.longOr("wait_ms", 0, Limits.MAX_WAIT_MS, 0);
-    if (api.draining().isOn()) {
+    if (api.state().draining().isOn()) {
       Responses.noContent(ctx);
       return;
     }
@@ -73,7 +73,7 @@ public final class LeaseHandlers {
    * @return the leases, or null when the wait was ended early without a job
    */
   private Leases leaseWatched(Context ctx, List<QueueName> queues, int count, long waitMs) {
-    try (DisconnectWatch watch = DisconnectWatch.start(ctx, waitMs, api.waiters())) {
+    try (DisconnectWatch watch = DisconnectWatch.start(ctx, waitMs, api.state().waiters())) {
       if (watch.cause() != DisconnectWatch.Cause.NONE) {
         return null; // The shutdown began between the draining check and the watch's start.
       }
@@ -113,7 +113,7 @@ public final class LeaseHandlers {
 
   private void answer(Context ctx, Leases leases) {
     if (!leases.isEmpty()) {
-      api.metrics().recordLeased(leases.jobs());
+      api.state().metrics().recordLeased(leases.jobs());
       ObjectNode answer = Json.object();
       ArrayNode jobs = answer.putArray("jobs");
       for (LeasedJob job : leases.jobs()) {
@@ -143,7 +143,8 @@ public final class LeaseHandlers {
   public void ack(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     String id = PathNames.jobId(ctx);
-    JsonFields f = JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", ACK_FIELDS);
+    JsonFields f =
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", ACK_FIELDS);
     String token = f.requiredText("token", MAX_TOKEN_LENGTH);
     JsonNode result = f.has("result") ? f.raw("result") : null;
     byte[] bytes = result == null ? null : Json.write(result);
@@ -154,7 +155,7 @@ public final class LeaseHandlers {
           "the result is " + bytes.length + " bytes, over the limit of " + Limits.MAX_RESULT_BYTES);
     }
     api.lineup().ack(queue, id, token, bytes);
-    api.metrics().recordSettled(token, "acked");
+    api.state().metrics().recordSettled(token, "acked");
     Responses.noContent(ctx);
   }
 
@@ -162,7 +163,8 @@ public final class LeaseHandlers {
   public void nack(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     String id = PathNames.jobId(ctx);
-    JsonFields f = JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", NACK_FIELDS);
+    JsonFields f =
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", NACK_FIELDS);
     String token = f.requiredText("token", MAX_TOKEN_LENGTH);
     String error = f.optionalText("error", Integer.MAX_VALUE);
     Long retryDelay = f.optionalLong("retry_delay_ms", 0, Limits.MAX_DELAY_MS);
@@ -170,7 +172,7 @@ public final class LeaseHandlers {
         api.lineup()
             .nack(
                 queue, id, token, error, retryDelay == null ? null : Duration.ofMillis(retryDelay));
-    api.metrics().recordSettled(token, "nacked");
+    api.state().metrics().recordSettled(token, "nacked");
     ObjectNode answer = Json.object();
     answer.put("state", result.state().name());
     answer.put("due_at", result.dueAt() == null ? null : result.dueAt().toEpochMilli());
@@ -182,7 +184,7 @@ public final class LeaseHandlers {
     QueueName queue = PathNames.queue(ctx);
     String id = PathNames.jobId(ctx);
     JsonFields f =
-        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", EXTEND_FIELDS);
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", EXTEND_FIELDS);
     String token = f.requiredText("token", MAX_TOKEN_LENGTH);
     Long ttr = f.optionalLong("ttr_ms", Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
     Instant deadline =

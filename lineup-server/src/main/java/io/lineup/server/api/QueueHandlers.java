@@ -72,7 +72,8 @@ public final class QueueHandlers {
   public void patch(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     JsonFields f =
-        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", SETTINGS_FIELDS);
+        JsonFields.of(
+            RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", SETTINGS_FIELDS);
     if (f.isEmpty()) {
       throw ApiException.invalidField(
           null,
