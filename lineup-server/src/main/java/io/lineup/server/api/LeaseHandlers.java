@@ -64,7 +64,34 @@ public final class LeaseHandlers {
       Responses.noContent(ctx);
       return;
     }
+    if (waitMs > 0 && !leases.isEmpty()) {
+      requireStillIssued(principal, leases);
+    }
     answer(ctx, leases);
+  }
+
+  /**
+   * The token was checked when the long-poll began; it may have been revoked during the wait. Jobs
+   * leased for a revoked token are handed back rather than answered.
+   *
+   * @throws ApiException 401 when the token was revoked
+   */
+  private void requireStillIssued(Principal principal, Leases leases) {
+    if (principal.admin()) {
+      return; // The admin token is configured, not stored: it cannot be revoked at run time.
+    }
+    boolean issued;
+    try {
+      issued = api.auth().tokens().isIssued(principal.tokenId());
+    } catch (RuntimeException e) {
+      handBack(leases.jobs());
+      throw e;
+    }
+    if (!issued) {
+      handBack(leases.jobs());
+      throw new ApiException(
+          ErrorCode.UNAUTHORIZED, null, "the token was revoked while this lease waited");
+    }
   }
 
   /**
