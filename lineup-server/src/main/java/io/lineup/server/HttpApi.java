@@ -5,6 +5,7 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
+import io.javalin.util.JavalinBindException;
 import io.lineup.server.api.PathNames;
 import io.lineup.server.auth.Access;
 import io.lineup.server.auth.Authenticator;
@@ -96,7 +97,12 @@ final class HttpApi implements AutoCloseable {
           config.routes.exception(Exception.class, ErrorMapper::respond);
           config.requestLogger.http((ctx, millis) -> end(ctx, millis, metrics, settings));
         });
-    app.start();
+    try {
+      app.start();
+    } catch (JavalinBindException e) {
+      // LineupServer checked the port before starting Redis; another process took it since.
+      throw LineupServer.portTaken(settings.host(), settings.port(), e);
+    }
   }
 
   /**

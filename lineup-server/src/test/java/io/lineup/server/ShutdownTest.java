@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,28 @@ class ShutdownTest {
       Reply leased = nextApi.post("/v1/queues/stop/kept/leases", "{\"wait_ms\": 5000}");
       assertThat(leased.json().get("jobs").get(0).get("id").asText()).isEqualTo(id);
       assertThat(leased.json().get("jobs").get(0).get("attempt").asInt()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aServerStoppedBySigtermExitsWithZeroAfterItsGracefulShutdown() {
+    try (MainProcess process =
+        MainProcess.start(
+            Map.of(
+                "LINEUP_REDIS_URL", redis.uri(),
+                "LINEUP_ADMIN_TOKEN", TestServers.ADMIN_TOKEN,
+                "LINEUP_DATA_DIR", TestServers.temporaryFolder().toString()),
+            "--port=0")) {
+      String url = process.awaitListening(Duration.ofSeconds(60));
+      assertThat(new Api(url, TestServers.ADMIN_TOKEN).get("/ready").status()).isEqualTo(200);
+
+      process.terminate();
+
+      int code = process.awaitExit(Duration.ofSeconds(30));
+      assertThat(code)
+          .as("exit code after SIGTERM; output:%n%s", String.join("\n", process.lines()))
+          .isZero();
+      assertThat(process.lines()).anyMatch(line -> line.contains("Lineup stopped"));
     }
   }
 
