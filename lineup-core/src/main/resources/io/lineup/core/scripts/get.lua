@@ -7,7 +7,7 @@
 -- Returns      {} when unknown, else { state name, payload, priority, attempts, max attempts,
 --              time-to-run (ms), created, due, expires, started, finished (epoch ms, 0 = none),
 --              last error, result, position (-1 when not ready), lease deadline (epoch ms, 0 = none),
---              ETA (ms, -1 unknown), now (epoch ms) }
+--              ETA (ms, -1 unknown, not ready or the queue paused), now (epoch ms) }
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua
@@ -56,7 +56,8 @@ if due == 0 then
 end
 local position = position_of(id)
 local eta = -1
-if position >= 0 then
+-- A paused queue serves nobody: no wait can be estimated until it is resumed.
+if position >= 0 and s.paused ~= 1 then
   -- Jobs per ms the queue gets through: measured, bounded by its rate limit.
   local rate = service_rate(now)
   if s.rate > 0 and (rate == 0 or rate > s.rate / 1000) then
