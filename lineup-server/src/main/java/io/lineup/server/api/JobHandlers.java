@@ -44,11 +44,12 @@ public final class JobHandlers {
   public void get(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     String id = PathNames.jobId(ctx);
+    PayloadEncoding encoding = PayloadEncoding.of(ctx);
     JobInfo job =
         api.lineup()
             .get(queue, id)
             .orElseThrow(() -> ApiException.notFound("no job " + id + " in queue " + queue));
-    Responses.json(ctx, 200, Views.job(job));
+    Responses.json(ctx, 200, Views.job(job, encoding));
   }
 
   /** {@code DELETE /v1/queues/{ns}/{queue}/jobs/{id}}: cancels the job. */

@@ -48,6 +48,7 @@ public final class LeaseHandlers {
    */
   public void lease(Context ctx, Principal principal) {
     List<QueueName> queues = PathNames.queues(ctx);
+    PayloadEncoding encoding = PayloadEncoding.of(ctx);
     JsonFields f =
         JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), false), "", LEASE_FIELDS);
     int count = (int) f.longOr("count", 1, Limits.MAX_BATCH, 1);
@@ -67,7 +68,7 @@ public final class LeaseHandlers {
     if (waitMs > 0 && !leases.isEmpty()) {
       requireStillIssued(principal, leases);
     }
-    answer(ctx, leases);
+    answer(ctx, leases, encoding);
   }
 
   /**
@@ -138,13 +139,13 @@ public final class LeaseHandlers {
     }
   }
 
-  private void answer(Context ctx, Leases leases) {
+  private void answer(Context ctx, Leases leases, PayloadEncoding encoding) {
     if (!leases.isEmpty()) {
       api.state().metrics().recordLeased(leases.jobs());
       ObjectNode answer = Json.object();
       ArrayNode jobs = answer.putArray("jobs");
       for (LeasedJob job : leases.jobs()) {
-        jobs.add(Views.leased(job));
+        jobs.add(Views.leased(job, encoding));
       }
       Responses.json(ctx, 200, answer);
       return;
