@@ -220,14 +220,14 @@ public final class LineupServer implements AutoCloseable {
     if (isWildcard(host)) {
       return "bound to "
           + host
-          + ": every interface, so other machines can connect; LINEUP_HOST=127.0.0.1 serves this"
+          + ": every interface, other machines can connect; LINEUP_HOST=127.0.0.1 serves this"
           + " machine only";
     }
     if ("127.0.0.1".equals(host) || "::1".equals(host) || "localhost".equals(host)) {
       return "bound to "
           + host
-          + ": this machine only; LINEUP_HOST=0.0.0.0 serves other machines (put TLS in front,"
-          + " docs/server.md)";
+          + ": this machine only; LINEUP_HOST=0.0.0.0 serves other machines, with TLS in front as"
+          + " docs/server.md shows";
     }
     return "bound to " + host;
   }
