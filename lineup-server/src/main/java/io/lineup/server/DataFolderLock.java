@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * process id of the holder, for the message a refused server prints; it is left in place after the
  * server stops (deleting it could let two servers hold two different files of the same name).
  */
-public final class DataFolderLock implements AutoCloseable {
+final class DataFolderLock implements AutoCloseable {
   /** The lock file in the data folder. */
   public static final String FILE_NAME = "lineup.lock";
 
@@ -59,7 +60,13 @@ public final class DataFolderLock implements AutoCloseable {
       channel =
           FileChannel.open(
               file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      FileLock lock = channel.tryLock();
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (OverlappingFileLockException sameFileOtherName) {
+        // This process holds the file under another name for the folder (a symbolic link).
+        throw inUse(folder, "in this process");
+      }
       if (lock == null) {
         String holder = holderOf(channel);
         throw inUse(folder, holder == null ? null : "pid " + holder);

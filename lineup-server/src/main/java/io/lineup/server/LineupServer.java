@@ -183,23 +183,33 @@ public final class LineupServer implements AutoCloseable {
       return;
     }
     try (ServerSocket probe = new ServerSocket()) {
-      probe.setReuseAddress(
-          true); // As Jetty binds: a closed connection's TIME_WAIT is no conflict.
+      // As Jetty binds: a closed connection's TIME_WAIT is no conflict, a listening socket is.
+      probe.setReuseAddress(true);
       probe.bind(new InetSocketAddress(host, port));
     } catch (IOException e) {
       throw portTaken(host, port, e);
     }
   }
 
-  /** The one-line failure for a port that cannot be bound. */
+  /**
+   * The one-line failure for an address that cannot be bound, with the operating system's reason
+   * (e.g. "Address already in use") when the failure carries one.
+   */
   static StartupException portTaken(String host, int port, Throwable cause) {
+    String reason = cause.getMessage();
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof BindException bind && bind.getMessage() != null) {
+        reason = bind.getMessage();
+        break;
+      }
+    }
     return new StartupException(
         "Cannot listen on "
             + host
             + " port "
             + port
             + " ("
-            + (cause instanceof BindException ? "already in use" : cause.getMessage())
+            + reason
             + "); stop what uses it, or choose another port with LINEUP_PORT or --port",
         cause);
   }

@@ -22,7 +22,7 @@ class StartupFailureTest {
       assertThatThrownBy(
               () -> LineupServer.start(TestServers.settings(redis.uri()).withPort(port)).close())
           .isInstanceOf(StartupException.class)
-          .hasMessageContaining("port " + port + " (already in use)");
+          .hasMessageContaining("port " + port + " (Address already in use)");
 
       try (MainProcess process =
           MainProcess.start(
@@ -37,7 +37,7 @@ class StartupFailureTest {
             .singleElement()
             .asString()
             .contains("Lineup could not start")
-            .contains("port " + port + " (already in use)")
+            .contains("port " + port + " (Address already in use)")
             .contains("LINEUP_PORT");
       }
     }
