@@ -24,7 +24,7 @@ import java.time.Instant;
  * @param result bytes stored by the ack (null when none)
  * @param position place in the ready line (0 = next), -1 when not ready
  * @param eta estimated wait until leased, from position and the measured service rate (bounded by
- *     the rate limit); null when unknown or not ready
+ *     the rate limit); null when unknown, not ready, or the queue is paused
  */
 public record JobInfo(
     QueueName queue,

@@ -5,7 +5,9 @@ import java.util.regex.Pattern;
 /**
  * A queue's address: a namespace (a tenant or application) and a name within it.
  *
- * <p>Each part is 1 to {@value #MAX_LENGTH} characters from {@code A-Z a-z 0-9 _ . -}.
+ * <p>Each part is 1 to {@value #MAX_LENGTH} characters from {@code A-Z a-z 0-9 _ . -}, not made
+ * only of dots: {@code .} and {@code ..} are path segments that browsers, HTTP clients and proxies
+ * resolve away, so such a queue could not be reached over HTTP.
  *
  * @param namespace the namespace
  * @param name the queue name
@@ -17,7 +19,8 @@ public record QueueName(String namespace, String name) {
   private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9_.-]+");
 
   /**
-   * @throws InvalidArgumentException when a part is empty, too long or has other characters
+   * @throws InvalidArgumentException when a part is empty, too long, has other characters or is
+   *     made only of dots
    */
   public QueueName {
     check("namespace", namespace);
@@ -53,6 +56,10 @@ public record QueueName(String namespace, String name) {
     if (!ALLOWED.matcher(value).matches()) {
       throw new InvalidArgumentException(
           field, "may only contain A-Z a-z 0-9 _ . - but was '" + value + "'");
+    }
+    if (value.chars().allMatch(c -> c == '.')) {
+      throw new InvalidArgumentException(
+          field, "must not be made only of dots (. and .. are path segments), got '" + value + "'");
     }
   }
 

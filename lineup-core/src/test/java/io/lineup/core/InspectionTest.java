@@ -77,6 +77,27 @@ abstract class InspectionTest extends EngineSuite {
   }
 
   @Test
+  void aPausedQueuesWaitingJobsHaveNoEtaUntilItIsResumed() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      lineup.configure(queue, QueueSettings.change().withRateLimit(10));
+      String id = null;
+      for (int i = 0; i < 10; i++) {
+        id = lineup.publish(queue, aJob("p" + i)).id();
+      }
+      assertThat(lineup.get(queue, id).orElseThrow().eta()).isEqualTo(Duration.ofSeconds(1));
+
+      lineup.pause(queue);
+      JobInfo paused = lineup.get(queue, id).orElseThrow();
+      assertThat(paused.position()).as("still in line").isEqualTo(9);
+      assertThat(paused.eta()).as("nobody is served while paused").isNull();
+
+      lineup.resume(queue);
+      assertThat(lineup.get(queue, id).orElseThrow().eta()).isEqualTo(Duration.ofSeconds(1));
+    }
+  }
+
+  @Test
   void deadLettersCanBeRespawnedInPartOrAllWithAFreshTtlAndPurged() {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();

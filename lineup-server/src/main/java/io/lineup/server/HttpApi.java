@@ -5,6 +5,7 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
+import io.javalin.util.JavalinBindException;
 import io.lineup.server.api.PathNames;
 import io.lineup.server.api.Route;
 import io.lineup.server.auth.Access;
@@ -16,6 +17,7 @@ import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.ErrorMapper;
 import io.lineup.server.http.JsonErrorHandler;
 import io.lineup.server.http.RequestIds;
+import io.lineup.server.http.RequestTargetGuard;
 import io.lineup.server.metrics.ServerMetrics;
 import java.util.List;
 import org.eclipse.jetty.server.Connector;
@@ -72,7 +74,8 @@ final class HttpApi implements AutoCloseable {
           // Answers are small JSON; compressing them costs more CPU than it saves.
           config.http.compressionStrategy = CompressionStrategy.NONE;
           config.http.prefer405over404 = true;
-          config.router.ignoreTrailingSlashes = true;
+          // One path per resource: /v1/queues/a/q/jobs/ is not /v1/queues/a/q/jobs (404 says so).
+          config.router.ignoreTrailingSlashes = false;
           config.jetty.host = settings.host();
           config.jetty.port = settings.port();
           config.jetty.modifyServer(server -> {
@@ -80,7 +83,7 @@ final class HttpApi implements AutoCloseable {
             // Javalin puts its servlet context inside this wrapper. At stop, Jetty stops
             // accepting, lets requests in progress finish (answers written) for up to the
             // stop timeout, then closes.
-            server.setHandler(new GracefulHandler());
+            server.setHandler(new RequestTargetGuard(new GracefulHandler()));
             server.setStopTimeout(settings.shutdownGrace().toMillis());
           });
           config.routes.before(ctx -> begin(ctx, draining));
@@ -96,7 +99,12 @@ final class HttpApi implements AutoCloseable {
           config.routes.exception(Exception.class, ErrorMapper::respond);
           config.requestLogger.http((ctx, millis) -> end(ctx, millis, metrics, settings));
         });
-    app.start();
+    try {
+      app.start();
+    } catch (JavalinBindException e) {
+      // LineupServer checked the port before starting Redis; another process took it since.
+      throw LineupServer.portTaken(settings.host(), settings.port(), e);
+    }
   }
 
   /**

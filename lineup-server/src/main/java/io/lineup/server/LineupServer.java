@@ -14,6 +14,10 @@ import io.lineup.server.http.RequestBody;
 import io.lineup.server.metrics.ServerMetrics;
 import io.lineup.server.redis.EmbeddedRedis;
 import io.lineup.server.redis.RedisStartupCheck;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.time.Clock;
 import java.util.List;
 import org.slf4j.Logger;
@@ -29,6 +33,7 @@ public final class LineupServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LineupServer.class);
 
   private final ServerSettings settings;
+  private final DataFolderLock folderLock;
   private final EmbeddedRedis embedded;
   private final Lineup lineup;
   private final String adminToken;
@@ -40,10 +45,16 @@ public final class LineupServer implements AutoCloseable {
 
   private LineupServer(ServerSettings settings) {
     this.settings = settings;
+    DataFolderLock lock = null;
     EmbeddedRedis redis = null;
     Lineup engine = null;
     try {
       String redisUrl = settings.redisUrl();
+      if (settings.embeddedRedis()) {
+        // Before anything else: a second server on the same folder would stop this one's Redis.
+        lock = DataFolderLock.acquire(settings.dataDir());
+      }
+      checkPortFree(settings.host(), settings.port());
       if (settings.embeddedRedis()) {
         redis = EmbeddedRedis.start(settings.dataDir());
         LOG.info(redis.announcement());
@@ -65,14 +76,9 @@ public final class LineupServer implements AutoCloseable {
       ApiContext api =
           new ApiContext(
               engine,
-              metrics,
-              waiters,
-              draining,
-              tokens,
-              new NamespaceStore(engine, clock),
-              maxBody,
-              settings.maxPayloadBytes(),
-              settings.metricsPublic());
+              new ApiContext.AuthStores(tokens, new NamespaceStore(engine, clock)),
+              new ApiContext.ServerState(metrics, waiters, draining),
+              new ApiContext.RequestLimits(maxBody, settings.maxPayloadBytes()));
       metrics.watchWaiters(waiters::count);
       this.http =
           new HttpApi(
@@ -84,6 +90,7 @@ public final class LineupServer implements AutoCloseable {
               maxBody);
       this.embedded = redis;
       this.lineup = engine;
+      this.folderLock = lock;
     } catch (RuntimeException | Error e) {
       if (engine != null) {
         engine.close();
@@ -91,17 +98,21 @@ public final class LineupServer implements AutoCloseable {
       if (redis != null) {
         redis.close();
       }
+      if (lock != null) {
+        lock.close();
+      }
       throw e;
     }
-    LOG.info("Lineup listening on http://{}:{}", displayHost(settings.host()), port());
+    LOG.info("Lineup listening on {} ({})", baseUrl(), describeBinding(settings.host()));
   }
 
   /**
    * Starts a server.
    *
+   * @throws StartupException when another server holds the data folder (embedded mode; nothing is
+   *     touched then) or the port is taken
    * @throws io.lineup.core.RedisUnavailableException when Redis cannot be reached
    * @throws IllegalStateException when the embedded Redis cannot start
-   * @throws io.javalin.util.JavalinException when the port cannot be bound
    */
   public static LineupServer start(ServerSettings settings) {
     return new LineupServer(settings);
@@ -112,7 +123,10 @@ public final class LineupServer implements AutoCloseable {
     return http.port();
   }
 
-  /** {@code http://127.0.0.1:PORT} (or the bound host). */
+  /**
+   * Where this machine reaches the server: {@code http://127.0.0.1:PORT} when it is bound to every
+   * interface, else {@code http://HOST:PORT} of the bound address.
+   */
   public String baseUrl() {
     return "http://" + displayHost(settings.host()) + ":" + port();
   }
@@ -153,10 +167,78 @@ public final class LineupServer implements AutoCloseable {
     if (embedded != null) {
       embedded.close();
     }
+    if (folderLock != null) {
+      folderLock.close(); // Last: the folder is free once its Redis has stopped.
+    }
     LOG.info("Lineup stopped");
   }
 
+  /**
+   * Fails fast, before Redis is started, when the port is taken; Jetty binds it for real later.
+   *
+   * @throws StartupException when the address cannot be bound
+   */
+  private static void checkPortFree(String host, int port) {
+    if (port == 0) {
+      return;
+    }
+    try (ServerSocket probe = new ServerSocket()) {
+      // As Jetty binds: a closed connection's TIME_WAIT is no conflict, a listening socket is.
+      probe.setReuseAddress(true);
+      probe.bind(new InetSocketAddress(host, port));
+    } catch (IOException e) {
+      throw portTaken(host, port, e);
+    }
+  }
+
+  /**
+   * The one-line failure for an address that cannot be bound, with the operating system's reason
+   * (e.g. "Address already in use") when the failure carries one.
+   */
+  static StartupException portTaken(String host, int port, Throwable cause) {
+    String reason = cause.getMessage();
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof BindException bind && bind.getMessage() != null) {
+        reason = bind.getMessage();
+        break;
+      }
+    }
+    return new StartupException(
+        "Cannot listen on "
+            + host
+            + " port "
+            + port
+            + " ("
+            + reason
+            + "); stop what uses it, or choose another port with LINEUP_PORT or --port",
+        cause);
+  }
+
+  private static boolean isWildcard(String host) {
+    return "0.0.0.0".equals(host) || "::".equals(host) || "[::]".equals(host) || host.isBlank();
+  }
+
   private static String displayHost(String host) {
-    return "0.0.0.0".equals(host) || "::".equals(host) || host.isBlank() ? "127.0.0.1" : host;
+    if (isWildcard(host)) {
+      return "127.0.0.1";
+    }
+    return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+  }
+
+  /** What the bound address means, for the start-up log line. */
+  private static String describeBinding(String host) {
+    if (isWildcard(host)) {
+      return "bound to "
+          + host
+          + ": every interface, other machines can connect; LINEUP_HOST=127.0.0.1 serves this"
+          + " machine only";
+    }
+    if ("127.0.0.1".equals(host) || "::1".equals(host) || "localhost".equals(host)) {
+      return "bound to "
+          + host
+          + ": this machine only; LINEUP_HOST=0.0.0.0 serves other machines, with TLS in front as"
+          + " docs/server.md shows";
+    }
+    return "bound to " + host;
   }
 }

@@ -1,12 +1,19 @@
 package io.lineup.server;
 
+import io.lineup.core.RedisUnavailableException;
 import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs a Lineup server from environment variables and flags until SIGTERM or Ctrl-C, then shuts
- * down gracefully. Exit codes: 0 after a shutdown, 2 for a bad setting, 1 when start-up failed.
+ * down gracefully.
+ *
+ * <p>Exit codes: 0 after a graceful shutdown (also when it was asked for by SIGTERM or Ctrl-C,
+ * where the JVM would otherwise answer 128 + the signal's number, e.g. 143), 1 when start-up failed
+ * or the shutdown failed, 2 for a bad setting. A start-up failure the operator can fix (the data
+ * folder in use by another server, the port taken, Redis unreachable) is one log line without a
+ * stack trace.
  */
 public final class Main {
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
@@ -30,12 +37,34 @@ public final class Main {
     LineupServer server;
     try {
       server = LineupServer.start(settings);
+    } catch (StartupException | RedisUnavailableException e) {
+      LOG.error("Lineup could not start: {}", e.getMessage());
+      System.exit(1);
+      return;
     } catch (RuntimeException | Error e) {
       LOG.error("Lineup could not start: {}", e.getMessage(), e);
       System.exit(1);
       return;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "lineup-shutdown"));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server), "lineup-shutdown"));
+  }
+
+  /**
+   * Runs in the shutdown hook: closes the server, then ends the JVM with 0 (or 1 when the close
+   * failed). Without the halt, a JVM stopped by SIGTERM exits with 143 even after a clean shutdown,
+   * which supervisors report as a failure. No other shutdown hook is registered by Lineup.
+   */
+  private static void stop(LineupServer server) {
+    int code = 0;
+    try {
+      server.close();
+    } catch (RuntimeException | Error e) {
+      LOG.error("The shutdown failed: {}", e.getMessage(), e);
+      code = 1;
+    }
+    System.out.flush();
+    System.err.flush();
+    Runtime.getRuntime().halt(code);
   }
 
   private static String usage() {
@@ -49,6 +78,11 @@ public final class Main {
               setting.flag(),
               setting.variable(),
               switch (setting) {
+                case HOST ->
+                    ServerSettings.EMBEDDED_DEFAULT_HOST
+                        + " with the embedded Redis, "
+                        + ServerSettings.DEFAULT_HOST
+                        + " with a Redis URL";
                 case REDIS_URL -> "none: an embedded Redis under the data folder";
                 case ADMIN_TOKEN -> "generated and kept in the data folder";
                 default -> setting.defaultValue();

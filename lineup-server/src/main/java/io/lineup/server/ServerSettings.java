@@ -23,7 +23,9 @@ import java.util.Map;
  * {@link Builder#build()} and {@link #parse}, refuse a value out of bounds with {@link
  * InvalidSettingException} naming the setting.
  *
- * @param host the address to bind; {@code 0.0.0.0} for every interface
+ * @param host the address to bind; {@code 0.0.0.0} for every interface. Unset, it is {@value
+ *     #EMBEDDED_DEFAULT_HOST} with the embedded Redis and {@value #DEFAULT_HOST} with a {@code
+ *     redisUrl}
  * @param port the HTTP port; 0 picks a free one
  * @param redisUrl a Redis address for the engine, or null to run an embedded Redis
  * @param adminToken the admin token, or null to generate one and keep it in the data folder
@@ -50,8 +52,14 @@ public record ServerSettings(
   /** Default HTTP port. */
   public static final int DEFAULT_PORT = 7700;
 
-  /** Default bind address: every interface. */
+  /** Default bind address with a {@code LINEUP_REDIS_URL}: every interface. */
   public static final String DEFAULT_HOST = "0.0.0.0";
+
+  /**
+   * Default bind address with the embedded Redis: this machine only, as Redis itself does, since
+   * such a server is usually a developer's own (docs/server.md says how to expose one).
+   */
+  public static final String EMBEDDED_DEFAULT_HOST = "127.0.0.1";
 
   /** Default data folder, relative to the working directory. */
   public static final String DEFAULT_DATA_DIR = "./lineup-data";
@@ -85,7 +93,7 @@ public record ServerSettings(
 
   /** One setting: its environment variable, its flag and its default as text. */
   public enum Setting {
-    HOST("LINEUP_HOST", "--host", DEFAULT_HOST),
+    HOST("LINEUP_HOST", "--host", null),
     PORT("LINEUP_PORT", "--port", Integer.toString(DEFAULT_PORT)),
     REDIS_URL("LINEUP_REDIS_URL", "--redis-url", null),
     ADMIN_TOKEN("LINEUP_ADMIN_TOKEN", "--admin-token", null),
@@ -124,7 +132,10 @@ public record ServerSettings(
       return flag;
     }
 
-    /** The default as text, or null when there is none (see docs/server.md). */
+    /**
+     * The default as text, or null when there is none or it depends on another setting (see
+     * docs/server.md).
+     */
     public String defaultValue() {
       return defaultValue;
     }
@@ -219,8 +230,12 @@ public record ServerSettings(
       }
       values.put(setting, value.trim());
     }
+    String redisUrl = emptyToNull(values.get(Setting.REDIS_URL));
     return builder()
-        .host(text(values, Setting.HOST))
+        .host(
+            values.containsKey(Setting.HOST)
+                ? text(values, Setting.HOST)
+                : redisUrl == null ? EMBEDDED_DEFAULT_HOST : DEFAULT_HOST)
         .port(intNumber(values, Setting.PORT))
         .redisUrl(values.get(Setting.REDIS_URL))
         .adminToken(values.get(Setting.ADMIN_TOKEN))

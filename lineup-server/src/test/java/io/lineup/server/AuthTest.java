@@ -1,8 +1,12 @@
 package io.lineup.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -90,6 +94,40 @@ class AuthTest {
         onSecond.post("/v1/queues/shop/orders/jobs", "{\"payload\": 1}"), 401, "unauthorized");
     assertRefused(
         onFirst.post("/v1/queues/shop/orders/jobs", "{\"payload\": 1}"), 401, "unauthorized");
+  }
+
+  @Test
+  void aLongPollWhoseTokenIsRevokedDuringItsWaitHandsOutNoJob() {
+    Reply issued = issue("shop", "[\"consume\"]", 0);
+    Api consumer = admin.as(issued.field("token"));
+    String q = "/v1/queues/shop/revoked-while-waiting";
+    CompletableFuture<Reply> waiting =
+        CompletableFuture.supplyAsync(() ->
+            consumer.send("POST", q + "/leases", "{\"wait_ms\": 60000}", Duration.ofSeconds(90)));
+    await().atMost(Duration.ofSeconds(10)).until(() -> server.running().waitingLeases() == 1);
+
+    assertThat(admin.delete("/v1/admin/tokens/" + issued.field("id")).status()).isEqualTo(204);
+    String id = admin.post(q + "/jobs", "{\"payload\": \"not for a revoked token\"}").field("id");
+
+    assertRefused(waiting.join(), 401, "unauthorized");
+    Reply job = admin.get(q + "/jobs/" + id);
+    assertThat(job.field("state")).as("handed back to the line").isEqualTo("READY");
+    assertThat(job.json().get("attempts").asInt()).as("the attempt not counted").isZero();
+  }
+
+  @Test
+  void aTokensScopesComeBackInOneOrderWhenIssuedAndWhenListed() {
+    Reply issued = issue("shop", "[\"manage\", \"consume\", \"publish\"]", 0);
+    assertThat(issued.json().get("scopes").toString())
+        .isEqualTo("[\"publish\",\"consume\",\"manage\"]");
+    JsonNode listed = null;
+    for (JsonNode token : admin.get("/v1/admin/tokens?namespace=shop").json().get("tokens")) {
+      if (token.get("id").asText().equals(issued.field("id"))) {
+        listed = token;
+      }
+    }
+    assertThat(listed).isNotNull();
+    assertThat(listed.get("scopes").toString()).isEqualTo("[\"publish\",\"consume\",\"manage\"]");
   }
 
   @Test

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every route refuses bad input with the documented 4xx and the JSON error shape, and writes
@@ -222,6 +223,33 @@ class BadInputTest {
     cases.add(
         BadInput.post(Q + "/dead/respawn", "{\"count\": 0}")
             .answers(400, "invalid_field", "count"));
+    cases.add(
+        BadInput.post(Q + "/dead/respawn", "{\"ids\": [\"ok\", \"a b\"]}")
+            .answers(400, "invalid_field", "ids[1]"));
+    // Stored bytes: how answers carry them
+    cases.add(
+        BadInput.get(JOB + "?payload_encoding=hex")
+            .answers(400, "invalid_field", "payload_encoding"));
+    cases.add(
+        BadInput.post(leases + "?payload_encoding=xml", "{}")
+            .answers(400, "invalid_field", "payload_encoding"));
+    // Names made only of dots, which clients resolve away
+    cases.add(
+        BadInput.post("/v1/queues/%2E%2E/q/jobs", "{\"payload\": 1}")
+            .answers(400, "invalid_name", "namespace"));
+    cases.add(
+        BadInput.post("/v1/queues/bad/%2E/jobs", "{\"payload\": 1}")
+            .answers(400, "invalid_name", "queue"));
+    cases.add(
+        BadInput.post("/v1/admin/namespaces", "{\"name\": \"..\"}")
+            .answers(400, "invalid_field", "name"));
+    cases.add(
+        BadInput.post("/v1/admin/tokens", "{\"namespace\": \"...\", \"scopes\": [\"publish\"]}")
+            .answers(400, "invalid_field", "namespace"));
+    // Trailing slashes do not reach the routes
+    cases.add(BadInput.post(jobs + "/", "{\"payload\": 1}").answers(404, "not_found", null));
+    cases.add(BadInput.get("/v1/queues/").answers(404, "not_found", null));
+    cases.add(BadInput.send("PATCH", Q + "/").answers(404, "not_found", null));
     // Admin
     cases.add(
         BadInput.post("/v1/admin/namespaces", "{\"name\": \"a/b\"}")
@@ -364,6 +392,121 @@ class BadInputTest {
               .readAll();
       assertThat(answer).startsWith("HTTP/1.1 431");
       assertThat(answer).contains("\"error\":\"headers_too_large\"");
+    }
+  }
+
+  @Test
+  void aTrailingSlashIsANotFoundThatSaysSo() {
+    Reply reply = admin.post(Q + "/jobs/", "{\"payload\": 1}");
+    assertThat(reply.status()).isEqualTo(404);
+    assertThat(reply.field("message")).contains("do not end with a slash").contains(Q + "/jobs)");
+  }
+
+  @ParameterizedTest(name = "bytes {0}")
+  @ValueSource(
+      strings = {
+        "C0 AF", // '/' in two bytes (overlong)
+        "E0 80 AF", // '/' in three bytes (overlong)
+        "F0 80 80 AF", // '/' in four bytes (overlong)
+        "C1 BF", // a lead byte that is always overlong
+        "ED A0 80", // a UTF-16 surrogate
+        "F4 90 80 80", // beyond U+10FFFF
+        "80", // a continuation byte without a lead
+        "E2 82" // cut short
+      })
+  void aBodyThatIsNotWellFormedUtf8IsRefusedAsInvalidJson(String hex) {
+    StringBuilder bytes = new StringBuilder();
+    for (String part : hex.split(" ")) {
+      bytes.append((char) Integer.parseInt(part, 16));
+    }
+    String body = "{\"payload\": \"a" + bytes + "b\"}";
+    String before = digest();
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer =
+          http.send(
+                  "POST "
+                      + Q
+                      + "/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                      + LineupServerExtension.ADMIN_TOKEN
+                      + "\r\nContent-Type: application/json\r\nContent-Length: "
+                      + body.length()
+                      + "\r\n\r\n"
+                      + body)
+              .readAll();
+      assertThat(answer).startsWith("HTTP/1.1 400");
+      assertThat(answer).contains("\"error\":\"invalid_json\"").contains("not well-formed UTF-8");
+    }
+    assertThat(digest()).isEqualTo(before);
+  }
+
+  @Test
+  void wellFormedMultiByteUtf8IsAccepted() {
+    Reply published = admin.post(Q + "/jobs", "{\"payload\": \"caf\u00e9 \u20ac \ud83d\ude00\"}");
+    assertThat(published.status()).isEqualTo(201);
+    Reply job = admin.get(Q + "/jobs/" + published.field("id"));
+    assertThat(job.json().get("payload").asText()).isEqualTo("caf\u00e9 \u20ac \ud83d\ude00");
+  }
+
+  @Test
+  void aDotDotSegmentSentAsItIsNamesNoQueue() {
+    String before = digest();
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer =
+          http.post("/v1/queues/../q1/jobs", LineupServerExtension.ADMIN_TOKEN, "{\"payload\": 1}")
+              .readAll();
+      assertThat(answer).startsWith("HTTP/1.1 4");
+      assertThat(answer).contains("application/json").doesNotContain("\"created\"");
+    }
+    assertThat(digest()).isEqualTo(before);
+  }
+
+  @Test
+  void anInvalidJsonMessageSaysWhereButNotHowTheParserIsConfigured() {
+    Reply reply = admin.post(Q + "/jobs", "[1, 2");
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.field("error")).isEqualTo("invalid_json");
+    assertThat(reply.field("message"))
+        .contains("line 1")
+        .doesNotContain("Source")
+        .doesNotContain("REDACTED")
+        .doesNotContain("StreamReadFeature");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "GET /health HTTP/9.9\r\nHost: x\r\n\r\n",
+        "GET /health\r\n\r\n",
+        "GET  HTTP/1.1\r\nHost: x\r\n\r\n"
+      })
+  void anHttpVersionJettyRefusesIsA505WithItsOwnCode(String request) {
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer = http.send(request).readAll();
+      assertThat(answer).startsWith("HTTP/1.1 505");
+      assertThat(answer)
+          .contains("application/json")
+          .contains("X-Request-Id: ")
+          .contains("\"error\":\"http_version_not_supported\"");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "CONNECT * HTTP/1.1\r\nHost: x\r\n\r\n",
+        "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+        "CONNECT /v1/queues HTTP/1.1\r\nHost: x\r\n\r\n",
+        "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET * HTTP/1.1\r\nHost: x\r\n\r\n"
+      })
+  void aRequestNoRouteCanServeGetsAJsonErrorWithARequestId(String request) {
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer = http.send(request).readAll();
+      assertThat(answer).startsWith("HTTP/1.1 400");
+      assertThat(answer)
+          .contains("application/json")
+          .contains("X-Request-Id: ")
+          .contains("\"error\":\"bad_request\"");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.lineup.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
@@ -11,6 +12,8 @@ import io.lineup.server.auth.AdminToken;
 import io.lineup.server.redis.EmbeddedRedis;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +49,40 @@ class EmbeddedModeTest {
       assertThat(job.status()).isEqualTo(200);
       assertThat(job.field("state")).isEqualTo("DELAYED");
       assertThat(job.json().get("payload").get("order").asInt()).isEqualTo(7);
+    }
+  }
+
+  @Test
+  void aSecondServerOnTheSameDataFolderStopsBeforeTouchingItAndTheFirstKeepsServing(
+      @TempDir Path dataDir) throws Exception {
+    Path pidFile = dataDir.resolve(EmbeddedRedis.FOLDER).resolve(EmbeddedRedis.PID_FILE);
+    try (LineupServer first = LineupServer.start(embeddedSettings(dataDir))) {
+      String redisPid = Files.readString(pidFile).trim();
+
+      assertThatThrownBy(() -> LineupServer.start(embeddedSettings(dataDir)).close())
+          .as("a second server in the same process")
+          .isInstanceOf(StartupException.class)
+          .hasMessageContaining("is in use by another Lineup server");
+
+      try (MainProcess second =
+          MainProcess.start(
+              Map.of("LINEUP_DATA_DIR", dataDir.toString()), "--port=0", "--host=127.0.0.1")) {
+        assertThat(second.awaitExit(Duration.ofSeconds(60))).isEqualTo(1);
+        assertThat(second.lines())
+            .as("one line that says why")
+            .singleElement()
+            .asString()
+            .contains(dataDir.toAbsolutePath().normalize().toString())
+            .contains("in use by another Lineup server (pid " + ProcessHandle.current().pid());
+      }
+
+      assertThat(Files.readString(pidFile).trim()).as("its Redis untouched").isEqualTo(redisPid);
+      assertThat(ProcessHandle.of(Long.parseLong(redisPid)).map(ProcessHandle::isAlive))
+          .contains(true);
+      assertThat(Api.adminOf(first).get("/ready").status()).isEqualTo(200);
+    }
+    try (LineupServer again = LineupServer.start(embeddedSettings(dataDir))) {
+      assertThat(again.port()).as("the folder is free once the first has stopped").isPositive();
     }
   }
 

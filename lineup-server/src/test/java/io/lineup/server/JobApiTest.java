@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.testing.RedisServerExtension;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,6 +82,33 @@ class JobApiTest {
     String textPayload = queue("text");
     api.post(textPayload + "/jobs", "{\"payload\": \"plain words\"}");
     assertThat(leaseOne(textPayload).get("payload").asText()).isEqualTo("plain words");
+  }
+
+  @Test
+  void bytesThatAreAlsoJsonTextComeBackExactWhenAskedForAsBase64() {
+    String q = queue("exact");
+    String spaced = Base64.getEncoder().encodeToString(" 5".getBytes(StandardCharsets.UTF_8));
+    String id = api.post(q + "/jobs", "{\"payload_base64\": \"" + spaced + "\"}").field("id");
+
+    assertThat(api.get(q + "/jobs/" + id).json().get("payload").asInt())
+        .as("by default, JSON text comes back as its value")
+        .isEqualTo(5);
+    Reply exact = api.get(q + "/jobs/" + id + "?payload_encoding=base64");
+    assertThat(exact.json().has("payload")).isFalse();
+    assertThat(exact.field("payload_base64")).isEqualTo(spaced);
+
+    Reply leased = api.post(q + "/leases?payload_encoding=base64", "{\"wait_ms\": 5000}");
+    JsonNode job = leased.json().get("jobs").get(0);
+    assertThat(job.get("payload_base64").asText()).isEqualTo(spaced);
+    Reply acked =
+        api.post(
+            q + "/jobs/" + id + "/ack",
+            "{\"token\": \"" + job.get("token").asText() + "\", \"result\": {\"ok\": true}}");
+    assertThat(acked.status()).isEqualTo(204);
+    Reply done = api.get(q + "/jobs/" + id + "?payload_encoding=base64");
+    assertThat(done.field("result_base64"))
+        .isEqualTo(
+            Base64.getEncoder().encodeToString("{\"ok\":true}".getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test
@@ -164,14 +192,17 @@ class JobApiTest {
   }
 
   @Test
-  void aPausedQueueLeasesNothingUntilResumed() {
+  void aPausedQueueLeasesNothingAndGivesNoEtaUntilResumed() {
     String q = queue("pause");
-    api.post(q + "/jobs", "{\"payload\": 1}");
+    String id = api.post(q + "/jobs", "{\"payload\": 1}").field("id");
+    api.patch(q, "{\"rate_limit\": 10}");
+    assertThat(api.get(q + "/jobs/" + id).json().get("eta_ms").asLong()).isEqualTo(100);
     Reply paused = api.patch(q, "{\"paused\": true}");
     assertThat(paused.status()).isEqualTo(200);
     assertThat(paused.json().get("settings").get("paused").asBoolean()).isTrue();
+    assertThat(api.get(q + "/jobs/" + id).json().get("eta_ms").isNull()).isTrue();
     assertThat(api.post(q + "/leases", "{}").status()).isEqualTo(204);
-    api.patch(q, "{\"paused\": false}");
+    api.patch(q, "{\"paused\": false, \"rate_limit\": 0}");
     assertThat(api.post(q + "/leases", "{}").status()).isEqualTo(200);
   }
 

@@ -103,6 +103,9 @@ class RedisOutageTest {
         method, path, reply.status(), took.toNanos() / 1e6);
     assertThat(reply.status()).as(method + " " + path + ": " + reply).isEqualTo(503);
     assertThat(reply.field("error")).isEqualTo(error);
+    assertThat(reply.field("message"))
+        .as("says Redis is unavailable once")
+        .doesNotContainPattern("(?s)Redis is unavailable.*Redis is unavailable");
     assertThat(reply.header("Retry-After")).isEqualTo("1");
     assertThat(took).as(method + " " + path + " answered in").isLessThan(bound);
   }

@@ -16,7 +16,9 @@ class ServerSettingsTest {
   void withNothingSetEveryDefaultApplies() {
     ServerSettings settings = ServerSettings.parse(Map.of(), List.of());
     assertThat(settings.port()).isEqualTo(7700);
-    assertThat(settings.host()).isEqualTo("0.0.0.0");
+    assertThat(settings.host())
+        .as("this machine only with the embedded Redis")
+        .isEqualTo("127.0.0.1");
     assertThat(settings.redisUrl()).isNull();
     assertThat(settings.embeddedRedis()).isTrue();
     assertThat(settings.adminToken()).isNull();
@@ -44,6 +46,18 @@ class ServerSettingsTest {
     assertThat(settings.adminToken()).isEqualTo("a-long-enough-admin-token");
     assertThat(settings.dataDir()).isEqualTo(Path.of("/var/lib/lineup"));
     assertThat(settings.metricsPublic()).isFalse();
+    assertThat(settings.host()).as("every interface with a Redis URL").isEqualTo("0.0.0.0");
+  }
+
+  @Test
+  void aGivenHostWinsInEitherRedisMode() {
+    assertThat(ServerSettings.parse(Map.of("LINEUP_HOST", "0.0.0.0"), List.of()).host())
+        .isEqualTo("0.0.0.0");
+    assertThat(
+            ServerSettings.parse(
+                    Map.of("LINEUP_REDIS_URL", "redis://10.0.0.5:6379"), List.of("--host=::1"))
+                .host())
+        .isEqualTo("::1");
   }
 
   @Test

@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A shutdown ends long-polls without taking jobs, then stops accepting and lets go of Redis. */
 class ShutdownTest {
+  @TempDir Path dataDir;
+
   @RegisterExtension static LineupServerExtension servers = LineupServerExtension.onItsOwnRedis();
 
   @Test
@@ -45,6 +50,29 @@ class ShutdownTest {
       Reply leased = nextApi.post("/v1/queues/stop/kept/leases", "{\"wait_ms\": 5000}");
       assertThat(leased.json().get("jobs").get(0).get("id").asText()).isEqualTo(id);
       assertThat(leased.json().get("jobs").get(0).get("attempt").asInt()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aServerStoppedBySigtermExitsWithZeroAfterItsGracefulShutdown() {
+    try (MainProcess process =
+        MainProcess.start(
+            Map.of(
+                "LINEUP_REDIS_URL", servers.redis().uri(),
+                "LINEUP_ADMIN_TOKEN", LineupServerExtension.ADMIN_TOKEN,
+                "LINEUP_DATA_DIR", dataDir.toString()),
+            "--port=0")) {
+      String url = process.awaitListening(Duration.ofSeconds(60));
+      assertThat(new Api(url, LineupServerExtension.ADMIN_TOKEN).get("/ready").status())
+          .isEqualTo(200);
+
+      process.terminate();
+
+      int code = process.awaitExit(Duration.ofSeconds(30));
+      assertThat(code)
+          .as("exit code after SIGTERM; output:%n%s", String.join("\n", process.lines()))
+          .isZero();
+      assertThat(process.lines()).anyMatch(line -> line.contains("Lineup stopped"));
     }
   }
 

@@ -9,7 +9,7 @@
 --              created_ms, due_ms, expires_ms, started_ms, finished_ms, error, result, position,
 --              lease_deadline_ms, eta_ms, now_ms }
 --              state: the state name; ttr_ms: time-to-run; *_ms times: epoch ms, 0 = none;
---              error: the last error text; position: -1 when not ready; eta_ms: -1 unknown
+--              error: the last error text; position: -1 when not ready; eta_ms: -1 unknown, not ready or the queue paused
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/job.lua
@@ -57,7 +57,8 @@ if due == 0 then
 end
 local position = position_of(id)
 local eta = -1
-if position >= 0 then
+-- A paused queue serves nobody: no wait can be estimated until it is resumed.
+if position >= 0 and s.paused ~= 1 then
   -- Jobs per ms the queue gets through: measured, bounded by its rate limit.
   local rate = service_rate(now)
   if s.rate > 0 and (rate == 0 or rate > s.rate / 1000) then

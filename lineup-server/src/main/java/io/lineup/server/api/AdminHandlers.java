@@ -38,10 +38,12 @@ public final class AdminHandlers {
   /** {@code POST /v1/admin/namespaces}: 201, or 409 when it exists. */
   public void createNamespace(Context ctx, Principal principal) {
     JsonFields f =
-        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", NAMESPACE_FIELDS);
+        JsonFields.of(
+            RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", NAMESPACE_FIELDS);
     String name = namespaceName(f.requiredText("name", QueueName.MAX_LENGTH + 1), "name");
     NamespaceStore.Namespace created =
-        api.namespaces()
+        api.auth()
+            .namespaces()
             .create(name)
             .orElseThrow(() ->
                 new ApiException(
@@ -53,7 +55,7 @@ public final class AdminHandlers {
   public void listNamespaces(Context ctx, Principal principal) {
     ObjectNode answer = Json.object();
     ArrayNode list = answer.putArray("namespaces");
-    api.namespaces().list().forEach(namespace -> list.add(namespace.json()));
+    api.auth().namespaces().list().forEach(namespace -> list.add(namespace.json()));
     Responses.json(ctx, 200, answer);
   }
 
@@ -63,16 +65,17 @@ public final class AdminHandlers {
    */
   public void deleteNamespace(Context ctx, Principal principal) {
     String name = PathNames.namespace(ctx);
-    if (!api.namespaces().delete(name)) {
+    if (!api.auth().namespaces().delete(name)) {
       throw ApiException.notFound("no namespace " + name);
     }
-    api.tokens().revokeNamespace(name);
+    api.auth().tokens().revokeNamespace(name);
     Responses.noContent(ctx);
   }
 
   /** {@code POST /v1/admin/tokens}: 201 with the token, shown only in this answer. */
   public void createToken(Context ctx, Principal principal) {
-    JsonFields f = JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", TOKEN_FIELDS);
+    JsonFields f =
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", TOKEN_FIELDS);
     String namespace =
         namespaceName(f.requiredText("namespace", QueueName.MAX_LENGTH + 1), "namespace");
     List<String> scopeNames = f.optionalTextList("scopes", Scope.values().length, 20);
@@ -92,14 +95,14 @@ public final class AdminHandlers {
             f.longOr(
                 "max_priority", Limits.MIN_PRIORITY, Limits.MAX_PRIORITY, DEFAULT_MAX_PRIORITY);
     String name = f.optionalText("name", TokenStore.MAX_NAME_LENGTH);
-    if (!api.namespaces().exists(namespace)) {
+    if (!api.auth().namespaces().exists(namespace)) {
       throw new ApiException(
           ErrorCode.NOT_FOUND,
           "namespace",
           "no namespace " + namespace + "; create it first with POST /v1/admin/namespaces");
     }
     TokenStore.IssuedToken issued =
-        api.tokens().issue(namespace, scopes, maxPriority, name == null ? "" : name);
+        api.auth().tokens().issue(namespace, scopes, maxPriority, name == null ? "" : name);
     ObjectNode answer = issued.record().publicJson();
     answer.put("token", issued.token());
     Responses.json(ctx, 201, answer);
@@ -113,7 +116,7 @@ public final class AdminHandlers {
     }
     ObjectNode answer = Json.object();
     ArrayNode list = answer.putArray("tokens");
-    for (TokenRecord record : api.tokens().list(namespace)) {
+    for (TokenRecord record : api.auth().tokens().list(namespace)) {
       list.add(record.publicJson());
     }
     Responses.json(ctx, 200, answer);
@@ -126,7 +129,7 @@ public final class AdminHandlers {
       throw new ApiException(
           ErrorCode.INVALID_NAME, "id", "a token id is 16 lowercase hexadecimal digits");
     }
-    if (!api.tokens().revoke(id)) {
+    if (!api.auth().tokens().revoke(id)) {
       throw ApiException.notFound("no token " + id);
     }
     Responses.noContent(ctx);

@@ -8,25 +8,38 @@ import io.lineup.server.http.LeaseWaiters;
 import io.lineup.server.metrics.ServerMetrics;
 
 /**
- * What the handlers share.
+ * What the handlers share, in a few named parts. A new face of the server (dispatch, the waiting
+ * room) adds a part here; handlers that do not use it are not touched.
  *
  * @param lineup the engine
- * @param metrics the server's metrics
- * @param waiters the long-polls in progress
- * @param draining whether the server is shutting down
- * @param tokens namespace tokens
- * @param namespaces registered namespaces
- * @param maxBodyBytes the request body limit
- * @param maxPayloadBytes the payload limit
- * @param metricsPublic whether /metrics needs no token
+ * @param auth where namespaces and namespace tokens are kept
+ * @param state this server instance's runtime state
+ * @param limits the request limits the handlers enforce
  */
-public record ApiContext(
-    Lineup lineup,
-    ServerMetrics metrics,
-    LeaseWaiters waiters,
-    Draining draining,
-    TokenStore tokens,
-    NamespaceStore namespaces,
-    int maxBodyBytes,
-    int maxPayloadBytes,
-    boolean metricsPublic) {}
+public record ApiContext(Lineup lineup, AuthStores auth, ServerState state, RequestLimits limits) {
+
+  /**
+   * The auth stores.
+   *
+   * @param tokens namespace tokens
+   * @param namespaces registered namespaces
+   */
+  public record AuthStores(TokenStore tokens, NamespaceStore namespaces) {}
+
+  /**
+   * The runtime state of this server instance (not shared with other instances).
+   *
+   * @param metrics the server's metrics
+   * @param waiters the long-polls in progress
+   * @param draining whether the server is shutting down
+   */
+  public record ServerState(ServerMetrics metrics, LeaseWaiters waiters, Draining draining) {}
+
+  /**
+   * The request limits.
+   *
+   * @param maxBodyBytes the request body limit, in bytes
+   * @param maxPayloadBytes the job payload limit, in bytes
+   */
+  public record RequestLimits(int maxBodyBytes, int maxPayloadBytes) {}
+}

@@ -37,6 +37,7 @@ public final class DeadLetterHandlers {
   /** {@code GET /v1/queues/{ns}/{queue}/dead?offset=&count=}: a page, oldest death first. */
   public void list(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
+    PayloadEncoding encoding = PayloadEncoding.of(ctx);
     int offset = queryInt(ctx, "offset", 0, MAX_OFFSET, 0);
     int count = queryInt(ctx, "count", 1, Limits.MAX_BATCH, DEFAULT_PAGE);
     queues.requireKnown(queue);
@@ -45,7 +46,7 @@ public final class DeadLetterHandlers {
     answer.put("total", page.total());
     ArrayNode jobs = answer.putArray("jobs");
     for (DeadJob job : page.jobs()) {
-      jobs.add(Views.dead(job));
+      jobs.add(Views.dead(job, encoding));
     }
     Responses.json(ctx, 200, answer);
   }
@@ -57,8 +58,13 @@ public final class DeadLetterHandlers {
   public void respawn(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     JsonFields f =
-        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", RESPAWN_FIELDS);
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", RESPAWN_FIELDS);
     List<String> ids = f.optionalTextList("ids", Limits.MAX_BATCH, Limits.MAX_ID_LENGTH);
+    for (int i = 0; ids != null && i < ids.size(); i++) {
+      if (!PathNames.isJobId(ids.get(i))) {
+        throw ApiException.invalidField("ids[" + i + "]", PathNames.JOB_ID_RULE);
+      }
+    }
     Long count = f.optionalLong("count", 1, Long.MAX_VALUE);
     Boolean all = f.optionalBoolean("all");
     Long ttl = f.optionalLong("ttl_ms", 1, Limits.MAX_TTL_MS);

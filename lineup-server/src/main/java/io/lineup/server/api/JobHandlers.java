@@ -22,13 +22,13 @@ public final class JobHandlers {
 
   public JobHandlers(ApiContext api) {
     this.api = api;
-    this.reader = new NewJobReader(api.maxPayloadBytes());
+    this.reader = new NewJobReader(api.limits().maxPayloadBytes());
   }
 
   /** {@code POST /v1/queues/{ns}/{queue}/jobs}: one job (an object) or many (an array). */
   public void publish(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
-    JsonNode body = RequestBody.read(ctx, api.maxBodyBytes(), true);
+    JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true);
     List<NewJob> jobs = reader.read(body, principal);
     if (body.isArray()) {
       List<PublishResult> results = api.lineup().publishAll(queue, jobs);
@@ -44,11 +44,12 @@ public final class JobHandlers {
   public void get(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     String id = PathNames.jobId(ctx);
+    PayloadEncoding encoding = PayloadEncoding.of(ctx);
     JobInfo job =
         api.lineup()
             .get(queue, id)
             .orElseThrow(() -> ApiException.notFound("no job " + id + " in queue " + queue));
-    Responses.json(ctx, 200, Views.job(job));
+    Responses.json(ctx, 200, Views.job(job, encoding));
   }
 
   /** {@code DELETE /v1/queues/{ns}/{queue}/jobs/{id}}: cancels the job. */

@@ -48,11 +48,12 @@ public final class LeaseHandlers {
    */
   public void lease(Context ctx, Principal principal) {
     List<QueueName> queues = PathNames.queues(ctx);
+    PayloadEncoding encoding = PayloadEncoding.of(ctx);
     JsonFields f =
-        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), false), "", LEASE_FIELDS);
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), false), "", LEASE_FIELDS);
     int count = (int) f.longOr("count", 1, Limits.MAX_BATCH, 1);
     long waitMs = f.longOr("wait_ms", 0, Limits.MAX_WAIT_MS, 0);
-    if (api.draining().isOn()) {
+    if (api.state().draining().isOn()) {
       Responses.noContent(ctx);
       return;
     }
@@ -64,7 +65,34 @@ public final class LeaseHandlers {
       Responses.noContent(ctx);
       return;
     }
-    answer(ctx, leases);
+    if (waitMs > 0 && !leases.isEmpty()) {
+      requireStillIssued(principal, leases);
+    }
+    answer(ctx, leases, encoding);
+  }
+
+  /**
+   * The token was checked when the long-poll began; it may have been revoked during the wait. Jobs
+   * leased for a revoked token are handed back rather than answered.
+   *
+   * @throws ApiException 401 when the token was revoked
+   */
+  private void requireStillIssued(Principal principal, Leases leases) {
+    if (principal.admin()) {
+      return; // The admin token is configured, not stored: it cannot be revoked at run time.
+    }
+    boolean issued;
+    try {
+      issued = api.auth().tokens().isIssued(principal.tokenId());
+    } catch (RuntimeException e) {
+      handBack(leases.jobs());
+      throw e;
+    }
+    if (!issued) {
+      handBack(leases.jobs());
+      throw new ApiException(
+          ErrorCode.UNAUTHORIZED, null, "the token was revoked while this lease waited");
+    }
   }
 
   /**
@@ -73,7 +101,7 @@ public final class LeaseHandlers {
    * @return the leases, or null when the wait was ended early without a job
    */
   private Leases leaseWatched(Context ctx, List<QueueName> queues, int count, long waitMs) {
-    try (DisconnectWatch watch = DisconnectWatch.start(ctx, waitMs, api.waiters())) {
+    try (DisconnectWatch watch = DisconnectWatch.start(ctx, waitMs, api.state().waiters())) {
       if (watch.cause() != DisconnectWatch.Cause.NONE) {
         return null; // The shutdown began between the draining check and the watch's start.
       }
@@ -111,13 +139,13 @@ public final class LeaseHandlers {
     }
   }
 
-  private void answer(Context ctx, Leases leases) {
+  private void answer(Context ctx, Leases leases, PayloadEncoding encoding) {
     if (!leases.isEmpty()) {
-      api.metrics().recordLeased(leases.jobs());
+      api.state().metrics().recordLeased(leases.jobs());
       ObjectNode answer = Json.object();
       ArrayNode jobs = answer.putArray("jobs");
       for (LeasedJob job : leases.jobs()) {
-        jobs.add(Views.leased(job));
+        jobs.add(Views.leased(job, encoding));
       }
       Responses.json(ctx, 200, answer);
       return;
@@ -143,7 +171,8 @@ public final class LeaseHandlers {
   public void ack(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     String id = PathNames.jobId(ctx);
-    JsonFields f = JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", ACK_FIELDS);
+    JsonFields f =
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", ACK_FIELDS);
     String token = f.requiredText("token", MAX_TOKEN_LENGTH);
     JsonNode result = f.has("result") ? f.raw("result") : null;
     byte[] bytes = result == null ? null : Json.write(result);
@@ -154,7 +183,7 @@ public final class LeaseHandlers {
           "the result is " + bytes.length + " bytes, over the limit of " + Limits.MAX_RESULT_BYTES);
     }
     api.lineup().ack(queue, id, token, bytes);
-    api.metrics().recordSettled(token, "acked");
+    api.state().metrics().recordSettled(token, "acked");
     Responses.noContent(ctx);
   }
 
@@ -162,7 +191,8 @@ public final class LeaseHandlers {
   public void nack(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     String id = PathNames.jobId(ctx);
-    JsonFields f = JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", NACK_FIELDS);
+    JsonFields f =
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", NACK_FIELDS);
     String token = f.requiredText("token", MAX_TOKEN_LENGTH);
     String error = f.optionalText("error", Integer.MAX_VALUE);
     Long retryDelay = f.optionalLong("retry_delay_ms", 0, Limits.MAX_DELAY_MS);
@@ -170,7 +200,7 @@ public final class LeaseHandlers {
         api.lineup()
             .nack(
                 queue, id, token, error, retryDelay == null ? null : Duration.ofMillis(retryDelay));
-    api.metrics().recordSettled(token, "nacked");
+    api.state().metrics().recordSettled(token, "nacked");
     ObjectNode answer = Json.object();
     answer.put("state", result.state().name());
     answer.put("due_at", result.dueAt() == null ? null : result.dueAt().toEpochMilli());
@@ -182,7 +212,7 @@ public final class LeaseHandlers {
     QueueName queue = PathNames.queue(ctx);
     String id = PathNames.jobId(ctx);
     JsonFields f =
-        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", EXTEND_FIELDS);
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", EXTEND_FIELDS);
     String token = f.requiredText("token", MAX_TOKEN_LENGTH);
     Long ttr = f.optionalLong("ttr_ms", Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
     Instant deadline =

@@ -57,16 +57,25 @@ public final class PathNames {
     return new ArrayList<>(queues);
   }
 
+  /** What a job id is, for error messages. */
+  public static final String JOB_ID_RULE =
+      "a job id is 1 to " + Limits.MAX_ID_LENGTH + " characters from A-Z a-z 0-9 _ . : - ~";
+
   /** The {@code {id}} of the path. */
   public static String jobId(Context ctx) {
     String id = ctx.pathParam("id");
-    if (id.isEmpty() || id.length() > Limits.MAX_ID_LENGTH || !JOB_ID.matcher(id).matches()) {
-      throw new ApiException(
-          ErrorCode.INVALID_NAME,
-          "id",
-          "a job id is 1 to " + Limits.MAX_ID_LENGTH + " characters from A-Z a-z 0-9 _ . : - ~");
+    if (!isJobId(id)) {
+      throw new ApiException(ErrorCode.INVALID_NAME, "id", JOB_ID_RULE);
     }
     return id;
+  }
+
+  /** Whether a text can be a job id (one a caller gave, or one the engine generated). */
+  public static boolean isJobId(String id) {
+    return id != null
+        && !id.isEmpty()
+        && id.length() <= Limits.MAX_ID_LENGTH
+        && JOB_ID.matcher(id).matches();
   }
 
   private static QueueName queue(String ns, String name) {

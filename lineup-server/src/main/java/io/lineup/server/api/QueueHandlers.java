@@ -50,7 +50,8 @@ public final class QueueHandlers {
   public void patch(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     JsonFields f =
-        JsonFields.of(RequestBody.read(ctx, api.maxBodyBytes(), true), "", SettingsJson.FIELDS);
+        JsonFields.of(
+            RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", SettingsJson.FIELDS);
     Map<QueueSetting, Object> values = SettingsJson.read(f);
     if (values.isEmpty()) {
       throw ApiException.invalidField(

@@ -33,7 +33,7 @@ public final class SystemHandlers {
 
   /** {@code GET /ready}: 200 when Redis answers a PING, else 503. */
   public void ready(Context ctx, Principal principal) {
-    if (api.draining().isOn()) {
+    if (api.state().draining().isOn()) {
       throw new ApiException(ErrorCode.SHUTTING_DOWN, null, "the server is shutting down");
     }
     Duration ping = api.lineup().ping();
@@ -47,7 +47,7 @@ public final class SystemHandlers {
   public void metrics(Context ctx, Principal principal) {
     ctx.status(200);
     ctx.contentType("text/plain; version=0.0.4; charset=utf-8");
-    ctx.result(api.metrics().scrape(api.lineup()));
+    ctx.result(api.state().metrics().scrape(api.lineup()));
   }
 
   /** {@code GET /openapi.json}. */

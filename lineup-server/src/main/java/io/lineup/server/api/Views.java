@@ -32,11 +32,11 @@ public final class Views {
   }
 
   /** A leased job, as the lease route answers it. */
-  public static ObjectNode leased(LeasedJob job) {
+  public static ObjectNode leased(LeasedJob job, PayloadEncoding encoding) {
     ObjectNode node = Json.object();
     node.put("queue", job.queue().toString());
     node.put("id", job.id());
-    putBytes(node, "payload", job.payload());
+    putBytes(node, "payload", job.payload(), encoding);
     node.put("token", job.token());
     node.put("attempt", job.attempt());
     node.put("max_attempts", job.maxAttempts());
@@ -48,7 +48,7 @@ public final class Views {
   }
 
   /** A job as it stands. */
-  public static ObjectNode job(JobInfo job) {
+  public static ObjectNode job(JobInfo job, PayloadEncoding encoding) {
     ObjectNode node = Json.object();
     node.put("queue", job.queue().toString());
     node.put("id", job.id());
@@ -66,24 +66,24 @@ public final class Views {
     node.put("last_error", job.lastError());
     node.put("position", job.position());
     putDuration(node, "eta_ms", job.eta());
-    putBytes(node, "payload", job.payload());
+    putBytes(node, "payload", job.payload(), encoding);
     if (job.result() == null) {
       node.putNull("result");
     } else {
-      putBytes(node, "result", job.result());
+      putBytes(node, "result", job.result(), encoding);
     }
     return node;
   }
 
   /** A dead letter. */
-  public static ObjectNode dead(DeadJob job) {
+  public static ObjectNode dead(DeadJob job, PayloadEncoding encoding) {
     ObjectNode node = Json.object();
     node.put("id", job.id());
     node.put("priority", job.priority());
     node.put("attempts", job.attempts());
     node.put("last_error", job.lastError());
     putTime(node, "died_at", job.diedAt());
-    putBytes(node, "payload", job.payload());
+    putBytes(node, "payload", job.payload(), encoding);
     return node;
   }
 
@@ -114,10 +114,10 @@ public final class Views {
 
   /**
    * Puts stored bytes as {@code name} when they are one JSON value (written as is, without a second
-   * parse), else base64 under {@code name_base64}.
+   * parse) and the caller did not ask for base64, else base64 under {@code name_base64}.
    */
-  static void putBytes(ObjectNode node, String name, byte[] bytes) {
-    if (Json.isJson(bytes)) {
+  static void putBytes(ObjectNode node, String name, byte[] bytes, PayloadEncoding encoding) {
+    if (encoding == PayloadEncoding.JSON && Json.isJson(bytes)) {
       node.putRawValue(
           name,
           new com.fasterxml.jackson.databind.util.RawValue(

@@ -7,6 +7,7 @@ import io.lineup.server.http.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -17,7 +18,7 @@ import java.util.Set;
  * @param id the public id (also the record's key)
  * @param hash hexadecimal SHA-256 of the whole token text
  * @param namespace the namespace it acts in
- * @param scopes what it may do
+ * @param scopes what it may do, in the order of {@link Scope} (publish, consume, manage)
  * @param maxPriority highest priority it may publish with
  * @param name a label for people (may be empty)
  * @param createdAt epoch milliseconds
@@ -30,6 +31,13 @@ public record TokenRecord(
     int maxPriority,
     String name,
     long createdAt) {
+
+  /** A record whose scopes are kept in one order (publish, consume, manage), however given. */
+  public TokenRecord {
+    Set<Scope> ordered = EnumSet.noneOf(Scope.class);
+    ordered.addAll(scopes);
+    scopes = Collections.unmodifiableSet(ordered);
+  }
 
   /** The principal a request with this token acts as. */
   public Principal principal() {

@@ -60,8 +60,7 @@ public final class TokenStore {
       String token =
           PREFIX + id + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
       TokenRecord record =
-          new TokenRecord(
-              id, sha256(token), namespace, Set.copyOf(scopes), maxPriority, name, clock.millis());
+          new TokenRecord(id, sha256(token), namespace, scopes, maxPriority, name, clock.millis());
       if (records.putIfAbsent(id, record.toStoredJson())) {
         return new IssuedToken(record, token);
       }
@@ -93,6 +92,16 @@ public final class TokenStore {
       }
     }
     return tokens;
+  }
+
+  /**
+   * Whether a token id is still issued (not revoked, its namespace not deleted). A long-poll asks
+   * again after its wait, since the token may have been revoked meanwhile.
+   *
+   * @throws io.lineup.core.RedisUnavailableException when Redis cannot be reached
+   */
+  public boolean isIssued(String id) {
+    return records.get(id).isPresent();
   }
 
   /** Revokes a token by id; returns whether it existed. */

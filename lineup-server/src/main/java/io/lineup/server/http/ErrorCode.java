@@ -37,6 +37,11 @@ public enum ErrorCode {
   BODY_TOO_LARGE(413),
   /** The request headers or URI are over Jetty's limits. */
   HEADERS_TOO_LARGE(431),
+  /**
+   * The request line names an HTTP version the server does not speak (HTTP/0.9, an unknown one), or
+   * is malformed so that it reads as one (no path); answered before routing.
+   */
+  HTTP_VERSION_NOT_SUPPORTED(505),
   /** The queue's rate limit refused the lease; {@code Retry-After} says when to come back. */
   RATE_LIMITED(429),
   /** The queue's concurrency limit refused the lease; {@code Retry-After} says when to retry. */

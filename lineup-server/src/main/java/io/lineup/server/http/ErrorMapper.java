@@ -54,9 +54,7 @@ public final class ErrorMapper {
     }
     if (error instanceof RedisUnavailableException unavailable) {
       return new ApiException(
-              ErrorCode.REDIS_UNAVAILABLE,
-              null,
-              "Redis is unavailable: " + unavailable.getMessage())
+              ErrorCode.REDIS_UNAVAILABLE, null, redisUnavailableMessage(unavailable.getMessage()))
           .header("Retry-After", Integer.toString(REDIS_RETRY_AFTER_SECONDS));
     }
     if (error instanceof RedisOutOfMemoryException outOfMemory) {
@@ -72,9 +70,21 @@ public final class ErrorMapper {
         "internal error; the server log has the details under this request id");
   }
 
+  /**
+   * The engine's message, which already names Redis ("Redis is unavailable: …", "Cannot connect to
+   * Redis at …"), given once; other texts get the prefix.
+   */
+  static String redisUnavailableMessage(String engineMessage) {
+    String text = String.valueOf(engineMessage);
+    return text.contains("Redis") ? text : "Redis is unavailable: " + text;
+  }
+
   /** Writes the answer for a failure; unexpected failures are logged with their stack trace. */
   public static void respond(Throwable error, Context ctx) {
     ApiException api = toApiException(error);
+    if (error instanceof HttpResponseException && api.code() == ErrorCode.NOT_FOUND) {
+      api = notFoundRoute(ctx.path());
+    }
     if (api.code() == ErrorCode.INTERNAL) {
       LOG.error("Request failed: {} {}", ctx.method(), ctx.path(), error);
     } else if (api.code() == ErrorCode.REDIS_UNAVAILABLE
@@ -107,6 +117,18 @@ public final class ErrorMapper {
       body.putPOJO(entry.getKey(), entry.getValue());
     }
     return body;
+  }
+
+  /** Javalin's 404: no route has this path; a trailing slash is the usual reason. */
+  private static ApiException notFoundRoute(String path) {
+    if (path != null && path.length() > 1 && path.endsWith("/")) {
+      String without = path.replaceAll("/+$", "");
+      return ApiException.notFound(
+          "no such route: paths do not end with a slash (try "
+              + (without.isEmpty() ? "/" : without)
+              + ")");
+    }
+    return ApiException.notFound("no such route; the routes are listed in /openapi.json");
   }
 
   private static ApiException fromJavalin(HttpResponseException http) {

@@ -11,9 +11,19 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's error pages in the API's JSON error shape, for requests refused before they reach a route
- * (a malformed URI or header, headers over the size limit).
+ * (a malformed URI or header, headers over the size limit, an HTTP version it does not speak). Only
+ * a status of 500 maps to {@code internal}; other refusals name what is wrong.
  */
 public final class JsonErrorHandler extends ErrorHandler {
+  /**
+   * Every method gets a body: Jetty's default gives one only to GET, POST and HEAD, so a refused
+   * {@code CONNECT} or {@code PUT} would answer an empty 400 without a request id.
+   */
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
   @Override
   protected void generateResponse(
       Request request,
@@ -43,12 +53,15 @@ public final class JsonErrorHandler extends ErrorHandler {
           case 413 -> ErrorCode.BODY_TOO_LARGE;
           case 414, 431 -> ErrorCode.HEADERS_TOO_LARGE;
           case 503 -> ErrorCode.SHUTTING_DOWN;
-          default -> status >= 500 ? ErrorCode.INTERNAL : ErrorCode.BAD_REQUEST;
+          case 505 -> ErrorCode.HTTP_VERSION_NOT_SUPPORTED;
+          case 500 -> ErrorCode.INTERNAL;
+          default -> ErrorCode.BAD_REQUEST;
         };
+    String reason = message == null || message.isBlank() ? "HTTP " + status : message;
     String text =
-        message == null || message.isBlank()
-            ? "the request was refused before routing (HTTP " + status + ")"
-            : message;
+        code == ErrorCode.HTTP_VERSION_NOT_SUPPORTED
+            ? "the request line must read METHOD /path HTTP/1.1 (" + reason + ")"
+            : "the request was refused before routing (" + reason + ")";
     var body = Json.object();
     body.put("error", code.code());
     body.put("message", text);

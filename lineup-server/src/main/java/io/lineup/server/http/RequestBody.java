@@ -7,9 +7,14 @@ import io.javalin.http.Context;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.regex.Pattern;
 
 /** Reads a request body as JSON, within the body limit. */
 public final class RequestBody {
+  /** A source description in a parser message, with the line and column it carries. */
+  private static final Pattern SOURCE =
+      Pattern.compile("\\[Source: [^\\]]*?line: (\\d+), column: (\\d+)\\]");
+
   /** Body limit when the payload limit is small: 16 MiB (room for a bulk publish). */
   public static final int MIN_BODY_LIMIT = 16 * 1024 * 1024;
 
@@ -29,7 +34,7 @@ public final class RequestBody {
    *
    * @param required whether an empty body is an error (else it reads as {@code {}})
    * @throws ApiException 413 {@code body_too_large} over {@code maxBytes}; 400 {@code invalid_json}
-   *     when it is not exactly one JSON value
+   *     when it is not well-formed UTF-8 or not exactly one JSON value
    */
   public static JsonNode read(Context ctx, int maxBytes, boolean required) {
     byte[] bytes = bytes(ctx, maxBytes);
@@ -38,6 +43,15 @@ public final class RequestBody {
         throw new ApiException(ErrorCode.INVALID_JSON, null, "a JSON body is needed");
       }
       return Json.object();
+    }
+    // The JSON parser decodes overlong forms (0xC0 0xAF for '/') without complaint; a filter that
+    // looked at the bytes would then see something else than what is stored.
+    int invalid = firstInvalidUtf8(bytes);
+    if (invalid >= 0) {
+      throw new ApiException(
+          ErrorCode.INVALID_JSON,
+          null,
+          "the body is not well-formed UTF-8 (byte offset " + invalid + ")");
     }
     try {
       JsonNode node = Json.parse(bytes);
@@ -52,10 +66,73 @@ public final class RequestBody {
       throw new ApiException(
           ErrorCode.INVALID_JSON,
           null,
-          "the body is not valid JSON: " + e.getOriginalMessage() + location(e));
+          "the body is not valid JSON: " + withoutSource(e.getOriginalMessage()) + location(e));
     } catch (IOException e) {
       throw new ApiException(ErrorCode.INVALID_JSON, null, "the body could not be read");
     }
+  }
+
+  /**
+   * The parser's message without its source descriptions ({@code [Source: REDACTED (...); line: 1,
+   * column: 1]}), which say how the parser is configured, not what is wrong with the body.
+   */
+  static String withoutSource(String message) {
+    if (message == null) {
+      return "";
+    }
+    return SOURCE.matcher(message).replaceAll("line $1, column $2");
+  }
+
+  /**
+   * The offset of the first byte that is not well-formed UTF-8 (RFC 3629), or -1 when every byte
+   * is. Overlong forms, UTF-16 surrogates and code points above U+10FFFF are not well-formed.
+   */
+  static int firstInvalidUtf8(byte[] bytes) {
+    int i = 0;
+    while (i < bytes.length) {
+      int lead = bytes[i] & 0xff;
+      if (lead < 0x80) {
+        i++;
+        continue;
+      }
+      int length;
+      int secondMin = 0x80;
+      int secondMax = 0xbf;
+      if (lead >= 0xc2 && lead <= 0xdf) {
+        length = 2;
+      } else if (lead >= 0xe0 && lead <= 0xef) {
+        length = 3;
+        if (lead == 0xe0) {
+          secondMin = 0xa0; // below: an overlong form of U+0000..U+07FF
+        } else if (lead == 0xed) {
+          secondMax = 0x9f; // above: a UTF-16 surrogate
+        }
+      } else if (lead >= 0xf0 && lead <= 0xf4) {
+        length = 4;
+        if (lead == 0xf0) {
+          secondMin = 0x90; // below: an overlong form of U+0000..U+FFFF
+        } else if (lead == 0xf4) {
+          secondMax = 0x8f; // above: beyond U+10FFFF
+        }
+      } else {
+        return i; // a continuation byte without a lead, 0xC0, 0xC1 (always overlong) or 0xF5..
+      }
+      if (i + length > bytes.length) {
+        return i;
+      }
+      int second = bytes[i + 1] & 0xff;
+      if (second < secondMin || second > secondMax) {
+        return i;
+      }
+      for (int k = 2; k < length; k++) {
+        int next = bytes[i + k] & 0xff;
+        if (next < 0x80 || next > 0xbf) {
+          return i;
+        }
+      }
+      i += length;
+    }
+    return -1;
   }
 
   private static String location(JsonProcessingException e) {

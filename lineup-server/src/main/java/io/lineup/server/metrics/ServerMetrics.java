@@ -44,10 +44,18 @@ public final class ServerMetrics {
     new UptimeMetrics().bindTo(registry);
   }
 
-  /** Reports how many long-polls wait right now. */
+  /**
+   * Reports how many long-polls wait right now, as {@code lineup_lease_waiters}.
+   *
+   * @param waiting read at every scrape; held for the life of the metrics
+   */
   public void watchWaiters(IntSupplier waiting) {
+    // Micrometer holds a gauge's object weakly by default; the supplier is often a lambda or
+    // method reference nobody else holds, which a collection would clear (the gauge then reads
+    // NaN).
     Gauge.builder("lineup.lease.waiters", waiting, IntSupplier::getAsInt)
         .description("Long-poll lease calls waiting on this instance")
+        .strongReference(true)
         .register(registry);
   }
 
