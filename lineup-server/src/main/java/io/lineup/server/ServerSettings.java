@@ -230,12 +230,8 @@ public record ServerSettings(
       }
       values.put(setting, value.trim());
     }
-    String redisUrl = emptyToNull(values.get(Setting.REDIS_URL));
     return builder()
-        .host(
-            values.containsKey(Setting.HOST)
-                ? text(values, Setting.HOST)
-                : redisUrl == null ? EMBEDDED_DEFAULT_HOST : DEFAULT_HOST)
+        .host(values.containsKey(Setting.HOST) ? text(values, Setting.HOST) : null)
         .port(intNumber(values, Setting.PORT))
         .redisUrl(values.get(Setting.REDIS_URL))
         .adminToken(values.get(Setting.ADMIN_TOKEN))
@@ -354,7 +350,7 @@ public record ServerSettings(
    * returns this builder; {@link #build()} checks them all.
    */
   public static final class Builder {
-    private String host = DEFAULT_HOST;
+    private String host; // null: chosen by the Redis mode when built
     private int port = DEFAULT_PORT;
     private String redisUrl;
     private String adminToken;
@@ -368,8 +364,9 @@ public record ServerSettings(
     private Builder() {}
 
     /**
-     * The address to bind, e.g. {@code 127.0.0.1}; default {@value ServerSettings#DEFAULT_HOST},
-     * every one.
+     * The address to bind, e.g. {@code 127.0.0.1}; by default {@value
+     * ServerSettings#EMBEDDED_DEFAULT_HOST} (this machine only) with the embedded Redis and {@value
+     * ServerSettings#DEFAULT_HOST} (every interface) with a {@link #redisUrl}.
      */
     public Builder host(String host) {
       this.host = host;
@@ -457,8 +454,9 @@ public record ServerSettings(
      *     the setting's variable and flag
      */
     public ServerSettings build() {
+      String redis = emptyToNull(redisUrl);
       return new ServerSettings(
-          host,
+          host != null ? host : redis == null ? EMBEDDED_DEFAULT_HOST : DEFAULT_HOST,
           port,
           redisUrl,
           adminToken,
