@@ -480,14 +480,7 @@ class BadInputTest {
         "GET  HTTP/1.1\r\nHost: x\r\n\r\n"
       })
   void anHttpVersionJettyRefusesIsA505WithItsOwnCode(String request) {
-    try (RawHttp http = RawHttp.connect(server.port())) {
-      String answer = http.send(request).readAll();
-      assertThat(answer).startsWith("HTTP/1.1 505");
-      assertThat(answer)
-          .contains("application/json")
-          .contains("X-Request-Id: ")
-          .contains("\"error\":\"http_version_not_supported\"");
-    }
+    assertRawAnswerIsAJsonError(request, 505, "http_version_not_supported");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -500,13 +493,18 @@ class BadInputTest {
         "GET * HTTP/1.1\r\nHost: x\r\n\r\n"
       })
   void aRequestNoRouteCanServeGetsAJsonErrorWithARequestId(String request) {
+    assertRawAnswerIsAJsonError(request, 400, "bad_request");
+  }
+
+  /** Sends a raw request and checks the answer: this status, a JSON error with this code, an id. */
+  private static void assertRawAnswerIsAJsonError(String request, int status, String code) {
     try (RawHttp http = RawHttp.connect(server.port())) {
       String answer = http.send(request).readAll();
-      assertThat(answer).startsWith("HTTP/1.1 400");
+      assertThat(answer).startsWith("HTTP/1.1 " + status);
       assertThat(answer)
           .contains("application/json")
           .contains("X-Request-Id: ")
-          .contains("\"error\":\"bad_request\"");
+          .contains("\"error\":\"" + code + "\"");
     }
   }
 
