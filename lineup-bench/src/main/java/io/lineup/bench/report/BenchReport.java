@@ -30,7 +30,9 @@ public final class BenchReport {
           "rank_us_p99",
           "bytes_per_job",
           "http_publish_per_s",
-          "http_consume_per_s");
+          "http_consume_per_s",
+          "eta_mape",
+          "eta_in_band");
 
   private final String mode;
   private final Map<String, Object> environment = new LinkedHashMap<>();
