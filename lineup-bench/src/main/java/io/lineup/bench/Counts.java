@@ -78,7 +78,7 @@ public record Counts(
   public static Counts smoke() {
     return new Counts(
         "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0, 0, 2, 3,
-        400, 100, 1_000);
+        600, 100, 1_000);
   }
 
   /** The unmeasured warm-up count for a scenario of {@code count} operations. */
