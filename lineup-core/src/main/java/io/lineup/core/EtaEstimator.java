@@ -383,13 +383,28 @@ public final class EtaEstimator {
     int start = 0;
     while (true) {
       double noise = noise(x, start);
+      // The seconds before and after the split, each kept sorted as the split moves on, so a
+      // median is read off at once (a reading makes one estimate; this keeps it to microseconds).
+      double[] before = new double[x.length - start];
+      int beforeCount = 0;
+      double[] after = Arrays.copyOfRange(x, start, x.length);
+      Arrays.sort(after);
+      int afterCount = after.length;
+      double beforeSum = 0;
+      double afterSum = 0;
+      for (int i = start; i < x.length; i++) {
+        afterSum += x[i];
+      }
       int best = -1;
       double bestContrast = 0;
       for (int split = start + 1; split <= x.length - MIN_RECENT_SECONDS; split++) {
-        int before = split - start;
-        int after = x.length - split;
-        double medianBefore = median(x, start, split);
-        double medianAfter = median(x, split, x.length);
+        double moved = x[split - 1];
+        afterCount = remove(after, afterCount, moved);
+        beforeCount = insert(before, beforeCount, moved);
+        beforeSum += moved;
+        afterSum -= moved;
+        double medianBefore = median(before, beforeCount);
+        double medianAfter = median(after, afterCount);
         double larger = Math.max(medianBefore, medianAfter);
         double diff = Math.abs(medianAfter - medianBefore);
         if (diff <= MIN_CHANGE * larger) {
@@ -398,12 +413,12 @@ public final class EtaEstimator {
         // Completions are at least as irregular as random arrivals, whose spread is the root of
         // the count: a floor for the exact counts of a steady, rate-limited consumer.
         double sd = Math.max(noise, Math.sqrt(larger));
-        if (diff <= CHANGE_Z * MEDIAN_SE * sd * Math.sqrt(1.0 / before + 1.0 / after)) {
+        if (diff <= CHANGE_Z * MEDIAN_SE * sd * Math.sqrt(1.0 / beforeCount + 1.0 / afterCount)) {
           continue;
         }
         double contrast =
-            Math.abs(mean(x, split, x.length) - mean(x, start, split))
-                * Math.sqrt((double) before * after / (before + after));
+            Math.abs(afterSum / afterCount - beforeSum / beforeCount)
+                * Math.sqrt((double) beforeCount * afterCount / (beforeCount + afterCount));
         if (contrast > bestContrast) {
           bestContrast = contrast;
           best = split;
@@ -414,6 +429,30 @@ public final class EtaEstimator {
       }
       start = best;
     }
+  }
+
+  /** Inserts {@code value} into the sorted first {@code count} values; returns the new count. */
+  private static int insert(double[] sorted, int count, double value) {
+    int at = count;
+    while (at > 0 && sorted[at - 1] > value) {
+      sorted[at] = sorted[at - 1];
+      at--;
+    }
+    sorted[at] = value;
+    return count + 1;
+  }
+
+  /**
+   * Removes one {@code value} from the sorted first {@code count} values; returns the new count.
+   */
+  private static int remove(double[] sorted, int count, double value) {
+    int at = Arrays.binarySearch(sorted, 0, count, value);
+    System.arraycopy(sorted, at + 1, sorted, at, count - at - 1);
+    return count - 1;
+  }
+
+  private static double median(double[] sorted, int count) {
+    return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
   }
 
   /**
@@ -429,26 +468,16 @@ public final class EtaEstimator {
     for (int i = 0; i < n; i++) {
       diffs[i] = Math.abs(x[start + i + 1] - x[start + i]);
     }
-    return MAD_TO_SD * median(diffs, 0, n) / Math.sqrt(2);
-  }
-
-  private static double median(double[] x, int from, int to) {
-    double[] part = Arrays.copyOfRange(x, from, to);
-    Arrays.sort(part);
-    int n = part.length;
-    return n % 2 == 1 ? part[n / 2] : (part[n / 2 - 1] + part[n / 2]) / 2;
+    Arrays.sort(diffs);
+    return MAD_TO_SD * median(diffs, n) / Math.sqrt(2);
   }
 
   private static double mean(double[] x) {
-    return mean(x, 0, x.length);
-  }
-
-  private static double mean(double[] x, int from, int to) {
     double sum = 0;
-    for (int i = from; i < to; i++) {
-      sum += x[i];
+    for (double v : x) {
+      sum += v;
     }
-    return sum / (to - from);
+    return sum / x.length;
   }
 
   private static double sd(double[] x, double mean) {
