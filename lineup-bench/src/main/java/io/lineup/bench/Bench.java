@@ -35,6 +35,9 @@ public final class Bench {
     report.count("bulk_in_flight", BulkPublishScenario.IN_FLIGHT);
     report.count("consume_worker_concurrency", ConsumeScenario.WORKER_CONCURRENCY);
     report.count("payload_bytes", Payloads.BYTES);
+    report.count("eta_consumers", EtaScenario.CONSUMERS);
+    report.count("eta_consumer_concurrency", EtaScenario.CONSUMER_CONCURRENCY);
+    report.count("eta_read_every_ms", EtaScenario.READ_EVERY_MS);
     try (BenchRedis redis = BenchRedis.open(options.redisUrl(), options.embeddedRedis());
         Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build())) {
       report
@@ -80,6 +83,9 @@ public final class Bench {
       }
       if (options.runs(ScenarioGroup.LATE)) {
         LatenessScenario.run(context).forEach(report::add);
+      }
+      if (options.runs(ScenarioGroup.ETA)) {
+        EtaScenario.run(context).forEach(report::add);
       }
       if (options.runs(ScenarioGroup.HTTP)) {
         runHttp(context, options, report);

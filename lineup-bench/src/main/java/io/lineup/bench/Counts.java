@@ -31,6 +31,9 @@ import java.util.Map;
  * @param consumeRounds how many round pairs of {@code consume_per_s} and {@code consume_per_s_1m}
  *     run; the report takes the pair with the median ratio ({@link Rounds#medianPair}). More than
  *     {@code rounds}, because the deep figure is judged as a ratio of two noisy ones
+ * @param etaJobs jobs consumed at a rate limit while their ETAs are read ({@link EtaScenario})
+ * @param etaRateLimit the rate limit of that queue, in jobs per second
+ * @param etaReadAfterMs time from the start of that consume to the first ETA reading, in ms
  */
 public record Counts(
     String mode,
@@ -50,13 +53,16 @@ public record Counts(
     int httpWarmupMinSeconds,
     int httpWarmupSeconds,
     int rounds,
-    int consumeRounds) {
+    int consumeRounds,
+    int etaJobs,
+    int etaRateLimit,
+    int etaReadAfterMs) {
 
   /** The sizes of issue 4: 200,000 jobs to consume, 1,000,000 waiting. */
   public static Counts full() {
     return new Counts(
         "full", 1_000_000, 200_000, 1_000_000, 200_000, 1_000_000, 200_000, 2_000, 2_000, 20_000,
-        50_000, 50_000, 0.1, 2_000, 45, 120, 3, 5);
+        50_000, 50_000, 0.1, 2_000, 45, 120, 3, 5, 20_000, 1_000, 5_000);
   }
 
   /**
@@ -65,13 +71,14 @@ public record Counts(
   public static Counts quick() {
     return new Counts(
         "quick", 100_000, 20_000, 100_000, 20_000, 100_000, 20_000, 2_000, 2_000, 2_000, 5_000,
-        5_000, 0.1, 1_000, 12, 25, 3, 5);
+        5_000, 0.1, 1_000, 12, 25, 3, 5, 10_000, 1_000, 5_000);
   }
 
   /** A few hundred of each, to prove every scenario runs; its figures mean nothing. */
   public static Counts smoke() {
     return new Counts(
-        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0, 0, 2, 3);
+        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0, 0, 2, 3,
+        600, 100, 1_000);
   }
 
   /** The unmeasured warm-up count for a scenario of {@code count} operations. */
@@ -98,6 +105,9 @@ public record Counts(
     map.put("http_warmup_max_s", httpWarmupSeconds);
     map.put("rounds", rounds);
     map.put("consume_rounds", consumeRounds);
+    map.put("eta_jobs", etaJobs);
+    map.put("eta_rate_limit", etaRateLimit);
+    map.put("eta_read_after_ms", etaReadAfterMs);
     return map;
   }
 }

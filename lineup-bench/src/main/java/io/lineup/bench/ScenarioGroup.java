@@ -16,6 +16,8 @@ public enum ScenarioGroup {
   DEEP,
   /** {@code late_ms_p50}, {@code late_ms_p99}, {@code late_ms_max}. */
   LATE,
+  /** {@code eta_mape}, {@code eta_in_band}. */
+  ETA,
   /** {@code http_publish_per_s}, {@code http_consume_per_s}. */
   HTTP,
   /** {@code script_publish_us}, {@code script_publish_unpruned_us}: what script pruning saves. */

@@ -2,6 +2,7 @@ package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.ScriptReplies.StatsReply;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,6 +32,19 @@ final class Inspector {
 
   QueueStats stats(QueueName queue) {
     StatsReply r = store.stats(queue);
+    QueueSettings settings = SettingsCodec.decode(r.settings());
+    EtaEstimator estimate =
+        EtaEstimator.of(
+            r.donePerSecond(), EtaEstimator.Conditions.of(settings, r.leased(), r.rateWindow()));
+    Eta drain;
+    if (r.ready() > 0) {
+      drain = estimate.eta(r.ready() - 1).orElse(null);
+    } else {
+      drain =
+          estimate.basis() == EtaEstimator.Basis.NONE
+              ? null
+              : new Eta(Duration.ZERO, Duration.ZERO, Duration.ZERO);
+    }
     return new QueueStats(
         queue,
         r.ready(),
@@ -38,8 +52,9 @@ final class Inspector {
         r.leased(),
         r.finished(),
         r.dead(),
-        r.serviceRate(),
-        SettingsCodec.decode(r.settings()),
+        estimate.ratePerSecond(),
+        drain,
+        settings,
         r.counters(),
         r.readAt());
   }

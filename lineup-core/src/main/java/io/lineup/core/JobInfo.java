@@ -23,8 +23,9 @@ import java.time.Instant;
  * @param lastError error text of the latest failure
  * @param result bytes stored by the ack (null when none)
  * @param position place in the ready line (0 = next), -1 when not ready
- * @param eta estimated wait until leased, from position and the measured service rate (bounded by
- *     the rate limit); null when unknown, not ready, or the queue is paused
+ * @param eta estimated wait until leased, with its band ({@link EtaEstimator}: from the position,
+ *     the completions of the last minute and the queue's limits); null when the job is not ready,
+ *     the queue is paused, or it served nothing in the last minute and has no expected service time
  */
 public record JobInfo(
     QueueName queue,
@@ -44,4 +45,4 @@ public record JobInfo(
     String lastError,
     byte[] result,
     long position,
-    Duration eta) {}
+    Eta eta) {}

@@ -168,7 +168,21 @@ public enum QueueSetting {
       10_000_000,
       10_000L,
       QueueSettings::retentionMax,
-      "most finished records kept per queue, oldest dropped first");
+      "most finished records kept per queue, oldest dropped first"),
+
+  /** How long serving one job is expected to take, for ETAs before any is measured. */
+  EXPECTED_SERVICE_TIME(
+      Type.MILLIS,
+      null,
+      "expectedServiceTime",
+      "expected_service_ms",
+      "expected_service_ms",
+      0,
+      Duration.ofDays(1).toMillis(),
+      0L,
+      QueueSettings::expectedServiceTime,
+      "time one job is expected to take from lease to ack, which ETAs use until the queue has"
+          + " served jobs in the last minute; 0 = none");
 
   /** The kinds of value a setting holds. */
   public enum Type {
@@ -477,7 +491,8 @@ public enum QueueSetting {
         (Duration) java.get(TIME_TO_RUN),
         backoff,
         (Duration) java.get(RETENTION),
-        (Integer) java.get(RETENTION_MAX));
+        (Integer) java.get(RETENTION_MAX),
+        (Duration) java.get(EXPECTED_SERVICE_TIME));
   }
 
   /**

@@ -18,6 +18,9 @@ import java.util.function.Supplier;
  * @param retention how long finished records (done, cancelled, expired) are kept; zero deletes at
  *     once
  * @param retentionMax most finished records kept, oldest dropped first
+ * @param expectedServiceTime how long one job is expected to take from lease to ack; ETAs use it
+ *     (with the concurrency limit, or the jobs leased at the moment) until the queue has served
+ *     jobs in the last minute; zero = none
  */
 public record QueueSettings(
     Boolean paused,
@@ -27,7 +30,8 @@ public record QueueSettings(
     Duration timeToRun,
     Backoff backoff,
     Duration retention,
-    Integer retentionMax) {
+    Integer retentionMax,
+    Duration expectedServiceTime) {
 
   /** Default max attempts: {@link QueueSetting#MAX_ATTEMPTS}'s default. */
   public static final int DEFAULT_MAX_ATTEMPTS = QueueSetting.defaults().maxAttempts();
@@ -52,7 +56,7 @@ public record QueueSettings(
 
   /** An empty change: set the fields to change with the {@code with...} methods. */
   public static QueueSettings change() {
-    return new QueueSettings(null, null, null, null, null, null, null, null);
+    return new QueueSettings(null, null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -82,7 +86,8 @@ public record QueueSettings(
         timeToRun,
         backoff,
         retention,
-        retentionMax);
+        retentionMax,
+        expectedServiceTime);
   }
 
   /**
@@ -98,7 +103,8 @@ public record QueueSettings(
         timeToRun,
         backoff,
         retention,
-        retentionMax);
+        retentionMax,
+        expectedServiceTime);
   }
 
   /**
@@ -107,7 +113,15 @@ public record QueueSettings(
    */
   public QueueSettings withConcurrencyLimit(int limit) {
     return new QueueSettings(
-        paused, rateLimit, limit, maxAttempts, timeToRun, backoff, retention, retentionMax);
+        paused,
+        rateLimit,
+        limit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        expectedServiceTime);
   }
 
   /**
@@ -116,7 +130,15 @@ public record QueueSettings(
    */
   public QueueSettings withMaxAttempts(int value) {
     return new QueueSettings(
-        paused, rateLimit, concurrencyLimit, value, timeToRun, backoff, retention, retentionMax);
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        value,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        expectedServiceTime);
   }
 
   /**
@@ -125,7 +147,15 @@ public record QueueSettings(
    */
   public QueueSettings withTimeToRun(Duration value) {
     return new QueueSettings(
-        paused, rateLimit, concurrencyLimit, maxAttempts, value, backoff, retention, retentionMax);
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        value,
+        backoff,
+        retention,
+        retentionMax,
+        expectedServiceTime);
   }
 
   /**
@@ -141,7 +171,8 @@ public record QueueSettings(
         timeToRun,
         value,
         retention,
-        retentionMax);
+        retentionMax,
+        expectedServiceTime);
   }
 
   /**
@@ -150,7 +181,15 @@ public record QueueSettings(
    */
   public QueueSettings withRetention(Duration value) {
     return new QueueSettings(
-        paused, rateLimit, concurrencyLimit, maxAttempts, timeToRun, backoff, value, retentionMax);
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        value,
+        retentionMax,
+        expectedServiceTime);
   }
 
   /**
@@ -159,6 +198,32 @@ public record QueueSettings(
    */
   public QueueSettings withRetentionMax(int value) {
     return new QueueSettings(
-        paused, rateLimit, concurrencyLimit, maxAttempts, timeToRun, backoff, retention, value);
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        value,
+        expectedServiceTime);
+  }
+
+  /**
+   * Sets how long one job is expected to take from lease to ack (zero = none), which ETAs use until
+   * the queue has served jobs in the last minute; {@link QueueSetting#EXPECTED_SERVICE_TIME} gives
+   * the bounds, checked by {@link Lineup#configure}.
+   */
+  public QueueSettings withExpectedServiceTime(Duration value) {
+    return new QueueSettings(
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        value);
   }
 }

@@ -12,7 +12,11 @@ import java.util.Map;
  * @param leased jobs held by consumers
  * @param finished finished records kept for retention
  * @param dead dead letters
- * @param serviceRate measured acks per second (decaying average over 30 s)
+ * @param serviceRate estimated jobs served per second ({@link EtaEstimator#ratePerSecond()}: the
+ *     completions of the recent seconds, capped by the limits); 0 when there is no estimate
+ *     (paused, or nothing served in the last minute and no expected service time)
+ * @param drainEta estimated time to serve every job ready now, with its band (the wait of the last
+ *     ready job, zero when none is ready); null when there is no estimate
  * @param settings the effective settings (defaults filled in)
  * @param counters lifetime counters by event: published, leased, acked, retried, dead, expired,
  *     cancelled, respawned, purged, ready
@@ -26,6 +30,7 @@ public record QueueStats(
     long finished,
     long dead,
     double serviceRate,
+    Eta drainEta,
     QueueSettings settings,
     Map<String, Long> counters,
     Instant readAt) {}

@@ -43,61 +43,6 @@ abstract class InspectionTest extends EngineSuite {
   }
 
   @Test
-  void theEtaOfAWaitingJobFollowsItsPositionAndTheRateLimitOrTheMeasuredServiceRate() {
-    QueueName limited = aFreshQueue();
-    QueueName measured = aFreshQueue();
-    try (Lineup lineup = anEngine()) {
-      lineup.configure(limited, QueueSettings.change().withRateLimit(10));
-      List<String> ids = new ArrayList<>();
-      for (int i = 0; i < 30; i++) {
-        ids.add(lineup.publish(limited, aJob("p" + i)).id());
-      }
-      JobInfo tenth = lineup.get(limited, ids.get(9)).orElseThrow();
-      assertThat(tenth.position()).isEqualTo(9);
-      assertThat(tenth.eta()).isEqualTo(Duration.ofSeconds(1));
-      assertThat(lineup.get(limited, ids.get(29)).orElseThrow().eta())
-          .isEqualTo(Duration.ofSeconds(3));
-
-      for (int i = 0; i < 200; i++) {
-        lineup.publish(measured, aJob("m" + i));
-      }
-      assertThat(lineup.peek(measured, 0, 1).get(0).payload()).isEqualTo("m0".getBytes());
-      String last = lineup.peek(measured, 199, 1).get(0).id();
-      assertThat(lineup.get(measured, last).orElseThrow().eta())
-          .as("no service measured yet")
-          .isNull();
-      for (int i = 0; i < 100; i++) {
-        lineup.ack(lineup.lease(measured, 1, Duration.ZERO).jobs().get(0));
-      }
-      JobInfo waiting = lineup.get(measured, last).orElseThrow();
-      assertThat(waiting.position()).isEqualTo(99);
-      assertThat(waiting.eta()).isPositive();
-      assertThat(lineup.stats(measured).serviceRate()).isPositive();
-    }
-  }
-
-  @Test
-  void aPausedQueuesWaitingJobsHaveNoEtaUntilItIsResumed() {
-    QueueName queue = aFreshQueue();
-    try (Lineup lineup = anEngine()) {
-      lineup.configure(queue, QueueSettings.change().withRateLimit(10));
-      String id = null;
-      for (int i = 0; i < 10; i++) {
-        id = lineup.publish(queue, aJob("p" + i)).id();
-      }
-      assertThat(lineup.get(queue, id).orElseThrow().eta()).isEqualTo(Duration.ofSeconds(1));
-
-      lineup.pause(queue);
-      JobInfo paused = lineup.get(queue, id).orElseThrow();
-      assertThat(paused.position()).as("still in line").isEqualTo(9);
-      assertThat(paused.eta()).as("nobody is served while paused").isNull();
-
-      lineup.resume(queue);
-      assertThat(lineup.get(queue, id).orElseThrow().eta()).isEqualTo(Duration.ofSeconds(1));
-    }
-  }
-
-  @Test
   void deadLettersCanBeRespawnedInPartOrAllWithAFreshTtlAndPurged() {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();

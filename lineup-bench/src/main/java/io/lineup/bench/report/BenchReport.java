@@ -32,7 +32,9 @@ public final class BenchReport {
           "script_publish_unpruned_us",
           "script_publish_us",
           "http_publish_per_s",
-          "http_consume_per_s");
+          "http_consume_per_s",
+          "eta_mape",
+          "eta_in_band");
 
   private final String mode;
   private final Map<String, Object> environment = new LinkedHashMap<>();

@@ -5,8 +5,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A goal of issue 4 for one figure: a bound that is either absolute or a multiple of another figure
- * of the same run.
+ * A goal of issue 4 (issue 18 for the ETA figures) for one figure: a bound that is either absolute
+ * or a multiple of another figure of the same run.
  *
  * @param figure the figure the goal is about
  * @param atLeast true for "at least" (rates), false for "at most" (latency, memory)
@@ -28,7 +28,9 @@ public record Target(String figure, boolean atLeast, double bound, String refere
           new Target("bytes_per_job", false, 300, null, "B"),
           new Target("http_publish_per_s", true, 10_000, null, "/s"),
           new Target("http_consume_per_s", true, 5_000, null, "/s"),
-          new Target("script_publish_us", false, 0.95, "script_publish_unpruned_us", null));
+          new Target("script_publish_us", false, 0.95, "script_publish_unpruned_us", null),
+          new Target("eta_mape", false, 10, null, "%"),
+          new Target("eta_in_band", true, 0.9, null, ""));
 
   /** The target of a figure, or null when it has none. */
   public static Target of(String figure) {
@@ -41,7 +43,11 @@ public record Target(String figure, boolean atLeast, double bound, String refere
     if (reference != null) {
       return sign + trim(bound) + " × " + reference;
     }
-    return sign + String.format(Locale.ROOT, "%,.0f", bound) + " " + unit;
+    String number =
+        bound == Math.rint(bound)
+            ? String.format(Locale.ROOT, "%,.0f", bound)
+            : Double.toString(bound);
+    return (sign + number + " " + unit).strip();
   }
 
   /**

@@ -1,15 +1,23 @@
--- get: one job's record, state, position and ETA. Due delayed jobs of the queue are promoted first,
--- so a job past its due time reads READY with its true position, not DELAYED until someone leases.
+-- get: one job's record, state and position, and what its ETA is computed from (by the engine,
+-- EtaEstimator.java). Due delayed jobs of the queue are promoted first, so a job past its due time
+-- reads READY with its true position, not DELAYED until someone leases.
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: jobs, ready, delayed, leased, meta, wake, events
+-- Touches      of the queue keys: jobs, ready, delayed, leased, meta, wake, events, rate
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
 -- Returns      {} when unknown, else { state, payload, priority, attempts, max_attempts, ttr_ms,
 --              created_ms, due_ms, expires_ms, started_ms, finished_ms, error, result, position,
---              lease_deadline_ms, eta_ms, now_ms }
+--              lease_deadline_ms, now_ms, paused, rate_limit, concurrency_limit,
+--              expected_service_ms, leased, done_per_s, rate_window }
 --              state: the state name; ttr_ms: time-to-run; *_ms times: epoch ms, 0 = none;
---              error: the last error text; position: -1 when not ready; eta_ms: -1 unknown, not ready or the queue paused
+--              error: the last error text; position: -1 when not ready; paused: 1 or 0;
+--              rate_limit, concurrency_limit, expected_service_ms: the queue's settings;
+--              leased: jobs leased now; done_per_s: completions per second (lib/service.lua),
+--              oldest first, the last for the current second; rate_window: the rate limit's
+--              window, a table of leases in the last second, ms since the oldest and since the
+--              newest of them (lib/service.lua); leased, done_per_s and rate_window are 0, an
+--              empty table and zeros when the job is not ready
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/job.lua
@@ -56,21 +64,16 @@ if due == 0 then
   due = job[F_CREATED]
 end
 local position = position_of(id)
-local eta = -1
--- A paused queue serves nobody: no wait can be estimated until it is resumed.
-if position >= 0 and s.paused ~= 1 then
-  -- Jobs per ms the queue gets through: measured, bounded by its rate limit.
-  local rate = service_rate(now)
-  if s.rate > 0 and (rate == 0 or rate > s.rate / 1000) then
-    rate = s.rate / 1000
-  end
-  if rate > 0 then
-    eta = math.floor((position + 1) / rate)
-  end
+local leased, done, window = 0, {}, {0, 0, 0}
+if position >= 0 then
+  leased = redis.call('ZCARD', K_LEASED)
+  done = service_counts(now)
+  window = service_rate_window(now, s.rate)
 end
 local deadline = 0
 if job[F_STATE] == ST_LEASED then
   deadline = tonumber(redis.call('ZSCORE', K_LEASED, id) or 0)
 end
 return {state_name(id, job), text(F_PAYLOAD), job[F_PRIORITY], job[F_ATTEMPTS], max, ttr, job[F_CREATED], due,
-  value(F_EXPIRES), value(F_STARTED), value(F_FINISHED), text(F_ERROR), text(F_RESULT), position, deadline, eta, now}
+  value(F_EXPIRES), value(F_STARTED), value(F_FINISHED), text(F_ERROR), text(F_RESULT), position, deadline, now,
+  s.paused, s.rate, s.concurrency, s.expected_service_ms, leased, done, window}

@@ -19,6 +19,7 @@
 --#include lib/events.lua
 --#include lib/line.lua
 --#include lib/retry.lua
+--#include lib/service.lua
 
 local now = clock_now(ARGV[1])
 local id, token = ARGV[2], ARGV[3]
@@ -28,6 +29,8 @@ if not job then
 end
 local s = settings_load()
 local state, due = retry_or_bury(id, job, now, s, ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), END_NACKED)
+-- A nacked job was served as much as an acked one: it left the line ahead of those behind it.
+service_note(now, 1)
 if s.concurrency > 0 then
   wake()
 end

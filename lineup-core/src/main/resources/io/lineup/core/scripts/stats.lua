@@ -1,11 +1,15 @@
--- stats: counts per state, measured service rate, settings and counters of one queue.
+-- stats: counts per state, settings and counters of one queue, and the completions per second its
+-- service rate and ETA are computed from (by the engine, EtaEstimator.java).
 --
 -- KEYS[1..11]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: ready, delayed, leased, finished, dead, meta
+-- Touches      of the queue keys: ready, delayed, leased, finished, dead, meta, rate
 -- ARGV[1]      now in ms ('' = Redis server time)
--- Returns      { ready, delayed, leased, finished, dead, service_rate, now_ms, settings }
---              service_rate: jobs/s, as text; now_ms: the script's clock (epoch ms);
---              settings: the settings and counters (n_*) as a flat name/value list
+-- Returns      { ready, delayed, leased, finished, dead, now_ms, settings, done_per_s, rate_window }
+--              now_ms: the script's clock (epoch ms); settings: the settings and counters (n_*)
+--              as a flat name/value list; done_per_s: completions per second (lib/service.lua),
+--              oldest first, the last for the current second; rate_window: the rate limit's
+--              window, a table of leases in the last second, ms since the oldest and since the
+--              newest of them (lib/service.lua)
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/settings.lua
@@ -26,5 +30,5 @@ for i = 1, #meta, 2 do
   end
 end
 return {redis.call('ZCARD', K_READY), redis.call('ZCARD', K_DELAYED), redis.call('ZCARD', K_LEASED),
-  redis.call('ZCARD', K_FINISHED), redis.call('ZCARD', K_DEAD), string.format('%.6f', service_rate(now) * 1000),
-  now, flat}
+  redis.call('ZCARD', K_FINISHED), redis.call('ZCARD', K_DEAD), now, flat, service_counts(now),
+  service_rate_window(now, s.rate)}

@@ -2,6 +2,7 @@ package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.DeadJob;
+import io.lineup.core.Eta;
 import io.lineup.core.JobInfo;
 import io.lineup.core.LeasedJob;
 import io.lineup.core.PublishResult;
@@ -65,7 +66,7 @@ public final class Views {
     putTime(node, "lease_deadline_at", job.leaseDeadline());
     node.put("last_error", job.lastError());
     node.put("position", job.position());
-    putDuration(node, "eta_ms", job.eta());
+    putEta(node, "eta", job.eta());
     putBytes(node, "payload", job.payload(), encoding);
     if (job.result() == null) {
       node.putNull("result");
@@ -100,6 +101,7 @@ public final class Views {
     counts.put("dead", stats.dead());
     counts.put("finished", stats.finished());
     node.put("service_rate", stats.serviceRate());
+    putEta(node, "drain_eta", stats.drainEta());
     node.set("settings", settings(stats.settings()));
     ObjectNode counters = node.putObject("counters");
     stats.counters().forEach(counters::put);
@@ -135,6 +137,13 @@ public final class Views {
     } else {
       node.put(name, time.toEpochMilli());
     }
+  }
+
+  /** {@code <name>_ms}, {@code <name>_low_ms} and {@code <name>_high_ms}, all null when unknown. */
+  private static void putEta(ObjectNode node, String name, Eta eta) {
+    putDuration(node, name + "_ms", eta == null ? null : eta.point());
+    putDuration(node, name + "_low_ms", eta == null ? null : eta.low());
+    putDuration(node, name + "_high_ms", eta == null ? null : eta.high());
   }
 
   private static void putDuration(ObjectNode node, String name, Duration duration) {

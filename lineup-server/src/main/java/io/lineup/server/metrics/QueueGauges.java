@@ -115,7 +115,8 @@ final class QueueGauges {
           .register(registry);
     }
     Gauge.builder("lineup.queue.service.rate", snapshot, Snapshot::serviceRate)
-        .description("Measured acks per second (decaying average over 30 s)")
+        .description(
+            "Estimated jobs served per second (completions of the recent seconds, capped by the limits)")
         .tags("queue", name)
         .register(registry);
     return snapshot;

@@ -46,6 +46,12 @@ public final class KeySpace {
   /** Index of the TTL set within {@link #queueKeys(QueueName)}. */
   public static final int TTL_INDEX = 6;
 
+  /**
+   * Index of the meta hash (settings, counters, completions per second) within {@link
+   * #queueKeys(QueueName)}.
+   */
+  public static final int META_INDEX = 7;
+
   /** Index of the wake-up list within {@link #queueKeys(QueueName)}. */
   public static final int WAKE_INDEX = 8;
 

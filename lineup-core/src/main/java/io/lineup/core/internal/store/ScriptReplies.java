@@ -2,6 +2,8 @@ package io.lineup.core.internal.store;
 
 import io.lineup.core.DeadJob;
 import io.lineup.core.DeadPage;
+import io.lineup.core.Eta;
+import io.lineup.core.EtaEstimator;
 import io.lineup.core.JobInfo;
 import io.lineup.core.JobState;
 import io.lineup.core.LeasedJob;
@@ -100,8 +102,14 @@ public final class ScriptReplies {
     RESULT,
     POSITION,
     LEASE_DEADLINE_MS,
-    ETA_MS,
-    NOW_MS
+    NOW_MS,
+    PAUSED,
+    RATE_LIMIT,
+    CONCURRENCY_LIMIT,
+    EXPECTED_SERVICE_MS,
+    LEASED,
+    DONE_PER_S,
+    RATE_WINDOW
   }
 
   /** {@code stats.lua}. */
@@ -111,9 +119,10 @@ public final class ScriptReplies {
     LEASED,
     FINISHED,
     DEAD,
-    SERVICE_RATE,
     NOW_MS,
-    SETTINGS
+    SETTINGS,
+    DONE_PER_S,
+    RATE_WINDOW
   }
 
   /** {@code peek.lua}: one table per job. */
@@ -180,6 +189,9 @@ public final class ScriptReplies {
    *
    * @param settings the queue's stored settings by meta-hash field name
    * @param counters the queue's counters by name
+   * @param donePerSecond completions per second of the last minute, oldest first, for {@link
+   *     EtaEstimator#of}
+   * @param rateWindow the rate limit's window at the reading
    */
   public record StatsReply(
       long ready,
@@ -187,10 +199,11 @@ public final class ScriptReplies {
       long leased,
       long finished,
       long dead,
-      double serviceRate,
       Instant readAt,
       Map<String, String> settings,
-      Map<String, Long> counters) {}
+      Map<String, Long> counters,
+      List<Long> donePerSecond,
+      EtaEstimator.RateWindow rateWindow) {}
 
   /** A batch script's answer: handled in this call, and how many are left to handle. */
   public record BatchReply(long done, long left) {}
@@ -305,7 +318,19 @@ public final class ScriptReplies {
     if (r.isEmpty()) {
       return Optional.empty();
     }
-    long eta = number(r, Get.ETA_MS);
+    long position = number(r, Get.POSITION);
+    Eta eta = null;
+    if (position >= 0) {
+      EtaEstimator.Conditions conditions =
+          new EtaEstimator.Conditions(
+              number(r, Get.PAUSED) == 1,
+              (int) number(r, Get.RATE_LIMIT),
+              (int) number(r, Get.CONCURRENCY_LIMIT),
+              Duration.ofMillis(number(r, Get.EXPECTED_SERVICE_MS)),
+              number(r, Get.LEASED),
+              rateWindow(r, Get.RATE_WINDOW));
+      eta = EtaEstimator.of(longs(r, Get.DONE_PER_S), conditions).eta(position).orElse(null);
+    }
     byte[] result = bytes(r, Get.RESULT);
     return Optional.of(
         new JobInfo(
@@ -325,8 +350,8 @@ public final class ScriptReplies {
             instant(r, Get.LEASE_DEADLINE_MS),
             Replies.asOptionalString(r.get(Get.ERROR.ordinal())),
             result.length == 0 ? null : result,
-            number(r, Get.POSITION),
-            eta < 0 ? null : Duration.ofMillis(eta)));
+            position,
+            eta));
   }
 
   static StatsReply stats(Object replyObject) {
@@ -350,10 +375,11 @@ public final class ScriptReplies {
         number(r, Stats.LEASED),
         number(r, Stats.FINISHED),
         number(r, Stats.DEAD),
-        Replies.asDouble(r.get(Stats.SERVICE_RATE.ordinal())),
         Instant.ofEpochMilli(number(r, Stats.NOW_MS)),
         settings,
-        counters);
+        counters,
+        longs(r, Stats.DONE_PER_S),
+        rateWindow(r, Stats.RATE_WINDOW));
   }
 
   static List<PeekedJob> peek(Object replyObject) {
@@ -402,6 +428,24 @@ public final class ScriptReplies {
 
   private static long number(List<Object> reply, Enum<?> field) {
     return Replies.asLong(reply.get(field.ordinal()));
+  }
+
+  /** The rate window table of {@code lib/service.lua}: leases, oldest_ago_ms, newest_ago_ms. */
+  private static EtaEstimator.RateWindow rateWindow(List<Object> reply, Enum<?> field) {
+    List<Long> values = longs(reply, field);
+    return values.get(0) == 0
+        ? EtaEstimator.RateWindow.EMPTY
+        : new EtaEstimator.RateWindow(values.get(0), values.get(1), values.get(2));
+  }
+
+  /** A nested table of whole numbers. */
+  private static List<Long> longs(List<Object> reply, Enum<?> field) {
+    List<Object> values = Replies.asList(reply.get(field.ordinal()));
+    List<Long> numbers = new ArrayList<>(values.size());
+    for (Object value : values) {
+      numbers.add(Replies.asLong(value));
+    }
+    return numbers;
   }
 
   private static String text(List<Object> reply, Enum<?> field) {
