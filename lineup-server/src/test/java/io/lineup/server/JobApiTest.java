@@ -195,14 +195,16 @@ class JobApiTest {
   void aPausedQueueLeasesNothingAndGivesNoEtaUntilResumed() {
     String q = queue("pause");
     String id = api.post(q + "/jobs", "{\"payload\": 1}").field("id");
-    api.patch(q, "{\"rate_limit\": 10}");
-    assertThat(api.get(q + "/jobs/" + id).json().get("eta_ms").asLong()).isEqualTo(100);
+    // Nothing served yet: the ETA comes from the expected service time.
+    api.patch(q, "{\"expected_service_ms\": 100, \"concurrency_limit\": 1}");
+    assertThat(api.get(q + "/jobs/" + id).json().get("eta_ms").isNumber()).isTrue();
     Reply paused = api.patch(q, "{\"paused\": true}");
     assertThat(paused.status()).isEqualTo(200);
     assertThat(paused.json().get("settings").get("paused").asBoolean()).isTrue();
     assertThat(api.get(q + "/jobs/" + id).json().get("eta_ms").isNull()).isTrue();
     assertThat(api.post(q + "/leases", "{}").status()).isEqualTo(204);
-    api.patch(q, "{\"paused\": false, \"rate_limit\": 0}");
+    api.patch(q, "{\"paused\": false}");
+    assertThat(api.get(q + "/jobs/" + id).json().get("eta_ms").isNumber()).isTrue();
     assertThat(api.post(q + "/leases", "{}").status()).isEqualTo(200);
   }
 
