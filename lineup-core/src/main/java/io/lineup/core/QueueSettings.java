@@ -10,7 +10,8 @@ import java.util.function.Supplier;
  * form, bounds and default are defined once, in {@link QueueSetting}.
  *
  * @param paused leases return nothing while paused; publishing still works
- * @param rateLimit most leases per sliding second across all consumers; 0 = no limit
+ * @param rateLimit most leases per sliding period ({@code ratePeriod}, default a second) across all
+ *     consumers; 0 = no limit
  * @param concurrencyLimit most jobs leased at once across all consumers; 0 = no limit
  * @param maxAttempts default deliveries before dead letters (jobs may set their own)
  * @param timeToRun default lease length (jobs may set their own)
@@ -18,6 +19,10 @@ import java.util.function.Supplier;
  * @param retention how long finished records (done, cancelled, expired) are kept; zero deletes at
  *     once
  * @param retentionMax most finished records kept, oldest dropped first
+ * @param ratePeriod the period of the rate limit: at most {@code rateLimit} leases in any sliding
+ *     period of this length (default one second)
+ * @param rateBurst 0: the whole rate may be leased at once; n: at most n at once, then leases are
+ *     spaced evenly, one per {@code ratePeriod / rateLimit}
  */
 public record QueueSettings(
     Boolean paused,
@@ -27,7 +32,9 @@ public record QueueSettings(
     Duration timeToRun,
     Backoff backoff,
     Duration retention,
-    Integer retentionMax) {
+    Integer retentionMax,
+    Duration ratePeriod,
+    Integer rateBurst) {
 
   /** Default max attempts: {@link QueueSetting#MAX_ATTEMPTS}'s default. */
   public static final int DEFAULT_MAX_ATTEMPTS = QueueSetting.defaults().maxAttempts();
@@ -52,7 +59,7 @@ public record QueueSettings(
 
   /** An empty change: set the fields to change with the {@code with...} methods. */
   public static QueueSettings change() {
-    return new QueueSettings(null, null, null, null, null, null, null, null);
+    return new QueueSettings(null, null, null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -82,7 +89,9 @@ public record QueueSettings(
         timeToRun,
         backoff,
         retention,
-        retentionMax);
+        retentionMax,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -98,7 +107,9 @@ public record QueueSettings(
         timeToRun,
         backoff,
         retention,
-        retentionMax);
+        retentionMax,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -107,7 +118,16 @@ public record QueueSettings(
    */
   public QueueSettings withConcurrencyLimit(int limit) {
     return new QueueSettings(
-        paused, rateLimit, limit, maxAttempts, timeToRun, backoff, retention, retentionMax);
+        paused,
+        rateLimit,
+        limit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -116,7 +136,16 @@ public record QueueSettings(
    */
   public QueueSettings withMaxAttempts(int value) {
     return new QueueSettings(
-        paused, rateLimit, concurrencyLimit, value, timeToRun, backoff, retention, retentionMax);
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        value,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -125,7 +154,16 @@ public record QueueSettings(
    */
   public QueueSettings withTimeToRun(Duration value) {
     return new QueueSettings(
-        paused, rateLimit, concurrencyLimit, maxAttempts, value, backoff, retention, retentionMax);
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        value,
+        backoff,
+        retention,
+        retentionMax,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -141,7 +179,9 @@ public record QueueSettings(
         timeToRun,
         value,
         retention,
-        retentionMax);
+        retentionMax,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -150,7 +190,16 @@ public record QueueSettings(
    */
   public QueueSettings withRetention(Duration value) {
     return new QueueSettings(
-        paused, rateLimit, concurrencyLimit, maxAttempts, timeToRun, backoff, value, retentionMax);
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        value,
+        retentionMax,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -159,6 +208,51 @@ public record QueueSettings(
    */
   public QueueSettings withRetentionMax(int value) {
     return new QueueSettings(
-        paused, rateLimit, concurrencyLimit, maxAttempts, timeToRun, backoff, retention, value);
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        value,
+        ratePeriod,
+        rateBurst);
+  }
+
+  /**
+   * Sets the period of the rate limit; {@link QueueSetting#RATE_PERIOD} gives the bounds, checked
+   * by {@link Lineup#configure}.
+   */
+  public QueueSettings withRatePeriod(Duration value) {
+    return new QueueSettings(
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        value,
+        rateBurst);
+  }
+
+  /**
+   * Sets how many leases may start at once under the rate limit (0 = the whole rate); {@link
+   * QueueSetting#RATE_BURST} gives the bounds, checked by {@link Lineup#configure}.
+   */
+  public QueueSettings withRateBurst(int value) {
+    return new QueueSettings(
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        ratePeriod,
+        value);
   }
 }

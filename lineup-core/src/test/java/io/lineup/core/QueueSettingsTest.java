@@ -25,7 +25,9 @@ abstract class QueueSettingsTest extends EngineSuite {
                   QueueSettings.DEFAULT_TIME_TO_RUN,
                   Backoff.DEFAULT,
                   QueueSettings.DEFAULT_RETENTION,
-                  QueueSettings.DEFAULT_RETENTION_MAX));
+                  QueueSettings.DEFAULT_RETENTION_MAX,
+                  java.time.Duration.ofSeconds(1),
+                  0));
     }
   }
 
