@@ -221,4 +221,88 @@ class DispatchTest {
       assertThat(took).isLessThan(5_000);
     }
   }
+
+  @Test
+  void badTasksAreRefusedWithA4xxNamingTheFieldAndNothingIsQueued() {
+    String name = name("bad");
+    String ep =
+        endpoint(api, NS, name, target.url() + "/v1", "\"paused\": true, \"methods\": [\"POST\"]");
+    api.put("/v1/callbacks/" + NS, "{\"allowed_prefixes\": [\"http://127.0.0.1:9/hooks/\"]}");
+    String lowToken = DispatchFixtures.token(api, NS, "[\"publish\"]", 0);
+    record Case(Api who, String path, String body, int status, String error, String field) {}
+    String big = "x".repeat(1024 * 1024);
+    List<Case> cases =
+        List.of(
+            new Case(
+                api, "/v1/endpoints/" + NS + "/nope/tasks", "{}", 404, "not_found", "endpoint"),
+            new Case(api, ep + "/tasks", "{\"path\": \"/../admin\"}", 400, "invalid_field", "path"),
+            new Case(
+                api, ep + "/tasks", "{\"path\": \"/a/%2e%2e/b\"}", 400, "invalid_field", "path"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"path\": \"http://10.0.0.1/x\"}",
+                400,
+                "invalid_field",
+                "path"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"path\": \"//evil.example/x\"}",
+                400,
+                "invalid_field",
+                "path"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"path\": \"@evil.example/x\"}",
+                400,
+                "invalid_field",
+                "path"),
+            new Case(
+                api, ep + "/tasks", "{\"method\": \"DELETE\"}", 400, "invalid_field", "method"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"body_text\": \"" + big + "\"}",
+                413,
+                "payload_too_large",
+                "body_text"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"callback_url\": \"http://169.254.169.254/latest\"}",
+                400,
+                "invalid_field",
+                "callback_url"),
+            new Case(
+                api.as(lowToken),
+                ep + "/tasks",
+                "{\"priority\": 5}",
+                403,
+                "priority_not_allowed",
+                "priority"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"headers\": {\"Host\": \"x\"}}",
+                400,
+                "invalid_field",
+                "headers.Host"));
+    for (Case c : cases) {
+      Reply reply = c.who().post(c.path(), c.body());
+      assertThat(reply.status())
+          .as(c.body().length() > 200 ? "big body" : c.body())
+          .isEqualTo(c.status());
+      assertThat(reply.field("error")).as(reply.toString()).isEqualTo(c.error());
+      assertThat(reply.field("field")).as(reply.toString()).isEqualTo(c.field());
+    }
+    assertThat(api.get(ep).json().path("tasks").path("queued").asLong()).isZero();
+    Reply badEndpoint = api.put(ep, "{\"base_url\": \"ftp://x\"}");
+    assertThat(badEndpoint.status()).isEqualTo(400);
+    assertThat(badEndpoint.field("field")).isEqualTo("base_url");
+    Reply goodCallback =
+        api.post(ep + "/tasks", "{\"callback_url\": \"http://127.0.0.1:9/hooks/done\"}");
+    assertThat(goodCallback.status()).isEqualTo(202);
+  }
 }

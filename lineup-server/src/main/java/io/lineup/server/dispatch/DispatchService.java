@@ -281,6 +281,8 @@ public final class DispatchService implements AutoCloseable {
         QueueSettings.change()
             .withPaused(paused)
             .withRateLimit(spec.rate())
+            .withRatePeriod(Duration.ofMillis(spec.guardedPeriodMs()))
+            .withRateBurst(spec.effectiveBurst())
             .withConcurrencyLimit(concurrency)
             .withMaxAttempts(spec.maxAttempts())
             .withTimeToRun(Duration.ofMillis(spec.attemptTimeoutMs() + LEASE_MARGIN_MS))

@@ -42,6 +42,7 @@ final class EndpointDispatcher implements AutoCloseable {
   private final DispatchService service;
   private final EndpointKey key;
   private final AtomicInteger consecutiveFailures = new AtomicInteger();
+  private final java.util.ArrayDeque<Long> sends = new java.util.ArrayDeque<>();
   private volatile EndpointSpec spec;
   private Worker worker;
   private int workerConcurrency;
@@ -110,6 +111,7 @@ final class EndpointDispatcher implements AutoCloseable {
           && job.leasedAt().toEpochMilli() - job.dueAt().toEpochMilli() > current.lineTimeoutMs()) {
         return end(job, Outcome.TIMED_OUT, attempts, null, "waited longer than the line timeout");
       }
+      paceSend(current);
       Result result = send(current, request, uri, job);
       attempts.add(result.attempt);
       RetryPolicy policy = current.retryPolicy();
@@ -246,6 +248,38 @@ final class EndpointDispatcher implements AutoCloseable {
               : "connection_error: " + Attempt.shorten(String.valueOf(cause.getMessage()));
       return new Result(
           new Attempt(job.attempt(), startedAt, took, null, error), null, timedOut, -1);
+    }
+  }
+
+  /**
+   * Keeps this instance's sends within the rate as sent, not only as leased: a request leased in
+   * time but held up on its way (a busy machine) could otherwise leave right before one leased a
+   * period later, and a window at the target would hold one start more than the rate. Waits until
+   * the request {@code rate} sends ago is a period (and 2 ms) old.
+   */
+  private void paceSend(EndpointSpec current) throws InterruptedException {
+    int rate = current.rate();
+    if (rate <= 0) {
+      return;
+    }
+    long period = current.periodMs() * 1_000_000L + 2_000_000L;
+    while (true) {
+      long wait;
+      synchronized (sends) {
+        while (sends.size() > rate) {
+          sends.pollFirst();
+        }
+        long now = System.nanoTime();
+        if (sends.size() < rate || now - sends.peekFirst() >= period) {
+          if (sends.size() == rate) {
+            sends.pollFirst();
+          }
+          sends.addLast(now);
+          return;
+        }
+        wait = sends.peekFirst() + period - now;
+      }
+      Thread.sleep(Duration.ofNanos(Math.max(1, wait)));
     }
   }
 

@@ -21,7 +21,10 @@ import java.util.Set;
  * @param baseUrl the target base URL (http or https, no query or fragment, no user info); a task
  *     reaches only paths under it
  * @param methods the HTTP methods a task may use
- * @param rate most requests started per second across all instances; 0 = no rate limit
+ * @param rate most requests started per {@code periodMs} across all instances; 0 = no rate limit
+ * @param periodMs the period of the rate, in milliseconds
+ * @param burst most requests started at once before the rest are spaced evenly (one per {@code
+ *     periodMs / rate}); 0 = a tenth of the rate, at least 1
  * @param concurrency most requests in flight at once across all instances; 0 = no shared cap (each
  *     instance still runs at most {@link #MAX_LOCAL_CONCURRENCY})
  * @param attemptTimeoutMs how long one request may take, from sending to the end of the response
@@ -43,6 +46,8 @@ public record EndpointSpec(
     URI baseUrl,
     Set<String> methods,
     int rate,
+    long periodMs,
+    int burst,
     int concurrency,
     long attemptTimeoutMs,
     int maxAttempts,
@@ -61,6 +66,12 @@ public record EndpointSpec(
 
   /** Highest {@code rate}. */
   public static final int MAX_RATE = 100_000;
+
+  /** Shortest rate period: 100 ms. */
+  public static final long MIN_PERIOD_MS = 100;
+
+  /** Longest rate period: 1 day. */
+  public static final long MAX_PERIOD_MS = 24L * 3_600_000;
 
   /** Highest {@code concurrency}. */
   public static final int MAX_CONCURRENCY = 10_000;
@@ -114,6 +125,7 @@ public record EndpointSpec(
           "methods",
           "rate",
           "period_ms",
+          "burst",
           "concurrency",
           "attempt_timeout_ms",
           "max_attempts",
@@ -149,9 +161,8 @@ public record EndpointSpec(
       }
     }
     int rate = (int) f.longOr("rate", 0, MAX_RATE, 0);
-    // Only one period is measured today (a sliding second); saying so beats a silent misreading.
-    long period = f.longOr("period_ms", 1000, 1000, 1000);
-    assert period == 1000;
+    long period = f.longOr("period_ms", MIN_PERIOD_MS, MAX_PERIOD_MS, 1000);
+    int burst = (int) f.longOr("burst", 0, MAX_RATE, 0);
     int concurrency = (int) f.longOr("concurrency", 0, MAX_CONCURRENCY, 10);
     long timeout = f.longOr("attempt_timeout_ms", 1, MAX_ATTEMPT_TIMEOUT_MS, 30_000);
     int maxAttempts = (int) f.longOr("max_attempts", 1, MAX_ATTEMPTS, DEFAULT_MAX_ATTEMPTS);
@@ -185,6 +196,8 @@ public record EndpointSpec(
         base,
         Set.copyOf(methods),
         rate,
+        period,
+        burst,
         concurrency,
         timeout,
         maxAttempts,
@@ -206,7 +219,8 @@ public record EndpointSpec(
     ArrayNode m = node.putArray("methods");
     sorted(methods).forEach(m::add);
     node.put("rate", rate);
-    node.put("period_ms", 1000);
+    node.put("period_ms", periodMs);
+    node.put("burst", burst);
     node.put("concurrency", concurrency);
     node.put("attempt_timeout_ms", attemptTimeoutMs);
     node.put("max_attempts", maxAttempts);
@@ -226,6 +240,20 @@ public record EndpointSpec(
     b.put("failures", breakerFailures);
     b.put("cooldown_ms", breakerCooldownMs);
     return node;
+  }
+
+  /** The burst in force: the one set, or a tenth of the rate (at least 1). */
+  public int effectiveBurst() {
+    return burst > 0 ? Math.min(burst, Math.max(1, rate)) : Math.max(1, rate / 10);
+  }
+
+  /**
+   * The period the engine measures the rate over: 2 % longer than the endpoint's (at least 5 ms
+   * more), so that the few milliseconds between a lease and its request's arrival cannot put one
+   * request more into a window as the target measures it.
+   */
+  public long guardedPeriodMs() {
+    return periodMs + Math.max(5, periodMs / 50);
   }
 
   /** The requests this instance runs at once for the endpoint. */

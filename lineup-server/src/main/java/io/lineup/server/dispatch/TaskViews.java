@@ -127,7 +127,7 @@ final class TaskViews {
     if (spec.concurrency() > 0) {
       byService = position * spec.expectedServiceMs() / spec.concurrency();
     }
-    long byRate = spec.rate() > 0 ? position * 1000 / spec.rate() : 0;
+    long byRate = spec.rate() > 0 ? position * spec.periodMs() / spec.rate() : 0;
     return Math.max(byService, byRate);
   }
 
