@@ -85,6 +85,7 @@ public final class LineupServer implements AutoCloseable {
               new ApiContext.RequestLimits(maxBody, settings.maxPayloadBytes()),
               dispatch);
       metrics.watchWaiters(waiters::count);
+      metrics.watchOpenBreakers(dispatch::openBreakers);
       this.http =
           new HttpApi(
               settings,
