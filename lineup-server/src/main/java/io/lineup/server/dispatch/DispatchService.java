@@ -53,8 +53,11 @@ public final class DispatchService implements AutoCloseable {
   /** Grace added to a task's bound in Redis beyond its line timeout and attempts: 1 min. */
   public static final long RECORD_GRACE_MS = 60_000;
 
-  /** Time from sending to the end of the lease beyond the attempt timeout: 5 s. */
-  static final long LEASE_MARGIN_MS = 5_000;
+  /**
+   * Lease length beyond the attempt timeout: 2 s. A killed instance's tasks go back in line this
+   * long after their attempt would have timed out.
+   */
+  public static final long LEASE_MARGIN_MS = 2_000;
 
   private final Lineup lineup;
   private final RecordStore endpointRecords;
