@@ -119,7 +119,10 @@ public final class EtaEstimator {
    * @param expectedServiceTime how long one job takes from lease to ack, used when nothing was
    *     served recently; zero = none
    * @param leased jobs in service (leased) now
-   * @param rateWindow the rate limit's window ({@link RateWindow#EMPTY} without a limit)
+   * @param rateWindow the rate limit's window over the last second ({@link RateWindow#EMPTY}
+   *     without a limit)
+   * @param ratePeriod the period of the rate limit: at most {@code rateLimit} per sliding period
+   * @param rateBurst 0, or at most this many leases at once and then evenly spaced
    */
   public record Conditions(
       boolean paused,
@@ -127,7 +130,9 @@ public final class EtaEstimator {
       int concurrencyLimit,
       Duration expectedServiceTime,
       long leased,
-      RateWindow rateWindow) {
+      RateWindow rateWindow,
+      Duration ratePeriod,
+      int rateBurst) {
     /**
      * Checks the values.
      *
@@ -138,10 +143,50 @@ public final class EtaEstimator {
     public Conditions {
       Objects.requireNonNull(expectedServiceTime, "expectedServiceTime");
       Objects.requireNonNull(rateWindow, "rateWindow");
-      if (rateLimit < 0 || concurrencyLimit < 0 || leased < 0 || expectedServiceTime.isNegative()) {
+      Objects.requireNonNull(ratePeriod, "ratePeriod");
+      if (rateLimit < 0
+          || concurrencyLimit < 0
+          || leased < 0
+          || rateBurst < 0
+          || expectedServiceTime.isNegative()
+          || ratePeriod.isNegative()
+          || ratePeriod.isZero()) {
         throw new IllegalArgumentException(
-            "Limits, the expected service time and the leased count must not be negative");
+            "Limits, the expected service time and the leased count must not be negative, and"
+                + " the rate period must be positive");
       }
+    }
+
+    /** Conditions whose rate limit counts per sliding second, without a burst. */
+    public Conditions(
+        boolean paused,
+        int rateLimit,
+        int concurrencyLimit,
+        Duration expectedServiceTime,
+        long leased,
+        RateWindow rateWindow) {
+      this(
+          paused,
+          rateLimit,
+          concurrencyLimit,
+          expectedServiceTime,
+          leased,
+          rateWindow,
+          Duration.ofSeconds(1),
+          0);
+    }
+
+    /** The rate limit as jobs per second; infinity without a limit. */
+    double ratePerSecond() {
+      return rateLimit > 0 ? rateLimit * 1000.0 / ratePeriod.toMillis() : Double.POSITIVE_INFINITY;
+    }
+
+    /**
+     * Whether the limiter's own schedule can be followed: a limit per second without a burst, whose
+     * window is the one the scripts report.
+     */
+    boolean schedulable() {
+      return rateLimit > 0 && rateBurst == 0 && ratePeriod.toMillis() == 1000;
     }
 
     /**
@@ -157,7 +202,9 @@ public final class EtaEstimator {
           settings.concurrencyLimit(),
           settings.expectedServiceTime(),
           leased,
-          rateWindow);
+          rateWindow,
+          settings.ratePeriod(),
+          settings.rateBurst());
     }
   }
 
@@ -218,7 +265,7 @@ public final class EtaEstimator {
     if (conditions.paused()) {
       return NONE;
     }
-    double cap = conditions.rateLimit() > 0 ? conditions.rateLimit() : Double.POSITIVE_INFINITY;
+    double cap = conditions.ratePerSecond();
     double[] samples = samples(counts);
     if (samples.length > 0) {
       double[] recent = Arrays.copyOfRange(samples, changeStart(samples), samples.length);
@@ -235,7 +282,9 @@ public final class EtaEstimator {
         int limit = conditions.rateLimit();
         RateWindow window = conditions.rateWindow();
         boolean atLimit =
-            limit > 0 && rate >= AT_LIMIT * limit && window.leases() >= AT_LIMIT * limit;
+            conditions.schedulable()
+                && rate >= AT_LIMIT * limit
+                && window.leases() >= AT_LIMIT * limit;
         return new EtaEstimator(
             Basis.MEASURED, rate, mean, spread, recent.length, cap, limit, atLimit ? window : null);
       }

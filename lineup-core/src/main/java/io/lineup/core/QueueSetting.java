@@ -49,7 +49,35 @@ public enum QueueSetting {
       100_000,
       0L,
       QueueSettings::rateLimit,
-      "most leases per sliding second across all consumers; 0 = no limit"),
+      "most leases per sliding period (rate_period_ms, default a second) across all consumers;"
+          + " 0 = no limit"),
+
+  /** The period of the rate limit. */
+  RATE_PERIOD(
+      Type.MILLIS,
+      null,
+      "ratePeriod",
+      "rate_period_ms",
+      "rate_period_ms",
+      10,
+      24L * 60 * 60 * 1000,
+      1000L,
+      QueueSettings::ratePeriod,
+      "the period of the rate limit: at most rate_limit leases in any sliding period of this length"),
+
+  /** How many leases may start at once under a rate limit. */
+  RATE_BURST(
+      Type.INTEGER,
+      null,
+      "rateBurst",
+      "rate_burst",
+      "rate_burst",
+      0,
+      100_000,
+      0L,
+      QueueSettings::rateBurst,
+      "0: the whole rate may be leased at once; n: at most n at once, then the leases are spaced"
+          + " evenly, one per rate_period_ms / rate_limit"),
 
   /** Most jobs leased at once. */
   CONCURRENCY_LIMIT(
@@ -492,7 +520,9 @@ public enum QueueSetting {
         backoff,
         (Duration) java.get(RETENTION),
         (Integer) java.get(RETENTION_MAX),
-        (Duration) java.get(EXPECTED_SERVICE_TIME));
+        (Duration) java.get(EXPECTED_SERVICE_TIME),
+        (Duration) java.get(RATE_PERIOD),
+        (Integer) java.get(RATE_BURST));
   }
 
   /**

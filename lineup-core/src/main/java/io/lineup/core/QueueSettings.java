@@ -10,7 +10,8 @@ import java.util.function.Supplier;
  * form, bounds and default are defined once, in {@link QueueSetting}.
  *
  * @param paused leases return nothing while paused; publishing still works
- * @param rateLimit most leases per sliding second across all consumers; 0 = no limit
+ * @param rateLimit most leases per sliding period ({@code ratePeriod}, default a second) across all
+ *     consumers; 0 = no limit
  * @param concurrencyLimit most jobs leased at once across all consumers; 0 = no limit
  * @param maxAttempts default deliveries before dead letters (jobs may set their own)
  * @param timeToRun default lease length (jobs may set their own)
@@ -21,6 +22,8 @@ import java.util.function.Supplier;
  * @param expectedServiceTime how long one job is expected to take from lease to ack; ETAs use it
  *     (with the concurrency limit, or the jobs leased at the moment) until the queue has served
  *     jobs in the last minute; zero = none
+ * @param ratePeriod the period of the rate limit: at most {@code rateLimit} leases in any sliding
+ *     period of this length (default one second)
  */
 public record QueueSettings(
     Boolean paused,
@@ -31,7 +34,9 @@ public record QueueSettings(
     Backoff backoff,
     Duration retention,
     Integer retentionMax,
-    Duration expectedServiceTime) {
+    Duration expectedServiceTime,
+    Duration ratePeriod,
+    Integer rateBurst) {
 
   /** Default max attempts: {@link QueueSetting#MAX_ATTEMPTS}'s default. */
   public static final int DEFAULT_MAX_ATTEMPTS = QueueSetting.defaults().maxAttempts();
@@ -56,7 +61,7 @@ public record QueueSettings(
 
   /** An empty change: set the fields to change with the {@code with...} methods. */
   public static QueueSettings change() {
-    return new QueueSettings(null, null, null, null, null, null, null, null, null);
+    return new QueueSettings(null, null, null, null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -87,7 +92,9 @@ public record QueueSettings(
         backoff,
         retention,
         retentionMax,
-        expectedServiceTime);
+        expectedServiceTime,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -104,7 +111,9 @@ public record QueueSettings(
         backoff,
         retention,
         retentionMax,
-        expectedServiceTime);
+        expectedServiceTime,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -121,7 +130,9 @@ public record QueueSettings(
         backoff,
         retention,
         retentionMax,
-        expectedServiceTime);
+        expectedServiceTime,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -138,7 +149,9 @@ public record QueueSettings(
         backoff,
         retention,
         retentionMax,
-        expectedServiceTime);
+        expectedServiceTime,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -155,7 +168,9 @@ public record QueueSettings(
         backoff,
         retention,
         retentionMax,
-        expectedServiceTime);
+        expectedServiceTime,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -172,7 +187,9 @@ public record QueueSettings(
         value,
         retention,
         retentionMax,
-        expectedServiceTime);
+        expectedServiceTime,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -189,7 +206,9 @@ public record QueueSettings(
         backoff,
         value,
         retentionMax,
-        expectedServiceTime);
+        expectedServiceTime,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -206,7 +225,9 @@ public record QueueSettings(
         backoff,
         retention,
         value,
-        expectedServiceTime);
+        expectedServiceTime,
+        ratePeriod,
+        rateBurst);
   }
 
   /**
@@ -224,6 +245,46 @@ public record QueueSettings(
         backoff,
         retention,
         retentionMax,
+        value,
+        ratePeriod,
+        rateBurst);
+  }
+
+  /**
+   * Sets the period of the rate limit; {@link QueueSetting#RATE_PERIOD} gives the bounds, checked
+   * by {@link Lineup#configure}.
+   */
+  public QueueSettings withRatePeriod(Duration value) {
+    return new QueueSettings(
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        expectedServiceTime,
+        value,
+        rateBurst);
+  }
+
+  /**
+   * Sets how many leases may start at once under the rate limit (0 = the whole rate); {@link
+   * QueueSetting#RATE_BURST} gives the bounds, checked by {@link Lineup#configure}.
+   */
+  public QueueSettings withRateBurst(int value) {
+    return new QueueSettings(
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        expectedServiceTime,
+        ratePeriod,
         value);
   }
 }

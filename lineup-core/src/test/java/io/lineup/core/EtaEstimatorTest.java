@@ -51,6 +51,26 @@ class EtaEstimatorTest {
   }
 
   @Test
+  void aRateLimitWithItsOwnPeriodCapsTheRateAtLimitOverPeriod() {
+    // 300 per minute is 5 per second, whatever the consumers managed in a burst.
+    EtaEstimator.Conditions perMinute =
+        new EtaEstimator.Conditions(
+            false,
+            300,
+            0,
+            Duration.ZERO,
+            0,
+            EtaEstimator.RateWindow.EMPTY,
+            Duration.ofMinutes(1),
+            0);
+
+    EtaEstimator estimate = EtaEstimator.of(steady(20, 10), perMinute);
+
+    assertThat(estimate.ratePerSecond()).isEqualTo(5);
+    assertThat(estimate.eta(49).orElseThrow().point()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
   void theFirstSecondWithCompletionsIsLeftOutAsItWasOnlyPartlyServed() {
     // Service began late in the first second: 30 of a steady 100 per second.
     List<Long> counts = List.of(30L, 100L, 100L, 40L);

@@ -76,6 +76,68 @@ abstract class LimitsTest extends EngineSuite {
   }
 
   @Test
+  void aRateOfTenPerTwoSecondsHoldsInEverySlidingTwoSecondsAndTellsHowLongToWait() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      lineup.configure(
+          queue, QueueSettings.change().withRateLimit(10).withRatePeriod(Duration.ofSeconds(2)));
+      lineup.publishAll(queue, someJobs(30, "call "));
+
+      Leases first = lineup.lease(queue, 30, Duration.ZERO);
+      Leases refused = lineup.lease(queue, 1, Duration.ZERO);
+
+      assertThat(first.jobs()).hasSize(10);
+      assertThat(refused.jobs()).isEmpty();
+      assertThat(refused.refusal()).isEqualTo(Leases.Refusal.RATE_LIMITED);
+      assertThat(refused.retryAfter()).isGreaterThan(Duration.ofMillis(1_500));
+      assertThat(refused.retryAfter()).isLessThanOrEqualTo(Duration.ofMillis(2_001));
+    }
+  }
+
+  @Test
+  void aBurstOfOneSpacesLeasesEvenlyOverThePeriod() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      lineup.configure(queue, QueueSettings.change().withRateLimit(20).withRateBurst(1));
+      lineup.publishAll(queue, someJobs(12, "call "));
+
+      List<Long> leasedAt = new ArrayList<>();
+      while (leasedAt.size() < 12) {
+        for (LeasedJob job : lineup.lease(queue, 12, Duration.ofSeconds(2)).jobs()) {
+          leasedAt.add(job.leasedAt().toEpochMilli());
+          lineup.ack(job);
+        }
+      }
+
+      List<Long> gaps = new ArrayList<>();
+      for (int i = 1; i < leasedAt.size(); i++) {
+        gaps.add(leasedAt.get(i) - leasedAt.get(i - 1));
+      }
+      System.out.println("Gaps between leases at 20/s with a burst of 1 (ms): " + gaps);
+      // One lease per 50 ms; never two closer than the interval.
+      assertThat(gaps).allSatisfy(gap -> assertThat(gap).isGreaterThanOrEqualTo(49L));
+      assertThat(leasedAt.get(11) - leasedAt.get(0)).isLessThan(11 * 50 + 400L);
+    }
+  }
+
+  @Test
+  void aBurstOfFiveLetsFiveGoAtOnceThenOneAtATime() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      lineup.configure(queue, QueueSettings.change().withRateLimit(10).withRateBurst(5));
+      lineup.publishAll(queue, someJobs(20, "call "));
+
+      Leases first = lineup.lease(queue, 20, Duration.ZERO);
+      Leases next = lineup.lease(queue, 20, Duration.ZERO);
+
+      assertThat(first.jobs()).hasSize(5);
+      assertThat(next.jobs()).isEmpty();
+      assertThat(next.refusal()).isEqualTo(Leases.Refusal.RATE_LIMITED);
+      assertThat(next.retryAfter()).isBetween(Duration.ofMillis(1), Duration.ofMillis(101));
+    }
+  }
+
+  @Test
   void aConcurrencyLimitOfThreeIsNeverExceededAndIsReached() throws Exception {
     QueueName queue = aFreshQueue();
     AtomicInteger inFlight = new AtomicInteger();

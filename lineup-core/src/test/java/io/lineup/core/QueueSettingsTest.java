@@ -26,7 +26,9 @@ abstract class QueueSettingsTest extends EngineSuite {
                   Backoff.DEFAULT,
                   QueueSettings.DEFAULT_RETENTION,
                   QueueSettings.DEFAULT_RETENTION_MAX,
-                  Duration.ZERO));
+                  Duration.ZERO,
+                  java.time.Duration.ofSeconds(1),
+                  0));
     }
   }
 

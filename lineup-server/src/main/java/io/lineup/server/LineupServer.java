@@ -8,6 +8,7 @@ import io.lineup.server.auth.AdminToken;
 import io.lineup.server.auth.Authenticator;
 import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
+import io.lineup.server.dispatch.DispatchService;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
 import io.lineup.server.http.RequestBody;
@@ -41,6 +42,7 @@ public final class LineupServer implements AutoCloseable {
   private final LeaseWaiters waiters = new LeaseWaiters();
   private final List<String> redisWarnings;
   private final HttpApi http;
+  private final DispatchService dispatch;
   private boolean closed;
 
   private LineupServer(ServerSettings settings) {
@@ -48,6 +50,7 @@ public final class LineupServer implements AutoCloseable {
     DataFolderLock lock = null;
     EmbeddedRedis redis = null;
     Lineup engine = null;
+    DispatchService dispatch = null;
     try {
       String redisUrl = settings.redisUrl();
       if (settings.embeddedRedis()) {
@@ -73,13 +76,16 @@ public final class LineupServer implements AutoCloseable {
       Clock clock = Clock.systemUTC();
       TokenStore tokens = new TokenStore(engine, clock);
       int maxBody = RequestBody.limitFor(settings.maxPayloadBytes());
+      dispatch = new DispatchService(engine, settings.maxPayloadBytes());
       ApiContext api =
           new ApiContext(
               engine,
               new ApiContext.AuthStores(tokens, new NamespaceStore(engine, clock)),
               new ApiContext.ServerState(metrics, waiters, draining),
-              new ApiContext.RequestLimits(maxBody, settings.maxPayloadBytes()));
+              new ApiContext.RequestLimits(maxBody, settings.maxPayloadBytes()),
+              dispatch);
       metrics.watchWaiters(waiters::count);
+      metrics.watchOpenBreakers(dispatch::openBreakers);
       this.http =
           new HttpApi(
               settings,
@@ -88,10 +94,15 @@ public final class LineupServer implements AutoCloseable {
               metrics,
               draining,
               maxBody);
+      dispatch.start();
+      this.dispatch = dispatch;
       this.embedded = redis;
       this.lineup = engine;
       this.folderLock = lock;
     } catch (RuntimeException | Error e) {
+      if (dispatch != null) {
+        dispatch.close();
+      }
       if (engine != null) {
         engine.close();
       }
@@ -163,6 +174,8 @@ public final class LineupServer implements AutoCloseable {
     http.stopAccepting();
     waiters.interruptAll();
     http.close();
+    // After the HTTP side: dispatchers finish their requests (or put the tasks back in line).
+    dispatch.close();
     lineup.close();
     if (embedded != null) {
       embedded.close();

@@ -60,6 +60,10 @@ final class Api {
     return send("POST", path, json);
   }
 
+  Reply put(String path, String json) {
+    return send("PUT", path, json);
+  }
+
   Reply patch(String path, String json) {
     return send("PATCH", path, json);
   }

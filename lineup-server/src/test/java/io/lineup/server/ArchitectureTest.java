@@ -117,6 +117,28 @@ class ArchitectureTest {
   }
 
   @Test
+  void theEngineNeverDependsOnDispatch() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("io.lineup.core..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.lineup.server.dispatch.."));
+  }
+
+  @Test
+  void dispatchUsesTheEngineOnlyThroughItsApiAndKnowsNoHandler() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("io.lineup.server.dispatch..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.lineup.core.internal..", "io.lineup.server.api.."));
+  }
+
+  @Test
   void theEngineNeverDependsOnTheServer() {
     check(slices().matching("io.lineup.(*)..").should().beFreeOfCycles());
   }

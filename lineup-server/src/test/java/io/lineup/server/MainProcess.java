@@ -88,6 +88,11 @@ final class MainProcess implements AutoCloseable {
     return null;
   }
 
+  /** Kills the process at once (SIGKILL, as {@code kill -9}): no shutdown of any kind. */
+  void kill() {
+    process.toHandle().destroyForcibly();
+  }
+
   /** Sends SIGTERM (a normal stop request, as from a supervisor). */
   void terminate() {
     // Through the handle: Process.destroy() would also close the pipe its output is read from.

@@ -9,10 +9,11 @@
 -- Returns      {} when unknown, else { state, payload, priority, attempts, max_attempts, ttr_ms,
 --              created_ms, due_ms, expires_ms, started_ms, finished_ms, error, result, position,
 --              lease_deadline_ms, now_ms, paused, rate_limit, concurrency_limit,
---              expected_service_ms, leased, done_per_s, rate_window }
+--              expected_service_ms, leased, done_per_s, rate_window, rate_period_ms, rate_burst }
 --              state: the state name; ttr_ms: time-to-run; *_ms times: epoch ms, 0 = none;
 --              error: the last error text; position: -1 when not ready; paused: 1 or 0;
---              rate_limit, concurrency_limit, expected_service_ms: the queue's settings;
+--              rate_limit, concurrency_limit, expected_service_ms, rate_period_ms, rate_burst:
+--              the queue's settings;
 --              leased: jobs leased now; done_per_s: completions per second (lib/service.lua),
 --              oldest first, the last for the current second; rate_window: the rate limit's
 --              window, a table of leases in the last second, ms since the oldest and since the
@@ -76,4 +77,4 @@ if job[F_STATE] == ST_LEASED then
 end
 return {state_name(id, job), text(F_PAYLOAD), job[F_PRIORITY], job[F_ATTEMPTS], max, ttr, job[F_CREATED], due,
   value(F_EXPIRES), value(F_STARTED), value(F_FINISHED), text(F_ERROR), text(F_RESULT), position, deadline, now,
-  s.paused, s.rate, s.concurrency, s.expected_service_ms, leased, done, window}
+  s.paused, s.rate, s.concurrency, s.expected_service_ms, leased, done, window, s.rate_period_ms, s.rate_burst}

@@ -28,7 +28,6 @@
 
 local RECLAIM_LIMIT = 100
 local PROMOTE_LIMIT = 1000
-local RATE_WINDOW_MS = 1000
 
 local now = clock_now(ARGV[1])
 local count = tonumber(ARGV[2])
@@ -64,14 +63,28 @@ if s.concurrency > 0 then
   end
   count = math.min(count, free)
 end
+-- Rate: at most s.rate leases in any sliding period (a log of the period's leases). With a burst,
+-- also a GCRA: at most s.rate_burst at once, then one lease per period / rate, spaced evenly; its
+-- theoretical arrival time is the meta field rate_tat (ms, fractional).
+local rate_base, rate_interval
 if s.rate > 0 then
-  redis.call('ZREMRANGEBYSCORE', K_RATE, '-inf', now - RATE_WINDOW_MS)
+  local period = s.rate_period_ms
+  redis.call('ZREMRANGEBYSCORE', K_RATE, '-inf', now - period)
   local free = s.rate - redis.call('ZCARD', K_RATE)
   if free <= 0 then
     local first = redis.call('ZRANGE', K_RATE, 0, 0, 'WITHSCORES')
-    return reply(2, math.max(1, tonumber(first[2]) + RATE_WINDOW_MS - now + 1), {})
+    return reply(2, math.max(1, tonumber(first[2]) + period - now + 1), {})
   end
   count = math.min(count, free)
+  if s.rate_burst > 0 then
+    rate_interval = period / s.rate
+    local tolerance = (s.rate_burst - 1) * rate_interval
+    rate_base = math.max(tonumber(redis.call('HGET', K_META, 'rate_tat') or '0'), now)
+    if rate_base > now + tolerance then
+      return reply(2, math.max(1, math.ceil(rate_base - tolerance - now)), {})
+    end
+    count = math.min(count, math.floor((now + tolerance - rate_base) / rate_interval) + 1)
+  end
 end
 
 -- The jobs are read with one HMGET and written with one HSET (per records hash, lib/job.lua) and
@@ -136,6 +149,9 @@ if #records > 0 then
 end
 if #leases > 0 then
   redis.call('ZADD', K_RATE, unpack(leases))
+  if rate_base then
+    redis.call('HSET', K_META, 'rate_tat', tostring(rate_base + (#leases / 2) * rate_interval))
+  end
 end
 
 local wait = -1

@@ -3,6 +3,7 @@ package io.lineup.server.api;
 import io.lineup.core.Lineup;
 import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
+import io.lineup.server.dispatch.DispatchService;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
 import io.lineup.server.metrics.ServerMetrics;
@@ -15,8 +16,14 @@ import io.lineup.server.metrics.ServerMetrics;
  * @param auth where namespaces and namespace tokens are kept
  * @param state this server instance's runtime state
  * @param limits the request limits the handlers enforce
+ * @param dispatch API dispatch: endpoints, tasks, callbacks
  */
-public record ApiContext(Lineup lineup, AuthStores auth, ServerState state, RequestLimits limits) {
+public record ApiContext(
+    Lineup lineup,
+    AuthStores auth,
+    ServerState state,
+    RequestLimits limits,
+    DispatchService dispatch) {
 
   /**
    * The auth stores.

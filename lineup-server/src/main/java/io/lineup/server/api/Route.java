@@ -22,6 +22,11 @@ public record Route(HandlerType method, String path, Access access, ApiHandler h
     return new Route(HandlerType.POST, path, access, handler);
   }
 
+  /** A PUT route. */
+  public static Route put(String path, Access access, ApiHandler handler) {
+    return new Route(HandlerType.PUT, path, access, handler);
+  }
+
   /** A PATCH route. */
   public static Route patch(String path, Access access, ApiHandler handler) {
     return new Route(HandlerType.PATCH, path, access, handler);

@@ -19,6 +19,9 @@ public final class RouteTable {
     DeadLetterHandlers dead = new DeadLetterHandlers(api, queues);
     AdminHandlers admin = new AdminHandlers(api);
     SystemHandlers system = new SystemHandlers(api);
+    DispatchHandlers dispatch = new DispatchHandlers(api);
+    String endpoint = "/v1/endpoints/{ns}/{endpoint}";
+    String task = endpoint + "/tasks/{id}";
     String queue = "/v1/queues/{ns}/{queue}";
     String job = queue + "/jobs/{id}";
     return List.of(
@@ -39,6 +42,15 @@ public final class RouteTable {
         Route.get(queue + "/dead", Access.namespace(MANAGE), dead::list),
         Route.post(queue + "/dead/respawn", Access.namespace(MANAGE), dead::respawn),
         Route.delete(queue + "/dead", Access.namespace(MANAGE), dead::purge),
+        Route.put(endpoint, Access.namespace(MANAGE), dispatch::putEndpoint),
+        Route.get(endpoint, Access.namespace(MANAGE), dispatch::getEndpoint),
+        Route.delete(endpoint, Access.namespace(MANAGE), dispatch::deleteEndpoint),
+        Route.get("/v1/endpoints/{ns}", Access.namespace(MANAGE), dispatch::listEndpoints),
+        Route.post(endpoint + "/tasks", Access.namespace(PUBLISH), dispatch::submit),
+        Route.get(task, Access.namespace(PUBLISH, MANAGE), dispatch::getTask),
+        Route.delete(task, Access.namespace(PUBLISH, MANAGE), dispatch::cancelTask),
+        Route.put("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::putCallbacks),
+        Route.get("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::getCallbacks),
         Route.post("/v1/admin/namespaces", Access.admin(), admin::createNamespace),
         Route.get("/v1/admin/namespaces", Access.admin(), admin::listNamespaces),
         Route.delete("/v1/admin/namespaces/{ns}", Access.admin(), admin::deleteNamespace),

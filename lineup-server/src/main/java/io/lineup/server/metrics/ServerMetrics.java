@@ -59,6 +59,19 @@ public final class ServerMetrics {
         .register(registry);
   }
 
+  /**
+   * Reports how many dispatch endpoints have their circuit breaker open or half open, as {@code
+   * lineup_dispatch_breakers_open}.
+   *
+   * @param open read at every scrape; held for the life of the metrics
+   */
+  public void watchOpenBreakers(java.util.function.LongSupplier open) {
+    Gauge.builder("lineup.dispatch.breakers.open", open, java.util.function.LongSupplier::getAsLong)
+        .description("Dispatch endpoints whose circuit breaker is open or half open")
+        .strongReference(true)
+        .register(registry);
+  }
+
   /** The listener the engine tells every Redis command's latency. */
   public CommandLatencyListener redisLatencyListener() {
     return (command, latency) -> {

@@ -109,7 +109,9 @@ public final class ScriptReplies {
     EXPECTED_SERVICE_MS,
     LEASED,
     DONE_PER_S,
-    RATE_WINDOW
+    RATE_WINDOW,
+    RATE_PERIOD_MS,
+    RATE_BURST
   }
 
   /** {@code stats.lua}. */
@@ -328,7 +330,9 @@ public final class ScriptReplies {
               (int) number(r, Get.CONCURRENCY_LIMIT),
               Duration.ofMillis(number(r, Get.EXPECTED_SERVICE_MS)),
               number(r, Get.LEASED),
-              rateWindow(r, Get.RATE_WINDOW));
+              rateWindow(r, Get.RATE_WINDOW),
+              Duration.ofMillis(number(r, Get.RATE_PERIOD_MS)),
+              (int) number(r, Get.RATE_BURST));
       eta = EtaEstimator.of(longs(r, Get.DONE_PER_S), conditions).eta(position).orElse(null);
     }
     byte[] result = bytes(r, Get.RESULT);

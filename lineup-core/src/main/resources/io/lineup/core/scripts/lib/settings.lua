@@ -2,10 +2,11 @@
 -- QueueSetting.java defines the same names and defaults; QueueSettingDefinitionsTest checks that they agree.
 --#include lib/keys.lua
 local SETTING_NAMES = {'max_attempts', 'ttr_ms', 'backoff', 'backoff_ms', 'backoff_max_ms', 'backoff_jitter',
-  'retention_ms', 'retention_max', 'rate', 'concurrency', 'paused', 'expected_service_ms'}
+  'retention_ms', 'retention_max', 'rate', 'concurrency', 'paused', 'expected_service_ms', 'rate_period_ms',
+  'rate_burst'}
 local SETTING_DEFAULTS = {max_attempts = 3, ttr_ms = 30000, backoff = 'exponential', backoff_ms = 1000,
   backoff_max_ms = 300000, backoff_jitter = 0.2, retention_ms = 3600000, retention_max = 10000, rate = 0,
-  concurrency = 0, paused = 0, expected_service_ms = 0}
+  concurrency = 0, paused = 0, expected_service_ms = 0, rate_period_ms = 1000, rate_burst = 0}
 
 local function settings_load()
   local values = redis.call('HMGET', K_META, unpack(SETTING_NAMES))

@@ -1,0 +1,135 @@
+package io.lineup.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.http.Context;
+import io.lineup.core.InvalidArgumentException;
+import io.lineup.core.JobState;
+import io.lineup.server.auth.Principal;
+import io.lineup.server.dispatch.DispatchService;
+import io.lineup.server.dispatch.EndpointKey;
+import io.lineup.server.dispatch.EndpointSpec;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.ErrorCode;
+import io.lineup.server.http.Json;
+import io.lineup.server.http.RequestBody;
+import java.util.Locale;
+
+/** API dispatch: endpoints, tasks and the callback settings of a namespace. */
+public final class DispatchHandlers {
+  private final ApiContext api;
+
+  public DispatchHandlers(ApiContext api) {
+    this.api = api;
+  }
+
+  private DispatchService dispatch() {
+    return api.dispatch();
+  }
+
+  private static EndpointKey endpoint(Context ctx) {
+    String ns = PathNames.namespace(ctx);
+    try {
+      return new EndpointKey(ns, ctx.pathParam("endpoint"));
+    } catch (InvalidArgumentException e) {
+      throw new ApiException(ErrorCode.INVALID_NAME, "endpoint", e.reason());
+    }
+  }
+
+  /** {@code PUT /v1/endpoints/{ns}/{endpoint}}: creates (201) or replaces (200) an endpoint. */
+  public void putEndpoint(Context ctx, Principal principal) {
+    EndpointKey key = endpoint(ctx);
+    EndpointSpec spec =
+        EndpointSpec.parse(RequestBody.read(ctx, api.limits().maxBodyBytes(), true));
+    boolean created = dispatch().putEndpoint(key, spec);
+    Responses.json(ctx, created ? 201 : 200, dispatch().endpoint(key).orElseThrow());
+  }
+
+  /** {@code GET /v1/endpoints/{ns}/{endpoint}}. */
+  public void getEndpoint(Context ctx, Principal principal) {
+    EndpointKey key = endpoint(ctx);
+    Responses.json(
+        ctx,
+        200,
+        dispatch()
+            .endpoint(key)
+            .orElseThrow(() ->
+                ApiException.notFound(
+                    "no endpoint " + key.name() + " in namespace " + key.namespace())));
+  }
+
+  /** {@code GET /v1/endpoints/{ns}}. */
+  public void listEndpoints(Context ctx, Principal principal) {
+    String ns = PathNames.namespace(ctx);
+    ObjectNode answer = Json.object();
+    ArrayNode list = answer.putArray("endpoints");
+    dispatch().endpoints(ns).forEach(list::add);
+    Responses.json(ctx, 200, answer);
+  }
+
+  /** {@code DELETE /v1/endpoints/{ns}/{endpoint}}. */
+  public void deleteEndpoint(Context ctx, Principal principal) {
+    EndpointKey key = endpoint(ctx);
+    if (!dispatch().deleteEndpoint(key)) {
+      throw ApiException.notFound("no endpoint " + key.name() + " in namespace " + key.namespace());
+    }
+    Responses.noContent(ctx);
+  }
+
+  /** {@code POST /v1/endpoints/{ns}/{endpoint}/tasks}: 202 queued, 200 for a repeated key. */
+  public void submit(Context ctx, Principal principal) {
+    EndpointKey key = endpoint(ctx);
+    dispatch().spec(key); // an unknown endpoint is a 404 before the body is read
+    JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true);
+    DispatchService.Submitted submitted = dispatch().submit(key, body, principal);
+    Responses.json(ctx, submitted.created() ? 202 : 200, submitted.view());
+  }
+
+  /** {@code GET /v1/endpoints/{ns}/{endpoint}/tasks/{id}?wait_ms=}. */
+  public void getTask(Context ctx, Principal principal) throws InterruptedException {
+    EndpointKey key = endpoint(ctx);
+    String id = PathNames.jobId(ctx);
+    long waitMs = 0;
+    String wait = ctx.queryParam("wait_ms");
+    if (wait != null) {
+      try {
+        waitMs = Long.parseLong(wait);
+      } catch (NumberFormatException e) {
+        waitMs = -1;
+      }
+      if (waitMs < 0 || waitMs > DispatchService.MAX_WAIT_MS) {
+        throw ApiException.invalidField(
+            "wait_ms", "must be an integer from 0 to " + DispatchService.MAX_WAIT_MS);
+      }
+    }
+    Responses.json(ctx, 200, dispatch().task(key, id, waitMs));
+  }
+
+  /** {@code DELETE /v1/endpoints/{ns}/{endpoint}/tasks/{id}}: cancels the task. */
+  public void cancelTask(Context ctx, Principal principal) {
+    EndpointKey key = endpoint(ctx);
+    String id = PathNames.jobId(ctx);
+    JobState before = dispatch().cancel(key, id);
+    ObjectNode answer = Json.object();
+    answer.put("id", id);
+    answer.put("status", "cancelled");
+    answer.put(
+        "previous_status",
+        before == JobState.LEASED ? "running" : before.name().toLowerCase(Locale.ROOT));
+    Responses.json(ctx, 200, answer);
+  }
+
+  /** {@code PUT /v1/callbacks/{ns}}: allowed prefixes; a new signing secret shown once. */
+  public void putCallbacks(Context ctx, Principal principal) {
+    String ns = PathNames.namespace(ctx);
+    JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true);
+    Responses.json(ctx, 200, dispatch().putCallbackSettings(ns, body));
+  }
+
+  /** {@code GET /v1/callbacks/{ns}}: the prefixes and how many secrets, never the secrets. */
+  public void getCallbacks(Context ctx, Principal principal) {
+    String ns = PathNames.namespace(ctx);
+    Responses.json(ctx, 200, dispatch().callbackView(ns, null));
+  }
+}

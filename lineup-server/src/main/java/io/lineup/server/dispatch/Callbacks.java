@@ -1,0 +1,155 @@
+package io.lineup.server.dispatch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.Backoff;
+import io.lineup.core.LeasedJob;
+import io.lineup.core.NewJob;
+import io.lineup.core.QueueName;
+import io.lineup.core.QueueSettings;
+import io.lineup.core.Worker;
+import io.lineup.core.WorkerOptions;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.Json;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Calls callers back when their tasks end: each callback is a job in its namespace's {@value
+ * #QUEUE_NAME} queue, POSTed signed the Standard Webhooks way, retried with backoff and
+ * dead-lettered when it keeps failing.
+ */
+final class Callbacks implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Callbacks.class);
+
+  /** The queue of a namespace's callbacks. */
+  static final String QUEUE_NAME = "dispatch-callbacks";
+
+  /** Deliveries of one callback before it is dead-lettered. */
+  static final int MAX_ATTEMPTS = 10;
+
+  /** Waits between deliveries: exponential from 1 s to 10 min, 20 % jitter. */
+  static final Backoff BACKOFF =
+      new Backoff(Backoff.Kind.EXPONENTIAL, Duration.ofSeconds(1), Duration.ofMinutes(10), 0.2);
+
+  /** Timeout of one delivery: 10 s. */
+  static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  /** Callbacks sent at once per namespace and instance. */
+  static final int CONCURRENCY = 16;
+
+  private final DispatchService service;
+  private final Map<String, Worker> workers = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  Callbacks(DispatchService service) {
+    this.service = service;
+  }
+
+  static QueueName queue(String namespace) {
+    return QueueName.of(namespace, QUEUE_NAME);
+  }
+
+  /** Runs a callback worker for each namespace with endpoints. */
+  synchronized void sync(Set<String> endpointIds) {
+    if (closed) {
+      return;
+    }
+    Set<String> namespaces =
+        endpointIds.stream()
+            .map(id -> id.substring(0, id.indexOf('/')))
+            .collect(Collectors.toSet());
+    for (String ns : namespaces) {
+      workers.computeIfAbsent(
+          ns,
+          n -> {
+            service
+                .lineup()
+                .configure(
+                    queue(n),
+                    QueueSettings.change()
+                        .withMaxAttempts(MAX_ATTEMPTS)
+                        .withBackoff(BACKOFF)
+                        .withTimeToRun(TIMEOUT.plusSeconds(5)));
+            return service
+                .lineup()
+                .worker(
+                    queue(n),
+                    this::deliver,
+                    new WorkerOptions(CONCURRENCY, Duration.ofSeconds(5), Duration.ofSeconds(5)))
+                .start();
+          });
+    }
+  }
+
+  /** Queues the callback of an ended task. */
+  void enqueue(EndpointKey key, String taskId, String url, ObjectNode record) {
+    ObjectNode data = record.deepCopy();
+    data.put("id", taskId);
+    data.put("namespace", key.namespace());
+    data.put("endpoint", key.name());
+    data.put("status", data.path("outcome").asText());
+    data.remove("outcome");
+    data.put("ended_at", System.currentTimeMillis());
+    ObjectNode job = Json.object();
+    job.put("url", url);
+    job.put("webhook_id", "task_" + key.name() + "_" + taskId);
+    job.set("body", data);
+    try {
+      service.lineup().publish(queue(key.namespace()), NewJob.of(Json.write(job)));
+    } catch (RuntimeException e) {
+      LOG.warn("Could not queue the callback of task {} of {}: {}", taskId, key, e.getMessage());
+    }
+  }
+
+  private byte[] deliver(LeasedJob job) throws Exception {
+    JsonNode callback = Json.parse(job.payload());
+    String url = callback.path("url").asText();
+    String ns = job.queue().namespace();
+    CallbackSettings settings = service.callbackSettings(ns);
+    try {
+      // The prefixes may have changed since the task was submitted: check again.
+      settings.check(url);
+    } catch (ApiException refused) {
+      LOG.warn("Callback of {} in {} not sent: its URL is no longer allowed", job.id(), ns);
+      return null;
+    }
+    if (settings.secrets().isEmpty()) {
+      throw new IllegalStateException("namespace " + ns + " has no callback signing secret");
+    }
+    byte[] body = Json.write(callback.get("body"));
+    String id = callback.path("webhook_id").asText();
+    long timestamp = System.currentTimeMillis() / 1000;
+    String signature = WebhookSignature.header(settings.secrets(), id, timestamp, body);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(TIMEOUT)
+            .header("Content-Type", "application/json")
+            .header("webhook-id", id)
+            .header("webhook-timestamp", Long.toString(timestamp))
+            .header("webhook-signature", signature)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
+    HttpResponse<Void> response =
+        service.clientFor(request.uri()).send(request, HttpResponse.BodyHandlers.discarding());
+    if (response.statusCode() / 100 != 2) {
+      throw new IllegalStateException("callback answered " + response.statusCode());
+    }
+    return null;
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    workers.values().forEach(Worker::close);
+    workers.clear();
+  }
+}

@@ -1,0 +1,588 @@
+package io.lineup.server.dispatch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.JobInfo;
+import io.lineup.core.JobState;
+import io.lineup.core.Lineup;
+import io.lineup.core.NewJob;
+import io.lineup.core.PublishResult;
+import io.lineup.core.QueueName;
+import io.lineup.core.QueueSettings;
+import io.lineup.core.QueueStats;
+import io.lineup.core.RecordStore;
+import io.lineup.server.auth.Principal;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.Json;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * API dispatch on this server instance: endpoints (stored in Redis, read by every instance every
+ * {@value #SYNC_INTERVAL_MS} ms), tasks (engine jobs in the endpoint's queue), the dispatchers that
+ * send them, and the circuit breakers. Uses the engine's public API only.
+ */
+public final class DispatchService implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DispatchService.class);
+
+  /** How often an instance reads the endpoints and breakers from Redis, in milliseconds. */
+  public static final long SYNC_INTERVAL_MS = 250;
+
+  /** Longest long-poll of a task ({@code wait_ms}), in milliseconds. */
+  public static final long MAX_WAIT_MS = 300_000;
+
+  /** How often a long-poll reads the task again when no local dispatcher reports its end. */
+  static final long WAIT_POLL_MS = 100;
+
+  /** Grace added to a task's bound in Redis beyond its line timeout and attempts: 1 min. */
+  public static final long RECORD_GRACE_MS = 60_000;
+
+  /**
+   * Lease length beyond the attempt timeout: 2 s. A killed instance's tasks go back in line this
+   * long after their attempt would have timed out.
+   */
+  public static final long LEASE_MARGIN_MS = 2_000;
+
+  private final Lineup lineup;
+  private final RecordStore endpointRecords;
+  private final RecordStore breakerRecords;
+  private final RecordStore callbackRecords;
+  private final int maxTaskBodyBytes;
+  private final Map<String, EndpointDispatcher> dispatchers = new ConcurrentHashMap<>();
+  private final Map<String, String> applied = new ConcurrentHashMap<>();
+  private final Map<String, BreakerState> breakers = new ConcurrentHashMap<>();
+  private final Map<String, Thread> running = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Void>> ends = new ConcurrentHashMap<>();
+  private final HttpClient plainClient;
+  private final HttpClient tlsClient;
+  private final Callbacks callbacks;
+  private volatile boolean closed;
+  private Thread syncer;
+
+  /**
+   * @param lineup the engine
+   * @param maxPayloadBytes the engine's payload limit; a task body may use it less {@link
+   *     TaskRequest#HEAD_ROOM_BYTES}
+   */
+  public DispatchService(Lineup lineup, int maxPayloadBytes) {
+    this.lineup = lineup;
+    this.endpointRecords = lineup.records("dispatch-endpoints");
+    this.breakerRecords = lineup.records("dispatch-breakers");
+    this.callbackRecords = lineup.records("dispatch-callbacks");
+    this.maxTaskBodyBytes = Math.max(0, maxPayloadBytes - TaskRequest.HEAD_ROOM_BYTES);
+    var executor = Executors.newVirtualThreadPerTaskExecutor();
+    // Plain http stays on HTTP/1.1 (no h2c upgrade dance per connection); https offers HTTP/2 by
+    // ALPN and falls back to 1.1 where the target does not speak it.
+    this.plainClient =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(10))
+            .executor(executor)
+            .build();
+    this.tlsClient =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_2)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(10))
+            .executor(executor)
+            .build();
+    this.callbacks = new Callbacks(this);
+  }
+
+  /** Starts following the endpoints (and sending their tasks) and the callbacks. */
+  public synchronized void start() {
+    if (syncer != null) {
+      return;
+    }
+    syncQuietly();
+    syncer = Thread.ofVirtual().name("lineup-dispatch-sync").start(this::syncLoop);
+  }
+
+  Lineup lineup() {
+    return lineup;
+  }
+
+  Map<String, Thread> running() {
+    return running;
+  }
+
+  HttpClient clientFor(URI uri) {
+    return "https".equals(uri.getScheme()) ? tlsClient : plainClient;
+  }
+
+  // ---- endpoints ----
+
+  /**
+   * Creates or replaces an endpoint; its limits hold at once, and every instance sends its tasks
+   * within {@link #SYNC_INTERVAL_MS} ms.
+   *
+   * @return true when it was created, false when replaced
+   */
+  public boolean putEndpoint(EndpointKey key, EndpointSpec spec) {
+    long now = System.currentTimeMillis();
+    Optional<ObjectNode> before = storedEndpoint(key);
+    ObjectNode record = Json.object();
+    record.set("spec", spec.toJson());
+    record.put("created_at", before.map(b -> b.path("created_at").asLong(now)).orElse(now));
+    record.put("updated_at", now);
+    endpointRecords.put(key.recordId(), new String(Json.write(record), StandardCharsets.UTF_8));
+    applySettings(key, spec, breakerState(key));
+    syncQuietly();
+    return before.isEmpty();
+  }
+
+  /** An endpoint as the API shows it, or empty when unknown. */
+  public Optional<ObjectNode> endpoint(EndpointKey key) {
+    return storedEndpoint(key).map(record -> endpointView(key, record));
+  }
+
+  /** The endpoints of a namespace, by name. */
+  public List<ObjectNode> endpoints(String namespace) {
+    List<ObjectNode> views = new ArrayList<>();
+    for (var entry : endpointRecords.all().entrySet()) {
+      if (entry.getKey().startsWith(namespace + "/")) {
+        EndpointKey key =
+            new EndpointKey(namespace, entry.getKey().substring(namespace.length() + 1));
+        views.add(endpointView(key, parseRecord(entry.getValue())));
+      }
+    }
+    return views;
+  }
+
+  /**
+   * Deletes an endpoint: its dispatchers stop within {@link #SYNC_INTERVAL_MS} ms; its queued tasks
+   * stay in its queue (a new endpoint of the same name sends them).
+   *
+   * @return whether it existed
+   */
+  public boolean deleteEndpoint(EndpointKey key) {
+    boolean existed = endpointRecords.delete(key.recordId());
+    breakerRecords.delete(key.recordId());
+    syncQuietly();
+    return existed;
+  }
+
+  /**
+   * The endpoint's settings.
+   *
+   * @throws ApiException 404 naming {@code endpoint} when unknown
+   */
+  public EndpointSpec spec(EndpointKey key) {
+    EndpointDispatcher running = dispatchers.get(key.recordId());
+    if (running != null) {
+      return running.spec();
+    }
+    return storedEndpoint(key)
+        .map(record -> EndpointSpec.parse(record.get("spec")))
+        .orElseThrow(() -> unknownEndpoint(key));
+  }
+
+  private static ApiException unknownEndpoint(EndpointKey key) {
+    return new ApiException(
+            io.lineup.server.http.ErrorCode.NOT_FOUND,
+            "endpoint",
+            "no endpoint " + key.name() + " in namespace " + key.namespace())
+        .with("endpoint", key.name());
+  }
+
+  private Optional<ObjectNode> storedEndpoint(EndpointKey key) {
+    return endpointRecords.get(key.recordId()).map(DispatchService::parseRecord);
+  }
+
+  private static ObjectNode parseRecord(String text) {
+    try {
+      return (ObjectNode) Json.MAPPER.readTree(text);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("A stored endpoint is not JSON", e);
+    }
+  }
+
+  private ObjectNode endpointView(EndpointKey key, ObjectNode record) {
+    ObjectNode view = Json.object();
+    view.put("namespace", key.namespace());
+    view.put("endpoint", key.name());
+    view.setAll((ObjectNode) record.get("spec"));
+    view.put("created_at", record.path("created_at").asLong());
+    view.put("updated_at", record.path("updated_at").asLong());
+    BreakerState breaker = breakerState(key);
+    ObjectNode b = view.putObject("circuit_breaker_state");
+    b.put("state", breaker.json());
+    if (breaker.state() == BreakerState.State.OPEN) {
+      b.put("probe_at", breaker.openUntil());
+    } else {
+      b.putNull("probe_at");
+    }
+    QueueStats stats = lineup.stats(key.queue());
+    ObjectNode tasks = view.putObject("tasks");
+    tasks.put("queued", stats.ready() + stats.delayed());
+    tasks.put("running", stats.leased());
+    tasks.put("failed", stats.dead());
+    tasks.put("finished_kept", stats.finished());
+    view.put("service_rate", stats.serviceRate());
+    view.put("queue", key.queue().toString());
+    return view;
+  }
+
+  // ---- circuit breakers ----
+
+  /** The breaker of an endpoint as this instance last read or set it. */
+  BreakerState breakerState(EndpointKey key) {
+    return breakers.computeIfAbsent(
+        key.recordId(), id -> BreakerState.fromStored(breakerRecords.get(id).orElse(null)));
+  }
+
+  /** Changes the breaker for every instance: stored, then the queue's pause and concurrency. */
+  void setBreaker(EndpointKey key, BreakerState state) {
+    breakers.put(key.recordId(), state);
+    if (state.state() == BreakerState.State.CLOSED) {
+      breakerRecords.delete(key.recordId());
+    } else {
+      breakerRecords.put(key.recordId(), state.stored());
+    }
+    EndpointDispatcher dispatcher = dispatchers.get(key.recordId());
+    if (dispatcher != null) {
+      applySettings(key, dispatcher.spec(), state);
+    }
+    LOG.info("Endpoint {}: circuit breaker {}", key, state.json());
+  }
+
+  /** Number of endpoints whose breaker is not closed, as this instance last read them. */
+  public long openBreakers() {
+    return breakers.values().stream().filter(b -> b.state() != BreakerState.State.CLOSED).count();
+  }
+
+  /**
+   * The endpoint's limits in its queue's settings, where the engine checks them atomically in its
+   * lease script: an open breaker pauses the queue, a half-open one lets one request run at once.
+   */
+  private void applySettings(EndpointKey key, EndpointSpec spec, BreakerState breaker) {
+    boolean paused = spec.paused() || breaker.state() == BreakerState.State.OPEN;
+    int concurrency = breaker.state() == BreakerState.State.HALF_OPEN ? 1 : spec.concurrency();
+    String signature = spec.toJson().toString() + "|" + paused + "|" + concurrency;
+    if (signature.equals(applied.get(key.recordId()))) {
+      return;
+    }
+    lineup.configure(
+        key.queue(),
+        QueueSettings.change()
+            .withPaused(paused)
+            .withRateLimit(spec.rate())
+            .withRatePeriod(Duration.ofMillis(spec.guardedPeriodMs()))
+            .withRateBurst(spec.effectiveBurst())
+            .withConcurrencyLimit(concurrency)
+            .withMaxAttempts(spec.maxAttempts())
+            .withTimeToRun(Duration.ofMillis(spec.attemptTimeoutMs() + LEASE_MARGIN_MS))
+            .withRetention(Duration.ofMillis(spec.retentionMs())));
+    applied.put(key.recordId(), signature);
+  }
+
+  // ---- the sync loop ----
+
+  private void syncLoop() {
+    while (!closed) {
+      try {
+        Thread.sleep(SYNC_INTERVAL_MS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      syncQuietly();
+    }
+  }
+
+  private void syncQuietly() {
+    if (closed) {
+      return;
+    }
+    try {
+      sync();
+    } catch (RuntimeException e) {
+      LOG.warn("Could not read the dispatch endpoints: {}", e.getMessage());
+    }
+  }
+
+  /** Brings this instance's dispatchers and breakers in line with what Redis holds. */
+  private synchronized void sync() {
+    Map<String, String> stored = endpointRecords.all();
+    Map<String, String> storedBreakers = breakerRecords.all();
+    long now = System.currentTimeMillis();
+    for (var entry : stored.entrySet()) {
+      String id = entry.getKey();
+      int slash = id.indexOf('/');
+      EndpointKey key = new EndpointKey(id.substring(0, slash), id.substring(slash + 1));
+      EndpointSpec spec;
+      try {
+        spec = EndpointSpec.parse(parseRecord(entry.getValue()).get("spec"));
+      } catch (RuntimeException e) {
+        LOG.warn("Endpoint {} has settings this server cannot read: {}", id, e.getMessage());
+        continue;
+      }
+      BreakerState breaker = BreakerState.fromStored(storedBreakers.get(id));
+      if (breaker.state() == BreakerState.State.OPEN && now >= breaker.openUntil()) {
+        // The cool-down is over: let one probe through (any instance may be the one to say so).
+        breaker = BreakerState.halfOpen();
+        breakerRecords.put(id, breaker.stored());
+        LOG.info("Endpoint {}: circuit breaker half open, sending one probe", key);
+      }
+      breakers.put(id, breaker);
+      applySettings(key, spec, breaker);
+      dispatchers.computeIfAbsent(id, x -> new EndpointDispatcher(this, key, spec)).update(spec);
+    }
+    for (String id : List.copyOf(dispatchers.keySet())) {
+      if (!stored.containsKey(id)) {
+        EndpointDispatcher gone = dispatchers.remove(id);
+        applied.remove(id);
+        breakers.remove(id);
+        Thread.ofVirtual().start(gone::close);
+      }
+    }
+    callbacks.sync(stored.keySet());
+  }
+
+  // ---- tasks ----
+
+  /**
+   * What a submit did.
+   *
+   * @param created false when the idempotency key matched an earlier task, which is answered
+   * @param view the task as it stands
+   */
+  public record Submitted(boolean created, ObjectNode view) {}
+
+  /**
+   * Submits a task.
+   *
+   * @throws ApiException 404 for an unknown endpoint, 400/403/413 for bad input (nothing queued)
+   */
+  public Submitted submit(EndpointKey key, JsonNode body, Principal principal) {
+    EndpointSpec spec = spec(key);
+    TaskSubmission task =
+        TaskSubmission.parse(
+            body, spec, principal, maxTaskBodyBytes, callbackSettings(key.namespace()));
+    NewJob job = NewJob.of(task.request().encode()).priority(task.priority());
+    long waitBefore = 0;
+    if (task.delayMs() != null) {
+      job.delay(Duration.ofMillis(task.delayMs()));
+      waitBefore = task.delayMs();
+    } else if (task.notBefore() != null) {
+      job.runAt(Instant.ofEpochMilli(task.notBefore()));
+      waitBefore = Math.max(0, task.notBefore() - System.currentTimeMillis());
+    }
+    if (task.idempotencyKey() != null) {
+      job.id(idFor(task.idempotencyKey()));
+    }
+    job.ttl(Duration.ofMillis(recordBound(spec, waitBefore)));
+    PublishResult result = lineup.publish(key.queue(), job);
+    ObjectNode view =
+        lineup
+            .get(key.queue(), result.id())
+            .map(info -> TaskViews.task(key, info, spec))
+            .orElseGet(() -> TaskViews.published(key, result));
+    return new Submitted(result.created(), view);
+  }
+
+  /**
+   * How long a task's record may live in Redis before the engine drops it (state {@code
+   * timed_out}): its delay, its line timeout, every attempt with its longest wait, and a grace.
+   */
+  static long recordBound(EndpointSpec spec, long waitBefore) {
+    long perAttempt =
+        spec.attemptTimeoutMs()
+            + LEASE_MARGIN_MS
+            + Math.max(
+                spec.retryAfterCapMs(),
+                Math.max(
+                    spec.backoff().maxMs(),
+                    spec.backoff().scheduleMs().stream()
+                        .mapToLong(Long::longValue)
+                        .max()
+                        .orElse(0)));
+    long bound =
+        waitBefore + spec.lineTimeoutMs() + spec.maxAttempts() * perAttempt + RECORD_GRACE_MS;
+    return Math.min(bound, io.lineup.core.Limits.MAX_DELAY_MS);
+  }
+
+  /** The job id of an idempotency key: a hash, so any key text makes a valid id. */
+  static String idFor(String idempotencyKey) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256")
+              .digest(idempotencyKey.getBytes(StandardCharsets.UTF_8));
+      return "k:" + Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * A task as it stands, waiting up to {@code waitMs} for it to end.
+   *
+   * @throws ApiException 404 when the endpoint or the task is unknown
+   */
+  public ObjectNode task(EndpointKey key, String id, long waitMs) throws InterruptedException {
+    EndpointSpec spec = spec(key);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+    while (true) {
+      CompletableFuture<Void> end =
+          waitMs > 0 ? ends.computeIfAbsent(key.taskKey(id), k -> new CompletableFuture<>()) : null;
+      JobInfo info =
+          lineup
+              .get(key.queue(), id)
+              .orElseThrow(
+                  () -> ApiException.notFound("no task " + id + " at endpoint " + key.name()));
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (TaskViews.finished(info) || left <= 0) {
+        if (end != null) {
+          ends.remove(key.taskKey(id), end);
+        }
+        return TaskViews.task(key, info, spec);
+      }
+      try {
+        end.get(Math.min(left, WAIT_POLL_MS), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        // Read it again: it may have ended on another instance.
+      }
+    }
+  }
+
+  /**
+   * Cancels a task: a queued one is never sent; a running one has its request aborted (at once on
+   * this instance, within half its lease on another) and its result discarded.
+   *
+   * @return the state before
+   * @throws io.lineup.core.JobNotFoundException when unknown
+   * @throws io.lineup.core.JobFinishedException when it has ended
+   */
+  public JobState cancel(EndpointKey key, String id) {
+    spec(key);
+    JobState before = lineup.cancel(key.queue(), id);
+    Thread thread = running.get(key.taskKey(id));
+    if (thread != null) {
+      thread.interrupt();
+    }
+    completeWaiters(key, id);
+    return before;
+  }
+
+  /** The attempts recorded by the previous nacks of a task. */
+  List<Attempt> previousAttempts(QueueName queue, String id) {
+    return lineup
+        .get(queue, id)
+        .map(info -> Attempt.parseHistory(info.lastError()))
+        .orElseGet(ArrayList::new);
+  }
+
+  /** A dispatcher ended a task: wake its long-polls and queue its callback. */
+  void ended(EndpointKey key, String id, TaskRequest request, ObjectNode record) {
+    completeWaiters(key, id);
+    if (request != null && request.callbackUrl() != null) {
+      callbacks.enqueue(key, id, request.callbackUrl(), record);
+    }
+  }
+
+  private void completeWaiters(EndpointKey key, String id) {
+    CompletableFuture<Void> end = ends.remove(key.taskKey(id));
+    if (end != null) {
+      // After the ack lands: the long-poll reads the task again and sees it finished.
+      CompletableFuture.delayedExecutor(5, TimeUnit.MILLISECONDS).execute(() -> end.complete(null));
+    }
+  }
+
+  // ---- callback settings ----
+
+  /** The namespace's callback settings (none when never set). */
+  public CallbackSettings callbackSettings(String namespace) {
+    return callbackRecords
+        .get(namespace)
+        .map(CallbackSettings::fromStored)
+        .orElse(CallbackSettings.none());
+  }
+
+  /** Stores the namespace's callback settings. */
+  void storeCallbackSettings(String namespace, CallbackSettings settings) {
+    callbackRecords.put(namespace, settings.stored());
+  }
+
+  /**
+   * Sets a namespace's allowed callback prefixes from {@code {allowed_prefixes, rotate_secret}}.
+   * The first call makes a signing secret; {@code rotate_secret: true} makes a new one and keeps
+   * the previous one (both sign) until the next rotation. A new secret is in this answer only.
+   *
+   * @throws ApiException 400 naming the field that is wrong
+   */
+  public ObjectNode putCallbackSettings(String namespace, JsonNode body) {
+    var f =
+        io.lineup.server.http.JsonFields.of(
+            body, "", java.util.Set.of("allowed_prefixes", "rotate_secret"));
+    List<String> prefixes = CallbackSettings.parsePrefixes(f.raw("allowed_prefixes"));
+    Boolean rotate = f.optionalBoolean("rotate_secret");
+    CallbackSettings current = callbackSettings(namespace);
+    List<String> secrets = new ArrayList<>(current.secrets());
+    String fresh = null;
+    if (secrets.isEmpty() || Boolean.TRUE.equals(rotate)) {
+      fresh = WebhookSignature.newSecret();
+      secrets.add(0, fresh);
+      while (secrets.size() > CallbackSettings.MAX_SECRETS) {
+        secrets.remove(secrets.size() - 1);
+      }
+    }
+    storeCallbackSettings(namespace, new CallbackSettings(prefixes, List.copyOf(secrets)));
+    return callbackView(namespace, fresh);
+  }
+
+  /** The callback settings as the API shows them; {@code secret} only when just made. */
+  public ObjectNode callbackView(String namespace, String freshSecret) {
+    CallbackSettings settings = callbackSettings(namespace);
+    ObjectNode view = Json.object();
+    view.put("namespace", namespace);
+    var p = view.putArray("allowed_prefixes");
+    settings.allowedPrefixes().forEach(p::add);
+    view.put("secrets", settings.secrets().size());
+    if (freshSecret != null) {
+      view.put("secret", freshSecret);
+    }
+    return view;
+  }
+
+  /** Stops the dispatchers (their running requests finish or go back in line) and callbacks. */
+  @Override
+  public void close() {
+    closed = true;
+    if (syncer != null) {
+      syncer.interrupt();
+    }
+    synchronized (this) {
+      List<Thread> closing = new ArrayList<>();
+      for (EndpointDispatcher d : dispatchers.values()) {
+        closing.add(Thread.ofVirtual().start(d::close));
+      }
+      closing.add(Thread.ofVirtual().start(callbacks::close));
+      for (Thread t : closing) {
+        try {
+          t.join(Duration.ofSeconds(15));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      dispatchers.clear();
+    }
+    plainClient.close();
+    tlsClient.close();
+  }
+}

@@ -1,0 +1,358 @@
+package io.lineup.server.dispatch;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.LeasedJob;
+import io.lineup.core.RetryLaterException;
+import io.lineup.core.Worker;
+import io.lineup.core.WorkerOptions;
+import io.lineup.server.http.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the tasks of one endpoint from this instance: an engine {@link Worker} on virtual threads
+ * leases them within the endpoint's limits (checked atomically by the engine across instances),
+ * extends the lease while the request runs, and acks or nacks by the outcome.
+ */
+final class EndpointDispatcher implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EndpointDispatcher.class);
+
+  /** Largest response body kept in a task's record: 256 KiB. */
+  static final int MAX_RESPONSE_BODY = 256 * 1024;
+
+  /** Most response headers kept in a task's record. */
+  static final int MAX_RESPONSE_HEADERS = 32;
+
+  private final DispatchService service;
+  private final EndpointKey key;
+  private final AtomicInteger consecutiveFailures = new AtomicInteger();
+  private final java.util.ArrayDeque<Long> sends = new java.util.ArrayDeque<>();
+  private volatile EndpointSpec spec;
+  private Worker worker;
+  private int workerConcurrency;
+
+  EndpointDispatcher(DispatchService service, EndpointKey key, EndpointSpec spec) {
+    this.service = service;
+    this.key = key;
+    this.spec = spec;
+  }
+
+  EndpointSpec spec() {
+    return spec;
+  }
+
+  /** Starts leasing, or restarts when the concurrency of this instance changed. */
+  synchronized void update(EndpointSpec next) {
+    this.spec = next;
+    if (worker != null && workerConcurrency == next.localConcurrency()) {
+      return;
+    }
+    Worker old = worker;
+    workerConcurrency = next.localConcurrency();
+    worker =
+        service
+            .lineup()
+            .worker(
+                key.queue(),
+                this::handle,
+                new WorkerOptions(workerConcurrency, Duration.ofSeconds(5), Duration.ofSeconds(10)))
+            .start();
+    if (old != null) {
+      // Its running requests finish (or are released) without holding up the new worker.
+      Thread.ofVirtual().start(old::close);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (worker != null) {
+      worker.close();
+      worker = null;
+    }
+  }
+
+  private byte[] handle(LeasedJob job) throws Exception {
+    EndpointSpec current = spec;
+    String taskKey = key.taskKey(job.id());
+    service.running().put(taskKey, Thread.currentThread());
+    try {
+      List<Attempt> attempts =
+          job.attempt() > 1 ? service.previousAttempts(key.queue(), job.id()) : new ArrayList<>();
+      TaskRequest request;
+      URI uri;
+      try {
+        request = TaskRequest.decode(job.payload());
+        uri = TargetPaths.resolve(current.baseUrl(), request.path());
+        if (!current.methods().contains(request.method())) {
+          throw new IllegalArgumentException("method " + request.method() + " is not allowed");
+        }
+      } catch (RuntimeException notATask) {
+        // Checked at submit; a job that reached the queue another way, or an endpoint changed
+        // since, ends here without a request.
+        return end(job, Outcome.FAILED, attempts, null, "not sent: " + notATask.getMessage());
+      }
+      if (job.attempt() == 1
+          && job.leasedAt().toEpochMilli() - job.dueAt().toEpochMilli() > current.lineTimeoutMs()) {
+        return end(job, Outcome.TIMED_OUT, attempts, null, "waited longer than the line timeout");
+      }
+      paceSend(current);
+      Result result = send(current, request, uri, job);
+      attempts.add(result.attempt);
+      RetryPolicy policy = current.retryPolicy();
+      boolean success = result.response != null && result.attempt.status() / 100 == 2;
+      if (success) {
+        breakerSuccess();
+        return end(job, Outcome.SUCCEEDED, attempts, result.response, null);
+      }
+      boolean healthFailure =
+          result.response == null
+              || result.attempt.status() >= 500
+              || result.attempt.status() == 429;
+      if (healthFailure) {
+        breakerFailure(current);
+      }
+      boolean retried =
+          result.response == null
+              ? (result.timedOut ? policy.retriesTimeout() : policy.retriesConnectionError())
+              : policy.retriesStatus(result.attempt.status());
+      if (!retried) {
+        return end(job, Outcome.FAILED, attempts, result.response, null);
+      }
+      String history = Attempt.history(attempts);
+      if (job.lastAttempt()) {
+        // The nack below moves it to dead letters; the task has ended.
+        service.ended(key, job.id(), request, deadRecord(attempts));
+        throw new Failure(history);
+      }
+      long wait = current.backoff().waitAfter(job.attempt());
+      if (result.retryAfterMs >= 0) {
+        wait = Math.max(wait, Math.min(result.retryAfterMs, current.retryAfterCapMs()));
+      }
+      throw new Later(history, Duration.ofMillis(wait));
+    } finally {
+      service.running().remove(taskKey, Thread.currentThread());
+    }
+  }
+
+  private ObjectNode deadRecord(List<Attempt> attempts) {
+    ObjectNode record = Json.object();
+    record.put("outcome", Outcome.FAILED.json());
+    record.put("error", "out of attempts");
+    record.set("attempts", Attempt.toJson(attempts));
+    return record;
+  }
+
+  private byte[] end(
+      LeasedJob job, Outcome outcome, List<Attempt> attempts, ObjectNode response, String error) {
+    ObjectNode record = Json.object();
+    record.put("outcome", outcome.json());
+    record.put("error", error);
+    record.set("attempts", Attempt.toJson(attempts));
+    record.set("response", response);
+    TaskRequest request = null;
+    try {
+      request = TaskRequest.decode(job.payload());
+    } catch (RuntimeException ignored) {
+      // Not a task: nobody to call back.
+    }
+    service.ended(key, job.id(), request, record);
+    return Json.write(record);
+  }
+
+  /** What one request gave: the attempt, and the response as the record keeps it. */
+  private record Result(
+      Attempt attempt, ObjectNode response, boolean timedOut, long retryAfterMs) {}
+
+  private Result send(EndpointSpec current, TaskRequest request, URI uri, LeasedJob job)
+      throws InterruptedException {
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(uri).timeout(Duration.ofMillis(current.attemptTimeoutMs()));
+    boolean typed = false;
+    for (var header : request.headers().entrySet()) {
+      builder.header(header.getKey(), header.getValue());
+      typed |= header.getKey().equalsIgnoreCase("content-type");
+    }
+    if (!typed && request.contentType() != null && request.body().length > 0) {
+      builder.header("Content-Type", request.contentType());
+    }
+    // The task id: a target that saw this task already can drop a second delivery.
+    builder.header("Idempotency-Key", job.id());
+    builder.method(
+        request.method(),
+        request.body().length == 0
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(request.body()));
+    HttpClient client = service.clientFor(uri);
+    long startedAt = System.currentTimeMillis();
+    long start = System.nanoTime();
+    CompletableFuture<HttpResponse<InputStream>> future =
+        client.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+    try {
+      HttpResponse<InputStream> response =
+          future.get(current.attemptTimeoutMs() + 1000, TimeUnit.MILLISECONDS);
+      byte[] body;
+      boolean cut;
+      try (InputStream in = response.body()) {
+        byte[] read = in.readNBytes(MAX_RESPONSE_BODY + 1);
+        cut = read.length > MAX_RESPONSE_BODY;
+        body = read;
+      }
+      long took = (System.nanoTime() - start) / 1_000_000;
+      ObjectNode view = Json.object();
+      view.put("status", response.statusCode());
+      ObjectNode headers = view.putObject("headers");
+      int kept = 0;
+      for (var h : response.headers().map().entrySet()) {
+        if (kept++ >= MAX_RESPONSE_HEADERS || h.getKey().startsWith(":")) {
+          continue;
+        }
+        headers.put(h.getKey().toLowerCase(Locale.ROOT), String.join(", ", h.getValue()));
+      }
+      String type = response.headers().firstValue("content-type").orElse(null);
+      boolean truncated = Bodies.put(view, "body", body, type, MAX_RESPONSE_BODY) || cut;
+      view.put("body_truncated", truncated);
+      long retryAfter = retryAfterMs(response.headers().firstValue("retry-after").orElse(null));
+      return new Result(
+          new Attempt(job.attempt(), startedAt, took, response.statusCode(), null),
+          view,
+          false,
+          retryAfter);
+    } catch (InterruptedException e) {
+      // Cancelled while running: abort the request; the result is discarded with the lease.
+      future.cancel(true);
+      throw e;
+    } catch (ExecutionException | TimeoutException | IOException e) {
+      future.cancel(true);
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      boolean timedOut = cause instanceof HttpTimeoutException || e instanceof TimeoutException;
+      long took = (System.nanoTime() - start) / 1_000_000;
+      String error =
+          timedOut
+              ? "timeout"
+              : "connection_error: " + Attempt.shorten(String.valueOf(cause.getMessage()));
+      return new Result(
+          new Attempt(job.attempt(), startedAt, took, null, error), null, timedOut, -1);
+    }
+  }
+
+  /**
+   * Keeps this instance's sends within the rate as sent, not only as leased: a request leased in
+   * time but held up on its way (a busy machine) could otherwise leave right before one leased a
+   * period later, and a window at the target would hold one start more than the rate. Waits until
+   * the request {@code rate} sends ago is a period (and 2 ms) old.
+   */
+  private void paceSend(EndpointSpec current) throws InterruptedException {
+    int rate = current.rate();
+    if (rate <= 0) {
+      return;
+    }
+    long period = current.periodMs() * 1_000_000L + 2_000_000L;
+    while (true) {
+      long wait;
+      synchronized (sends) {
+        while (sends.size() > rate) {
+          sends.pollFirst();
+        }
+        long now = System.nanoTime();
+        if (sends.size() < rate || now - sends.peekFirst() >= period) {
+          if (sends.size() == rate) {
+            sends.pollFirst();
+          }
+          sends.addLast(now);
+          return;
+        }
+        wait = sends.peekFirst() + period - now;
+      }
+      Thread.sleep(Duration.ofNanos(Math.max(1, wait)));
+    }
+  }
+
+  /** A {@code Retry-After} in milliseconds (seconds or an HTTP date), or -1 when none or bad. */
+  static long retryAfterMs(String value) {
+    if (value == null || value.isBlank()) {
+      return -1;
+    }
+    String text = value.trim();
+    try {
+      return Math.max(0, Long.parseLong(text) * 1000);
+    } catch (NumberFormatException notSeconds) {
+      try {
+        long at =
+            java.time.ZonedDateTime.parse(
+                    text, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+                .toInstant()
+                .toEpochMilli();
+        return Math.max(0, at - System.currentTimeMillis());
+      } catch (java.time.format.DateTimeParseException notADate) {
+        return -1;
+      }
+    }
+  }
+
+  private void breakerSuccess() {
+    consecutiveFailures.set(0);
+    if (service.breakerState(key).state() != BreakerState.State.CLOSED) {
+      service.setBreaker(key, BreakerState.closed());
+    }
+  }
+
+  private void breakerFailure(EndpointSpec current) {
+    int failures = consecutiveFailures.incrementAndGet();
+    if (current.breakerFailures() == 0) {
+      return;
+    }
+    BreakerState state = service.breakerState(key);
+    boolean probeFailed = state.state() == BreakerState.State.HALF_OPEN;
+    if (probeFailed
+        || (state.state() == BreakerState.State.CLOSED && failures >= current.breakerFailures())) {
+      LOG.warn(
+          "Endpoint {}: {} consecutive failed attempts, circuit breaker open for {} ms",
+          key,
+          failures,
+          current.breakerCooldownMs());
+      service.setBreaker(
+          key, BreakerState.open(System.currentTimeMillis() + current.breakerCooldownMs()));
+    }
+  }
+
+  /** The final attempt failed: the nack moves the task to dead letters. */
+  static final class Failure extends RuntimeException {
+    Failure(String history) {
+      super(history, null, false, false);
+    }
+
+    @Override
+    public String toString() {
+      // The engine keeps the handler's exception text as the error: keep it to the history.
+      return getMessage();
+    }
+  }
+
+  /** A retry after a chosen wait. */
+  static final class Later extends RetryLaterException {
+    Later(String history, Duration delay) {
+      super(history, delay);
+    }
+
+    @Override
+    public String toString() {
+      return getMessage();
+    }
+  }
+}

@@ -1,0 +1,314 @@
+package io.lineup.server.dispatch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.Json;
+import io.lineup.server.http.JsonFields;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The settings of one dispatch endpoint: where its tasks go, and how fast, how often and how long.
+ * Durations are milliseconds. docs/dispatch.md lists every field with its range and default.
+ *
+ * @param baseUrl the target base URL (http or https, no query or fragment, no user info); a task
+ *     reaches only paths under it
+ * @param methods the HTTP methods a task may use
+ * @param rate most requests started per {@code periodMs} across all instances; 0 = no rate limit
+ * @param periodMs the period of the rate, in milliseconds
+ * @param burst most requests started at once before the rest are spaced evenly (one per {@code
+ *     periodMs / rate}); 0 = a tenth of the rate, at least 1
+ * @param concurrency most requests in flight at once across all instances; 0 = no shared cap (each
+ *     instance still runs at most {@link #MAX_LOCAL_CONCURRENCY})
+ * @param attemptTimeoutMs how long one request may take, from sending to the end of the response
+ * @param maxAttempts requests per task before it fails (dead letter)
+ * @param backoff the waits between attempts
+ * @param retryOn which outcomes are retried: {@code connection_error}, {@code timeout}, {@code
+ *     4xx}, {@code 5xx} or one status code such as {@code 429}
+ * @param retryAfterCapMs longest {@code Retry-After} honoured; a longer one waits this long
+ * @param lineTimeoutMs longest wait in line before the first attempt; past it the task ends {@code
+ *     timed_out}, never sent
+ * @param retentionMs how long a finished task's record is kept
+ * @param expectedServiceMs the expected duration of one request, for ETAs until completions have
+ *     been measured (null = none)
+ * @param paused whether the endpoint is paused (tasks are accepted and wait)
+ * @param breakerFailures consecutive failed attempts that open the circuit breaker; 0 = no breaker
+ * @param breakerCooldownMs how long an open breaker stops sending before it sends one probe
+ */
+public record EndpointSpec(
+    URI baseUrl,
+    Set<String> methods,
+    int rate,
+    long periodMs,
+    int burst,
+    int concurrency,
+    long attemptTimeoutMs,
+    int maxAttempts,
+    RetryBackoff backoff,
+    List<String> retryOn,
+    long retryAfterCapMs,
+    long lineTimeoutMs,
+    long retentionMs,
+    Long expectedServiceMs,
+    boolean paused,
+    int breakerFailures,
+    long breakerCooldownMs) {
+
+  /** Requests one instance runs at once for an endpoint without a concurrency cap. */
+  public static final int MAX_LOCAL_CONCURRENCY = 64;
+
+  /** Highest {@code rate}. */
+  public static final int MAX_RATE = 100_000;
+
+  /** Shortest rate period: 100 ms. */
+  public static final long MIN_PERIOD_MS = 100;
+
+  /** Longest rate period: 1 day. */
+  public static final long MAX_PERIOD_MS = 24L * 3_600_000;
+
+  /** Highest {@code concurrency}. */
+  public static final int MAX_CONCURRENCY = 10_000;
+
+  /** Default attempt timeout: 30 s. */
+  public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+
+  /** Longest attempt timeout: 15 min. */
+  public static final long MAX_ATTEMPT_TIMEOUT_MS = 15 * 60_000;
+
+  /** Default max attempts. */
+  public static final int DEFAULT_MAX_ATTEMPTS = 3;
+
+  /** Highest max attempts. */
+  public static final int MAX_ATTEMPTS = 100;
+
+  /** Default cap of an honoured {@code Retry-After}: 5 min. */
+  public static final long DEFAULT_RETRY_AFTER_CAP_MS = 5 * 60_000;
+
+  /** Default line timeout: 1 h. */
+  public static final long DEFAULT_LINE_TIMEOUT_MS = 3_600_000;
+
+  /** Longest line timeout and longest retention: 7 days. */
+  public static final long MAX_KEEP_MS = 7L * 24 * 3_600_000;
+
+  /** Default retention of finished tasks: 1 h. */
+  public static final long DEFAULT_RETENTION_MS = 3_600_000;
+
+  /** Default consecutive failures that open the breaker. */
+  public static final int DEFAULT_BREAKER_FAILURES = 5;
+
+  /** Default breaker cool-down: 30 s. */
+  public static final long DEFAULT_BREAKER_COOLDOWN_MS = 30_000;
+
+  /** Most methods, retry outcomes and schedule steps in a list. */
+  public static final int MAX_LIST = 32;
+
+  /** Longest base URL, in characters. */
+  public static final int MAX_URL_LENGTH = 2048;
+
+  /** Outcomes retried unless the endpoint says otherwise. */
+  public static final List<String> DEFAULT_RETRY_ON =
+      List.of("connection_error", "timeout", "408", "429", "5xx");
+
+  private static final Set<String> METHODS =
+      Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS");
+
+  private static final Set<String> FIELDS =
+      Set.of(
+          "base_url",
+          "methods",
+          "rate",
+          "period_ms",
+          "burst",
+          "concurrency",
+          "attempt_timeout_ms",
+          "max_attempts",
+          "backoff",
+          "retry_on",
+          "retry_after_cap_ms",
+          "line_timeout_ms",
+          "retention_ms",
+          "expected_service_ms",
+          "paused",
+          "circuit_breaker");
+
+  /**
+   * Reads an endpoint from a {@code PUT} body; absent fields take their defaults.
+   *
+   * @throws ApiException 400 naming the field when a value is missing, malformed or out of range
+   */
+  public static EndpointSpec parse(JsonNode body) {
+    JsonFields f = JsonFields.of(body, "", FIELDS);
+    URI base = baseUrl(f.requiredText("base_url", MAX_URL_LENGTH));
+    List<String> methodList = f.optionalTextList("methods", MAX_LIST, 16);
+    Set<String> methods = new LinkedHashSet<>();
+    if (methodList == null) {
+      methods.add("POST");
+    } else {
+      for (int i = 0; i < methodList.size(); i++) {
+        String m = methodList.get(i).toUpperCase(Locale.ROOT);
+        if (!METHODS.contains(m)) {
+          throw ApiException.invalidField(
+              "methods[" + i + "]", "must be one of " + String.join(", ", sorted(METHODS)));
+        }
+        methods.add(m);
+      }
+    }
+    int rate = (int) f.longOr("rate", 0, MAX_RATE, 0);
+    long period = f.longOr("period_ms", MIN_PERIOD_MS, MAX_PERIOD_MS, 1000);
+    int burst = (int) f.longOr("burst", 0, MAX_RATE, 0);
+    int concurrency = (int) f.longOr("concurrency", 0, MAX_CONCURRENCY, 10);
+    long timeout = f.longOr("attempt_timeout_ms", 1, MAX_ATTEMPT_TIMEOUT_MS, 30_000);
+    int maxAttempts = (int) f.longOr("max_attempts", 1, MAX_ATTEMPTS, DEFAULT_MAX_ATTEMPTS);
+    RetryBackoff backoff = RetryBackoff.parse(f.optionalObject("backoff", RetryBackoff.FIELDS));
+    List<String> retryOn = f.optionalTextList("retry_on", MAX_LIST, 16);
+    if (retryOn == null) {
+      retryOn = DEFAULT_RETRY_ON;
+    } else {
+      for (int i = 0; i < retryOn.size(); i++) {
+        if (!RetryPolicy.isOutcomeName(retryOn.get(i))) {
+          throw ApiException.invalidField(
+              "retry_on[" + i + "]",
+              "must be connection_error, timeout, 4xx, 5xx or a status code from 100 to 599");
+        }
+      }
+      retryOn = List.copyOf(retryOn);
+    }
+    long retryAfterCap = f.longOr("retry_after_cap_ms", 0, MAX_KEEP_MS, DEFAULT_RETRY_AFTER_CAP_MS);
+    long lineTimeout = f.longOr("line_timeout_ms", 1, MAX_KEEP_MS, DEFAULT_LINE_TIMEOUT_MS);
+    long retention = f.longOr("retention_ms", 0, MAX_KEEP_MS, DEFAULT_RETENTION_MS);
+    Long expected = f.optionalLong("expected_service_ms", 1, MAX_ATTEMPT_TIMEOUT_MS);
+    Boolean paused = f.optionalBoolean("paused");
+    JsonFields breaker = f.optionalObject("circuit_breaker", Set.of("failures", "cooldown_ms"));
+    int failures = DEFAULT_BREAKER_FAILURES;
+    long cooldown = DEFAULT_BREAKER_COOLDOWN_MS;
+    if (breaker != null) {
+      failures = (int) breaker.longOr("failures", 0, 1000, DEFAULT_BREAKER_FAILURES);
+      cooldown = breaker.longOr("cooldown_ms", 10, MAX_KEEP_MS, DEFAULT_BREAKER_COOLDOWN_MS);
+    }
+    return new EndpointSpec(
+        base,
+        Set.copyOf(methods),
+        rate,
+        period,
+        burst,
+        concurrency,
+        timeout,
+        maxAttempts,
+        backoff,
+        retryOn,
+        retryAfterCap,
+        lineTimeout,
+        retention,
+        expected,
+        paused != null && paused,
+        failures,
+        cooldown);
+  }
+
+  /** The JSON form, as stored and as answered. */
+  public ObjectNode toJson() {
+    ObjectNode node = Json.object();
+    node.put("base_url", baseUrl.toString());
+    ArrayNode m = node.putArray("methods");
+    sorted(methods).forEach(m::add);
+    node.put("rate", rate);
+    node.put("period_ms", periodMs);
+    node.put("burst", burst);
+    node.put("concurrency", concurrency);
+    node.put("attempt_timeout_ms", attemptTimeoutMs);
+    node.put("max_attempts", maxAttempts);
+    node.set("backoff", backoff.toJson());
+    ArrayNode r = node.putArray("retry_on");
+    retryOn.forEach(r::add);
+    node.put("retry_after_cap_ms", retryAfterCapMs);
+    node.put("line_timeout_ms", lineTimeoutMs);
+    node.put("retention_ms", retentionMs);
+    if (expectedServiceMs == null) {
+      node.putNull("expected_service_ms");
+    } else {
+      node.put("expected_service_ms", expectedServiceMs);
+    }
+    node.put("paused", paused);
+    ObjectNode b = node.putObject("circuit_breaker");
+    b.put("failures", breakerFailures);
+    b.put("cooldown_ms", breakerCooldownMs);
+    return node;
+  }
+
+  /** The burst in force: the one set, or a tenth of the rate (at least 1). */
+  public int effectiveBurst() {
+    return burst > 0 ? Math.min(burst, Math.max(1, rate)) : Math.max(1, rate / 10);
+  }
+
+  /**
+   * The period the engine measures the rate over: 2 % longer than the endpoint's (at least 5 ms
+   * more), so that the few milliseconds between a lease and its request's arrival cannot put one
+   * request more into a window as the target measures it.
+   */
+  public long guardedPeriodMs() {
+    return periodMs + Math.max(5, periodMs / 50);
+  }
+
+  /** The requests this instance runs at once for the endpoint. */
+  public int localConcurrency() {
+    return concurrency == 0 ? MAX_LOCAL_CONCURRENCY : Math.min(concurrency, MAX_LOCAL_CONCURRENCY);
+  }
+
+  /** The retry policy of this endpoint. */
+  public RetryPolicy retryPolicy() {
+    return new RetryPolicy(retryOn);
+  }
+
+  /**
+   * Checks a base URL: absolute http or https with a host, no user info, query or fragment, no dot
+   * segments. A trailing slash is dropped, so paths join it as {@code base + path}.
+   */
+  static URI baseUrl(String text) {
+    URI uri;
+    try {
+      uri = new URI(text);
+    } catch (URISyntaxException e) {
+      throw ApiException.invalidField("base_url", "is not a valid URL: " + e.getReason());
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw ApiException.invalidField("base_url", "must be an http or https URL");
+    }
+    if (uri.getHost() == null || uri.getRawUserInfo() != null) {
+      throw ApiException.invalidField("base_url", "must name a host, without user info");
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw ApiException.invalidField("base_url", "must have no query and no fragment");
+    }
+    String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+    if (TargetPaths.hasDotSegmentOrEncodedTrick(path)) {
+      throw ApiException.invalidField("base_url", "must not hold dot segments or encoded slashes");
+    }
+    while (path.endsWith("/")) {
+      path = path.substring(0, path.length() - 1);
+    }
+    return URI.create(scheme + "://" + uri.getRawAuthority() + path);
+  }
+
+  /** Reads a stored endpoint (written by {@link #toJson()}). */
+  static EndpointSpec fromStored(String json) {
+    try {
+      return parse(Json.MAPPER.readTree(json));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("A stored endpoint is not JSON", e);
+    }
+  }
+
+  private static List<String> sorted(Set<String> names) {
+    List<String> list = new ArrayList<>(names);
+    list.sort(null);
+    return list;
+  }
+}

@@ -1,0 +1,189 @@
+package io.lineup.server.dispatch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a task asks Lineup to send: method, path and query, headers, body, and where to report the
+ * end. Stored as the task's job payload: one line of JSON (everything but the body), a newline,
+ * then the body's bytes as they are.
+ *
+ * @param method the HTTP method
+ * @param path the path and query under the endpoint's base URL (may be empty)
+ * @param headers the headers to send, by name as given
+ * @param contentType the body's content type (null without a body)
+ * @param body the body's bytes (empty for none)
+ * @param callbackUrl where the final record is POSTed (null for none)
+ */
+public record TaskRequest(
+    String method,
+    String path,
+    Map<String, String> headers,
+    String contentType,
+    byte[] body,
+    String callbackUrl) {
+
+  /** Most headers a task may carry. */
+  public static final int MAX_HEADERS = 32;
+
+  /** Longest header name, in characters. */
+  public static final int MAX_HEADER_NAME = 64;
+
+  /** Longest header value, in characters. */
+  public static final int MAX_HEADER_VALUE = 1024;
+
+  /** Room kept in the job payload for everything but the body: 64 KiB. */
+  public static final int HEAD_ROOM_BYTES = 64 * 1024;
+
+  private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+  /** Headers a caller may not set: the client or Lineup sets them, or they change the hop. */
+  private static final Set<String> RESERVED =
+      Set.of(
+          "host",
+          "content-length",
+          "connection",
+          "expect",
+          "upgrade",
+          "transfer-encoding",
+          "te",
+          "trailer",
+          "keep-alive",
+          "proxy-authorization",
+          "proxy-connection",
+          "idempotency-key",
+          "http2-settings");
+
+  /**
+   * Checks the headers of a submitted task.
+   *
+   * @throws ApiException 400 naming {@code headers} or {@code headers.<name>}
+   */
+  static Map<String, String> checkHeaders(JsonNode node) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    if (node == null || node.isNull()) {
+      return headers;
+    }
+    if (!node.isObject()) {
+      throw ApiException.invalidField("headers", "must be an object of header names to strings");
+    }
+    if (node.size() > MAX_HEADERS) {
+      throw ApiException.invalidField(
+          "headers", "must hold at most " + MAX_HEADERS + " headers, got " + node.size());
+    }
+    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> e = fields.next();
+      String name = e.getKey();
+      String field = "headers." + name;
+      if (name.length() > MAX_HEADER_NAME || !TOKEN.matcher(name).matches()) {
+        throw ApiException.invalidField(
+            field, "a header name is 1 to " + MAX_HEADER_NAME + " token characters");
+      }
+      if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
+        throw ApiException.invalidField(field, "is set by Lineup or the HTTP client, not a task");
+      }
+      JsonNode value = e.getValue();
+      if (!value.isTextual() || value.textValue().length() > MAX_HEADER_VALUE) {
+        throw ApiException.invalidField(
+            field, "must be a string of at most " + MAX_HEADER_VALUE + " characters");
+      }
+      for (char c : value.textValue().toCharArray()) {
+        if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
+          throw ApiException.invalidField(field, "must not hold control or non-Latin-1 characters");
+        }
+      }
+      headers.put(name, value.textValue());
+    }
+    return headers;
+  }
+
+  /** The job payload: a JSON line, a newline, the body. */
+  public byte[] encode() {
+    ObjectNode head = Json.object();
+    head.put("method", method);
+    head.put("path", path);
+    ObjectNode h = head.putObject("headers");
+    headers.forEach(h::put);
+    head.put("content_type", contentType);
+    head.put("callback_url", callbackUrl);
+    byte[] line = Json.write(head);
+    byte[] out = Arrays.copyOf(line, line.length + 1 + body.length);
+    out[line.length] = '\n';
+    System.arraycopy(body, 0, out, line.length + 1, body.length);
+    return out;
+  }
+
+  /**
+   * Reads a job payload written by {@link #encode()}.
+   *
+   * @throws IllegalArgumentException when the payload is not a task (e.g. a job published to the
+   *     endpoint's queue through the jobs API)
+   */
+  public static TaskRequest decode(byte[] payload) {
+    int newline = -1;
+    for (int i = 0; i < payload.length; i++) {
+      if (payload[i] == '\n') {
+        newline = i;
+        break;
+      }
+    }
+    if (newline < 0) {
+      throw new IllegalArgumentException("not a task: no head line");
+    }
+    try {
+      JsonNode head = Json.parse(Arrays.copyOf(payload, newline));
+      Map<String, String> headers = new LinkedHashMap<>();
+      head.path("headers")
+          .fields()
+          .forEachRemaining(e -> headers.put(e.getKey(), e.getValue().asText()));
+      return new TaskRequest(
+          head.path("method").asText(),
+          head.path("path").asText(""),
+          headers,
+          head.path("content_type").isTextual() ? head.get("content_type").asText() : null,
+          Arrays.copyOfRange(payload, newline + 1, payload.length),
+          head.path("callback_url").isTextual() ? head.get("callback_url").asText() : null);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException("not a task: " + e.getMessage(), e);
+    }
+  }
+
+  /** The request as a task's record shows it (the body as JSON, text or base64). */
+  public ObjectNode toJson() {
+    ObjectNode node = Json.object();
+    node.put("method", method);
+    node.put("path", path);
+    ObjectNode h = node.putObject("headers");
+    headers.forEach(h::put);
+    node.put("content_type", contentType);
+    Bodies.put(node, "body", body, contentType, Integer.MAX_VALUE);
+    node.put("callback_url", callbackUrl);
+    return node;
+  }
+
+  /** The body as UTF-8 text (for messages). */
+  String bodyText() {
+    return new String(body, StandardCharsets.UTF_8);
+  }
+
+  static byte[] base64(String text, String field) {
+    try {
+      return Base64.getDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.invalidField(field, "must be standard base64");
+    }
+  }
+}

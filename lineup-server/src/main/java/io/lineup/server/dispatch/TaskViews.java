@@ -1,0 +1,141 @@
+package io.lineup.server.dispatch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.JobInfo;
+import io.lineup.core.JobState;
+import io.lineup.core.PublishResult;
+import io.lineup.server.http.Json;
+import java.time.Instant;
+import java.util.List;
+
+/** The JSON form of a task: status, position, ETA, attempts and, when it ended, the response. */
+final class TaskViews {
+  private TaskViews() {}
+
+  /** Whether the task has ended (nothing more will be sent). */
+  static boolean finished(JobInfo info) {
+    return switch (info.state()) {
+      case DONE, DEAD, CANCELLED, EXPIRED -> true;
+      default -> false;
+    };
+  }
+
+  /** A just-published task whose record could not be read back. */
+  static ObjectNode published(EndpointKey key, PublishResult result) {
+    ObjectNode node = Json.object();
+    node.put("id", result.id());
+    node.put("endpoint", key.name());
+    node.put("status", "queued");
+    node.put("position", result.position());
+    node.putNull("eta_ms");
+    return node;
+  }
+
+  static ObjectNode task(EndpointKey key, JobInfo info, EndpointSpec spec) {
+    ObjectNode node = Json.object();
+    node.put("id", info.id());
+    node.put("endpoint", key.name());
+    JsonNode result = null;
+    if (info.state() == JobState.DONE && info.result() != null) {
+      try {
+        result = Json.parse(info.result());
+      } catch (java.io.IOException e) {
+        result = null;
+      }
+    }
+    String status =
+        switch (info.state()) {
+          case DELAYED, READY -> "queued";
+          case LEASED -> "running";
+          case DONE -> result == null ? "succeeded" : result.path("outcome").asText("succeeded");
+          case DEAD -> "failed";
+          case CANCELLED -> "cancelled";
+          case EXPIRED -> "timed_out";
+        };
+    node.put("status", status);
+    node.put("priority", info.priority());
+    node.put("position", info.position());
+    Long eta = eta(info, spec);
+    if (eta == null) {
+      node.putNull("eta_ms");
+    } else {
+      node.put("eta_ms", eta);
+    }
+    putTime(node, "created_at", info.createdAt());
+    putTime(node, "due_at", info.dueAt());
+    putTime(node, "started_at", info.startedAt());
+    putTime(node, "finished_at", info.finishedAt());
+    List<Attempt> attempts =
+        result != null
+            ? Attempt.fromJson(result.get("attempts"))
+            : Attempt.parseHistory(info.lastError());
+    node.set("attempts", Attempt.toJson(attempts));
+    node.put("max_attempts", info.maxAttempts());
+    if (result != null && result.hasNonNull("response")) {
+      node.set("response", result.get("response"));
+    } else if (info.state() == JobState.DEAD && !attempts.isEmpty()) {
+      // Dead letters keep the attempts, not the last body: the last status is what is known.
+      ObjectNode last = node.putObject("response");
+      Attempt a = attempts.get(attempts.size() - 1);
+      if (a.status() == null) {
+        last.putNull("status");
+      } else {
+        last.put("status", a.status());
+      }
+      last.putNull("headers");
+      last.putNull("body");
+      last.put("body_truncated", false);
+    } else {
+      node.putNull("response");
+    }
+    String error = result == null ? null : result.path("error").textValue();
+    if (info.state() == JobState.DEAD) {
+      error = "out of attempts";
+    } else if (info.state() == JobState.EXPIRED) {
+      error = "the task's record reached its time bound before it ended";
+    }
+    node.put("error", error);
+    try {
+      TaskRequest request = TaskRequest.decode(info.payload());
+      node.put("method", request.method());
+      node.put("path", request.path());
+      node.put("callback_url", request.callbackUrl());
+    } catch (IllegalArgumentException notATask) {
+      node.putNull("method");
+    }
+    return node;
+  }
+
+  /**
+   * The engine's ETA (position over the measured completion rate, bounded by the rate limit); until
+   * completions have been measured, the endpoint's expected service time: {@code position ×
+   * expected_service_ms / concurrency}, and at least {@code position / rate} seconds.
+   */
+  static Long eta(JobInfo info, EndpointSpec spec) {
+    if (info.state() != JobState.READY) {
+      return null;
+    }
+    if (info.eta() != null) {
+      return info.eta().point().toMillis();
+    }
+    if (spec.expectedServiceMs() == null || spec.paused()) {
+      return null;
+    }
+    long position = Math.max(0, info.position());
+    long byService = position * spec.expectedServiceMs() / spec.localConcurrency();
+    if (spec.concurrency() > 0) {
+      byService = position * spec.expectedServiceMs() / spec.concurrency();
+    }
+    long byRate = spec.rate() > 0 ? position * spec.periodMs() / spec.rate() : 0;
+    return Math.max(byService, byRate);
+  }
+
+  private static void putTime(ObjectNode node, String name, Instant time) {
+    if (time == null) {
+      node.putNull(name);
+    } else {
+      node.put(name, time.toEpochMilli());
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package io.lineup.server;
+
+import static io.lineup.server.DispatchFixtures.awaitEnd;
+import static io.lineup.server.DispatchFixtures.endpoint;
+import static io.lineup.server.DispatchFixtures.name;
+import static io.lineup.server.DispatchFixtures.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.server.TestTarget.Answer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The circuit breaker of an endpoint, and callbacks signed the Standard Webhooks way. */
+class DispatchCallbacksTest {
+  @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
+
+  static final String NS = "hooks";
+  static Api api;
+
+  @BeforeAll
+  static void start() {
+    api = server.admin();
+  }
+
+  /**
+   * A Standard Webhooks verifier written from the specification: the signed content is {@code
+   * id.timestamp.body}, the key is the base64 after {@code whsec_}, the header holds
+   * space-separated {@code v1,<base64 HMAC-SHA256>} entries of which one must match, and the
+   * timestamp must be within five minutes.
+   */
+  static boolean verifies(
+      String secret, String id, String timestamp, String signatures, byte[] body) throws Exception {
+    long ts = Long.parseLong(timestamp);
+    if (Math.abs(System.currentTimeMillis() / 1000 - ts) > 300) {
+      return false;
+    }
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(
+        new SecretKeySpec(
+            Base64.getDecoder().decode(secret.substring("whsec_".length())), "HmacSHA256"));
+    byte[] content = (id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);
+    byte[] signed = new byte[content.length + body.length];
+    System.arraycopy(content, 0, signed, 0, content.length);
+    System.arraycopy(body, 0, signed, content.length, body.length);
+    byte[] expected = mac.doFinal(signed);
+    for (String entry : signatures.split(" ")) {
+      int comma = entry.indexOf(',');
+      if (comma > 0 && entry.substring(0, comma).equals("v1")) {
+        byte[] given = Base64.getDecoder().decode(entry.substring(comma + 1));
+        if (MessageDigest.isEqual(expected, given)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void theCircuitBreakerOpensAfterConsecutiveFailuresThenProbesOnceAndCloses() {
+    TestTarget target = TestTarget.start();
+    try (target) {
+      AtomicBoolean healthy = new AtomicBoolean(false);
+      target.answering(s -> healthy.get() ? Answer.ok("{}") : Answer.status(503));
+      String ep =
+          endpoint(
+              api,
+              NS,
+              name("breaker"),
+              target.url(),
+              "\"max_attempts\": 20, \"backoff\": {\"kind\": \"fixed\", \"initial_ms\": 10,"
+                  + " \"jitter\": 0}, \"circuit_breaker\": {\"failures\": 3, \"cooldown_ms\": 1500}");
+      String id = submit(api, ep, "{}");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() ->
+              api.get(ep)
+                  .json()
+                  .path("circuit_breaker_state")
+                  .path("state")
+                  .asText()
+                  .equals("open"));
+      int atOpening = target.count();
+      assertThat(atOpening).isEqualTo(3);
+      assertThat(api.as(null).get("/metrics").text()).contains("lineup_dispatch_breakers_open 1.0");
+      healthy.set(true);
+      // Nothing is sent while the breaker is open.
+      await()
+          .pollDelay(Duration.ofMillis(800))
+          .atMost(Duration.ofSeconds(2))
+          .untilAsserted(() -> assertThat(target.count()).isEqualTo(atOpening));
+      JsonNode task = awaitEnd(api, ep, id);
+      assertThat(task.path("status").asText()).isEqualTo("succeeded");
+      assertThat(target.count()).as("one probe after the cool-down").isEqualTo(atOpening + 1);
+      await()
+          .atMost(Duration.ofSeconds(3))
+          .until(() ->
+              api.get(ep)
+                  .json()
+                  .path("circuit_breaker_state")
+                  .path("state")
+                  .asText()
+                  .equals("closed"));
+    }
+  }
+
+  @Test
+  void aCallbackIsSignedRetriedAfterAFailureAndVerifiedAndATamperedBodyFails() throws Exception {
+    TestTarget target = TestTarget.start();
+    TestTarget receiver = TestTarget.start();
+    try (target;
+        receiver) {
+      AtomicInteger calls = new AtomicInteger();
+      receiver.answering(s -> calls.incrementAndGet() == 1 ? Answer.status(500) : Answer.ok("{}"));
+      Reply settings =
+          api.put(
+              "/v1/callbacks/" + NS, "{\"allowed_prefixes\": [\"" + receiver.url() + "/hooks/\"]}");
+      assertThat(settings.status()).as(settings.toString()).isEqualTo(200);
+      String secret = settings.field("secret");
+      assertThat(secret).startsWith("whsec_");
+      assertThat(api.get("/v1/callbacks/" + NS).text()).doesNotContain(secret);
+      String ep = endpoint(api, NS, name("cb"), target.url(), "");
+      String id = submit(api, ep, "{\"callback_url\": \"" + receiver.url() + "/hooks/done?x=1\"}");
+      await().atMost(Duration.ofSeconds(15)).until(() -> receiver.count() >= 2);
+      List<TestTarget.Seen> seen = receiver.seen();
+      TestTarget.Seen delivered = seen.get(1);
+      assertThat(delivered.path()).isEqualTo("/hooks/done?x=1");
+      assertThat(delivered.header("webhook-id")).isEqualTo(seen.get(0).header("webhook-id"));
+      assertThat(
+              verifies(
+                  secret,
+                  delivered.header("webhook-id"),
+                  delivered.header("webhook-timestamp"),
+                  delivered.header("webhook-signature"),
+                  delivered.body()))
+          .isTrue();
+      byte[] tampered =
+          delivered.bodyText().replace("succeeded", "failed").getBytes(StandardCharsets.UTF_8);
+      assertThat(tampered).isNotEqualTo(delivered.body());
+      assertThat(
+              verifies(
+                  secret,
+                  delivered.header("webhook-id"),
+                  delivered.header("webhook-timestamp"),
+                  delivered.header("webhook-signature"),
+                  tampered))
+          .isFalse();
+      JsonNode record = io.lineup.server.http.Json.parse(delivered.body());
+      assertThat(record.path("id").asText()).isEqualTo(id);
+      assertThat(record.path("status").asText()).isEqualTo("succeeded");
+      assertThat(record.path("response").path("status").asInt()).isEqualTo(200);
+
+      // Rotation: the new secret signs, and the old one still verifies until the next rotation.
+      Reply rotated =
+          api.put(
+              "/v1/callbacks/" + NS,
+              "{\"allowed_prefixes\": [\""
+                  + receiver.url()
+                  + "/hooks/\"], \"rotate_secret\": true}");
+      String newSecret = rotated.field("secret");
+      assertThat(newSecret).isNotEqualTo(secret);
+      submit(api, ep, "{\"callback_url\": \"" + receiver.url() + "/hooks/again\"}");
+      await().atMost(Duration.ofSeconds(15)).until(() -> receiver.count() >= 3);
+      TestTarget.Seen third = receiver.seen().get(2);
+      for (String s : List.of(secret, newSecret)) {
+        assertThat(
+                verifies(
+                    s,
+                    third.header("webhook-id"),
+                    third.header("webhook-timestamp"),
+                    third.header("webhook-signature"),
+                    third.body()))
+            .as("signed for " + (s.equals(secret) ? "the old" : "the new") + " secret")
+            .isTrue();
+      }
+    }
+  }
+}

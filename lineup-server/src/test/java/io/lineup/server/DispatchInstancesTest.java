@@ -1,0 +1,62 @@
+package io.lineup.server;
+
+import static io.lineup.server.DispatchFixtures.endpoint;
+import static io.lineup.server.DispatchFixtures.name;
+import static io.lineup.server.DispatchFixtures.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Several server instances share an endpoint: its limits hold across them, nothing is lost. */
+class DispatchInstancesTest {
+  @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
+
+  static final String NS = "multi";
+
+  @Test
+  void twoInstancesShareOneEndpointWithinItsLimitsAndRunNoTaskTwice() {
+    Api one = server.admin();
+    Api two = Api.adminOf(server.startAnother());
+    TestTarget target = TestTarget.start();
+    try (target) {
+      target.latency(400);
+      String name = name("shared");
+      String settings = "\"rate\": 10, \"concurrency\": 3";
+      String ep = endpoint(one, NS, name, target.url(), settings + ", \"paused\": true");
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        ids.add(submit(i % 2 == 0 ? one : two, ep, "{}"));
+      }
+      // The second instance learns of the endpoint from Redis, within a second.
+      await()
+          .atMost(Duration.ofSeconds(1))
+          .until(() -> two.get(ep).json().path("paused").asBoolean());
+      endpoint(two, NS, name, target.url(), settings);
+      await().atMost(Duration.ofSeconds(20)).until(() -> target.count() >= 40);
+      List<Long> leased = new ArrayList<>();
+      for (String id : ids) {
+        JsonNode task = one.get(ep + "/tasks/" + id + "?wait_ms=2000").json();
+        assertThat(task.path("status").asText()).isEqualTo("succeeded");
+        leased.add(task.path("started_at").asLong());
+      }
+      Map<String, Integer> deliveries = new HashMap<>();
+      target.seen().forEach(s -> deliveries.merge(s.header("Idempotency-Key"), 1, Integer::sum));
+      int busiest = DispatchLimitsTest.busiestWindowMillis(leased, 1000);
+      System.out.printf(
+          "two instances, rate 10/s and concurrency 3: busiest 1 s window of leases %d,"
+              + " at most %d in flight at the target, %d requests for %d tasks%n",
+          busiest, target.maxInFlight(), target.count(), ids.size());
+      assertThat(deliveries).hasSize(40).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+      assertThat(busiest).isLessThanOrEqualTo(10);
+      assertThat(target.maxInFlight()).isLessThanOrEqualTo(3).isGreaterThanOrEqualTo(2);
+    }
+  }
+}

@@ -1,0 +1,308 @@
+package io.lineup.server;
+
+import static io.lineup.server.DispatchFixtures.awaitEnd;
+import static io.lineup.server.DispatchFixtures.endpoint;
+import static io.lineup.server.DispatchFixtures.name;
+import static io.lineup.server.DispatchFixtures.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.server.TestTarget.Answer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Endpoints and tasks: a task is sent, retried, timed out, cancelled, and its result kept. */
+class DispatchTest {
+  @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
+
+  static final String NS = "disp";
+  static Api api;
+  static TestTarget target;
+
+  @BeforeAll
+  static void start() {
+    api = server.admin();
+    target = TestTarget.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    target.close();
+  }
+
+  @Test
+  void aTaskIsSentUnderTheBaseUrlWithItsIdAsIdempotencyKeyAndItsResponseIsKept() {
+    String ep = endpoint(api, NS, name("ok"), target.url() + "/api", "");
+    TestTarget own = target;
+    String id =
+        submit(
+            api,
+            ep,
+            "{\"path\": \"/render?size=2\", \"headers\": {\"X-Trace\": \"t1\"}, \"body\": {\"prompt\": \"cat\"}}");
+    JsonNode task = awaitEnd(api, ep, id);
+    assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
+    assertThat(task.path("response").path("status").asInt()).isEqualTo(200);
+    assertThat(task.path("response").path("body").path("ok").asBoolean()).isTrue();
+    assertThat(task.path("attempts")).hasSize(1);
+    assertThat(task.path("attempts").get(0).path("status").asInt()).isEqualTo(200);
+    TestTarget.Seen seen =
+        own.seen().stream()
+            .filter(s -> id.equals(s.header("Idempotency-Key")))
+            .findFirst()
+            .orElseThrow();
+    assertThat(seen.path()).isEqualTo("/api/render?size=2");
+    assertThat(seen.method()).isEqualTo("POST");
+    assertThat(seen.header("X-Trace")).isEqualTo("t1");
+    assertThat(seen.bodyText()).isEqualTo("{\"prompt\":\"cat\"}");
+  }
+
+  @Test
+  void anEndpointIsReadListedReplacedAndDeleted() {
+    String name = name("crud");
+    String ep = endpoint(api, NS, name, target.url(), "\"rate\": 5, \"concurrency\": 2");
+    Reply read = api.get(ep);
+    assertThat(read.status()).isEqualTo(200);
+    assertThat(read.json().path("rate").asInt()).isEqualTo(5);
+    assertThat(read.json().path("circuit_breaker_state").path("state").asText())
+        .isEqualTo("closed");
+    Reply replaced = api.put(ep, "{\"base_url\": \"" + target.url() + "\", \"rate\": 7}");
+    assertThat(replaced.status()).isEqualTo(200);
+    assertThat(replaced.json().path("rate").asInt()).isEqualTo(7);
+    assertThat(api.get("/v1/endpoints/" + NS).json().path("endpoints").findValuesAsText("endpoint"))
+        .contains(name);
+    assertThat(api.delete(ep).status()).isEqualTo(204);
+    assertThat(api.get(ep).status()).isEqualTo(404);
+  }
+
+  @Test
+  void aRepeatedIdempotencyKeyAnswersTheFirstTaskWith200() {
+    String ep = endpoint(api, NS, name("idem"), target.url(), "\"paused\": true");
+    Reply first = api.post(ep + "/tasks", "{\"idempotency_key\": \"order 42\", \"body\": 1}");
+    Reply again = api.post(ep + "/tasks", "{\"idempotency_key\": \"order 42\", \"body\": 2}");
+    assertThat(first.status()).isEqualTo(202);
+    assertThat(again.status()).isEqualTo(200);
+    assertThat(again.field("id")).isEqualTo(first.field("id"));
+    assertThat(first.json().path("status").asText()).isEqualTo("queued");
+    assertThat(first.json().path("position").asLong()).isEqualTo(0);
+  }
+
+  @Test
+  void a503IsRetriedWithBackoffAndRetryAfterIsHonoured() {
+    TestTarget flaky = TestTarget.start();
+    try (flaky) {
+      AtomicInteger calls = new AtomicInteger();
+      flaky.answering(s ->
+          switch (calls.incrementAndGet()) {
+            case 1 -> Answer.status(503);
+            case 2 -> new Answer(503, 0, "1", "{}");
+            default -> Answer.ok("{\"done\":1}");
+          });
+      String ep =
+          endpoint(
+              api,
+              NS,
+              name("retry"),
+              flaky.url(),
+              "\"max_attempts\": 5, \"backoff\": {\"kind\": \"fixed\", \"initial_ms\": 100, \"jitter\": 0}");
+      String id = submit(api, ep, "{}");
+      JsonNode task = awaitEnd(api, ep, id);
+      assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
+      assertThat(task.path("attempts")).hasSize(3);
+      List<TestTarget.Seen> seen = flaky.seen();
+      long firstGap = (seen.get(1).arrivedNanos() - seen.get(0).arrivedNanos()) / 1_000_000;
+      long retryAfterGap = (seen.get(2).arrivedNanos() - seen.get(1).arrivedNanos()) / 1_000_000;
+      System.out.printf(
+          "retry gaps: backoff %d ms, Retry-After: 1 %d ms%n", firstGap, retryAfterGap);
+      assertThat(firstGap).as("fixed backoff of 100 ms").isBetween(90L, 900L);
+      assertThat(retryAfterGap).as("Retry-After: 1 waits a second").isGreaterThanOrEqualTo(990L);
+      assertThat(seen).allSatisfy(s -> assertThat(s.header("Idempotency-Key")).isEqualTo(id));
+    }
+  }
+
+  @Test
+  void a404IsNotRetriedAndTheTaskFails() {
+    TestTarget missing = TestTarget.start();
+    try (missing) {
+      missing.answering(s -> Answer.status(404));
+      String ep = endpoint(api, NS, name("404"), missing.url(), "\"max_attempts\": 5");
+      JsonNode task = awaitEnd(api, ep, submit(api, ep, "{}"));
+      assertThat(task.path("status").asText()).isEqualTo("failed");
+      assertThat(task.path("response").path("status").asInt()).isEqualTo(404);
+      assertThat(missing.count()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aTaskOutOfAttemptsIsDeadLettered() {
+    TestTarget down = TestTarget.start();
+    try (down) {
+      down.answering(s -> Answer.status(500));
+      String name = name("dead");
+      String ep =
+          endpoint(
+              api,
+              NS,
+              name,
+              down.url(),
+              "\"max_attempts\": 3, \"backoff\": {\"kind\": \"schedule\", \"schedule_ms\": [50, 100]},"
+                  + " \"circuit_breaker\": {\"failures\": 0}");
+      JsonNode task = awaitEnd(api, ep, submit(api, ep, "{}"));
+      assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("failed");
+      assertThat(task.path("error").asText()).isEqualTo("out of attempts");
+      assertThat(task.path("attempts")).hasSize(3);
+      assertThat(task.path("response").path("status").asInt()).isEqualTo(500);
+      assertThat(down.count()).isEqualTo(3);
+      Reply dead = api.get("/v1/queues/" + NS + "/dispatch." + name + "/dead");
+      assertThat(dead.json().path("total").asLong()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aTaskPastItsLineTimeoutIsNeverSent() {
+    TestTarget never = TestTarget.start();
+    try (never) {
+      String ep =
+          endpoint(
+              api, NS, name("line"), never.url(), "\"paused\": true, \"line_timeout_ms\": 200");
+      String id = submit(api, ep, "{}");
+      await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> true);
+      api.put(ep, "{\"base_url\": \"" + never.url() + "\", \"line_timeout_ms\": 200}");
+      JsonNode task = awaitEnd(api, ep, id);
+      assertThat(task.path("status").asText()).isEqualTo("timed_out");
+      assertThat(task.path("attempts")).isEmpty();
+      assertThat(never.count()).isZero();
+    }
+  }
+
+  @Test
+  void aCancelledQueuedTaskIsNeverSentAndARunningOneIsAborted() {
+    TestTarget slow = TestTarget.start();
+    try (slow) {
+      slow.latency(5_000);
+      String ep = endpoint(api, NS, name("cancel"), slow.url(), "\"concurrency\": 1");
+      String running = submit(api, ep, "{}");
+      String queued = submit(api, ep, "{}");
+      await().atMost(Duration.ofSeconds(5)).until(() -> slow.count() == 1);
+      Reply cancelQueued = api.delete(ep + "/tasks/" + queued);
+      assertThat(cancelQueued.json().path("previous_status").asText()).isEqualTo("ready");
+      long before = System.nanoTime();
+      Reply cancelRunning = api.delete(ep + "/tasks/" + running);
+      assertThat(cancelRunning.json().path("previous_status").asText()).isEqualTo("running");
+      JsonNode task = awaitEnd(api, ep, running);
+      assertThat(task.path("status").asText()).isEqualTo("cancelled");
+      await()
+          .atMost(Duration.ofSeconds(3))
+          .untilAsserted(() -> assertThat(slow.count()).isEqualTo(1));
+      assertThat(api.get(ep + "/tasks/" + queued).json().path("status").asText())
+          .isEqualTo("cancelled");
+      assertThat((System.nanoTime() - before) / 1_000_000)
+          .as("aborted, not waited for")
+          .isLessThan(4_000);
+    }
+  }
+
+  @Test
+  void aLongPollAnswersWhenTheTaskEnds() {
+    TestTarget slowish = TestTarget.start();
+    try (slowish) {
+      slowish.latency(300);
+      String ep = endpoint(api, NS, name("poll"), slowish.url(), "");
+      String id = submit(api, ep, "{}");
+      long start = System.nanoTime();
+      Reply reply = api.get(ep + "/tasks/" + id + "?wait_ms=10000");
+      long took = (System.nanoTime() - start) / 1_000_000;
+      assertThat(reply.json().path("status").asText()).isEqualTo("succeeded");
+      assertThat(took).isLessThan(5_000);
+    }
+  }
+
+  @Test
+  void badTasksAreRefusedWithA4xxNamingTheFieldAndNothingIsQueued() {
+    String name = name("bad");
+    String ep =
+        endpoint(api, NS, name, target.url() + "/v1", "\"paused\": true, \"methods\": [\"POST\"]");
+    api.put("/v1/callbacks/" + NS, "{\"allowed_prefixes\": [\"http://127.0.0.1:9/hooks/\"]}");
+    String lowToken = DispatchFixtures.token(api, NS, "[\"publish\"]", 0);
+    record Case(Api who, String path, String body, int status, String error, String field) {}
+    String big = "x".repeat(1024 * 1024);
+    List<Case> cases =
+        List.of(
+            new Case(
+                api, "/v1/endpoints/" + NS + "/nope/tasks", "{}", 404, "not_found", "endpoint"),
+            new Case(api, ep + "/tasks", "{\"path\": \"/../admin\"}", 400, "invalid_field", "path"),
+            new Case(
+                api, ep + "/tasks", "{\"path\": \"/a/%2e%2e/b\"}", 400, "invalid_field", "path"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"path\": \"http://10.0.0.1/x\"}",
+                400,
+                "invalid_field",
+                "path"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"path\": \"//evil.example/x\"}",
+                400,
+                "invalid_field",
+                "path"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"path\": \"@evil.example/x\"}",
+                400,
+                "invalid_field",
+                "path"),
+            new Case(
+                api, ep + "/tasks", "{\"method\": \"DELETE\"}", 400, "invalid_field", "method"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"body_text\": \"" + big + "\"}",
+                413,
+                "payload_too_large",
+                "body_text"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"callback_url\": \"http://169.254.169.254/latest\"}",
+                400,
+                "invalid_field",
+                "callback_url"),
+            new Case(
+                api.as(lowToken),
+                ep + "/tasks",
+                "{\"priority\": 5}",
+                403,
+                "priority_not_allowed",
+                "priority"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"headers\": {\"Host\": \"x\"}}",
+                400,
+                "invalid_field",
+                "headers.Host"));
+    for (Case c : cases) {
+      Reply reply = c.who().post(c.path(), c.body());
+      assertThat(reply.status())
+          .as(c.body().length() > 200 ? "big body" : c.body())
+          .isEqualTo(c.status());
+      assertThat(reply.field("error")).as(reply.toString()).isEqualTo(c.error());
+      assertThat(reply.field("field")).as(reply.toString()).isEqualTo(c.field());
+    }
+    assertThat(api.get(ep).json().path("tasks").path("queued").asLong()).isZero();
+    Reply badEndpoint = api.put(ep, "{\"base_url\": \"ftp://x\"}");
+    assertThat(badEndpoint.status()).isEqualTo(400);
+    assertThat(badEndpoint.field("field")).isEqualTo("base_url");
+    Reply goodCallback =
+        api.post(ep + "/tasks", "{\"callback_url\": \"http://127.0.0.1:9/hooks/done\"}");
+    assertThat(goodCallback.status()).isEqualTo(202);
+  }
+}
