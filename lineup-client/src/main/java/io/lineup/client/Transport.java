@@ -108,7 +108,9 @@ final class Transport {
       throw new ServerUnreachableException(
           "no answer from " + baseUrl + " within " + request.timeout().orElse(null), e);
     } catch (ConnectException e) {
-      throw new ServerUnreachableException("cannot connect to " + baseUrl + ": " + describe(e), e);
+      // The JDK reports a refused connection without a message of its own.
+      String why = e.getMessage() == null ? "connection refused" : e.getMessage();
+      throw new ServerUnreachableException("cannot connect to " + baseUrl + ": " + why, e);
     } catch (IOException e) {
       throw new ServerUnreachableException(
           "the connection to " + baseUrl + " failed: " + describe(e), e);
