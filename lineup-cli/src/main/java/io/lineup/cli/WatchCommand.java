@@ -46,24 +46,25 @@ final class WatchCommand implements Callable<Integer> {
     try (LineupClient client = connection.connect()) {
       QueueStats previous = null;
       String format = "%-8s %9s %9s %9s %7s %8s %10s %8s%n";
-      if (!output.json) {
-        output.out.printf(
-            Locale.ROOT,
-            format,
-            "TIME",
-            "READY",
-            "DELAYED",
-            "LEASED",
-            "DEAD",
-            "ACKS/S",
-            "+PUBLISHED",
-            "+ACKED");
-      }
       for (int line = 0; times == 0 || line < times; line++) {
         if (line > 0) {
           Thread.sleep(every.toMillis());
         }
         QueueStats now = client.stats(name);
+        if (line == 0 && !output.json) {
+          // After the first read, so an unknown queue prints only its error.
+          output.out.printf(
+              Locale.ROOT,
+              format,
+              "TIME",
+              "READY",
+              "DELAYED",
+              "LEASED",
+              "DEAD",
+              "ACKS/S",
+              "+PUBLISHED",
+              "+ACKED");
+        }
         long published =
             previous == null ? 0 : now.counter("published") - previous.counter("published");
         long acked = previous == null ? 0 : now.counter("acked") - previous.counter("acked");

@@ -351,6 +351,8 @@ class CliTest {
     assertOneLineError(badToken.run("queues"), ExitCodes.REFUSED, "refused the token");
     assertOneLineError(lineup.run("queues", "cli/never-used"), ExitCodes.NOT_FOUND, "not_found");
     assertOneLineError(
+        lineup.run("watch", "cli/never-used", "--times", "1"), ExitCodes.NOT_FOUND, "not_found");
+    assertOneLineError(
         lineup.run("queues", "--url", "http://127.0.0.1:1"),
         ExitCodes.UNREACHABLE,
         "cannot connect to http://127.0.0.1:1");
