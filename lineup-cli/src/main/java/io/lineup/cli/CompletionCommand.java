@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     name = "completion",
     mixinStandardHelpOptions = true,
     description = {
-      "Print a completion script for bash and zsh. Load it with:",
+      "Print a bash and zsh completion script.",
+      "Load it with:",
       "  source <(lineup completion)",
       "or save it as /etc/bash_completion.d/lineup."
     })

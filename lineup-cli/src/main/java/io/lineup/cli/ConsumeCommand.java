@@ -31,6 +31,7 @@ import picocli.CommandLine.Parameters;
     name = "consume",
     mixinStandardHelpOptions = true,
     description = {
+      "Print jobs, or run a shell command per job (acked on exit 0).",
       "Lease jobs and print them (each printed job is acked), or with --exec run a shell command"
           + " per job: the payload on its standard input, LINEUP_QUEUE, LINEUP_JOB_ID,"
           + " LINEUP_ATTEMPT and LINEUP_MAX_ATTEMPTS in its environment. Exit status 0 acks the"

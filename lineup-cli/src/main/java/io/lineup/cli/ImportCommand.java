@@ -41,6 +41,7 @@ import picocli.CommandLine.Parameters;
     name = "import",
     mixinStandardHelpOptions = true,
     description = {
+      "Bulk publish from NDJSON, with a progress bar and a summary.",
       "Publish many jobs from NDJSON (one JSON value per line) on standard input or --file. Each"
           + " line is a job with the publish route's fields ({\"payload\": ..., \"priority\": 5,"
           + " \"delay_ms\": 60000, \"id\": \"order-42\"}), or with --payloads the payload itself."

@@ -20,8 +20,9 @@ import picocli.CommandLine.Parameters;
     name = "publish",
     mixinStandardHelpOptions = true,
     description = {
-      "Publish one job. The payload is JSON (an argument, or standard input when it is - or"
-          + " missing); --text sends it as text.",
+      "Publish one job.",
+      "The payload is JSON (an argument, or standard input when it is - or missing); --text"
+          + " sends it as text.",
       "Example: lineup publish shop/close-unpaid '{\"order\":42}' --delay 30m --id order-42"
     })
 final class PublishCommand implements Callable<Integer> {

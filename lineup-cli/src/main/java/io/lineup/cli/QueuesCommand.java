@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
     name = "queues",
     mixinStandardHelpOptions = true,
     description = {
-      "A table of queues: jobs ready, delayed, leased, dead and finished, the service rate (acks"
+      "A table of queue depths and rates.",
+      "Columns: jobs ready, delayed, leased, dead and finished, the service rate (acks"
           + " per second, averaged over 30 s), lifetime published and acked counts, and limits.",
       "Without QUEUE: every queue the token may see."
     })

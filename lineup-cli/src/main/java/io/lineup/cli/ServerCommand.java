@@ -10,8 +10,8 @@ import picocli.CommandLine.Unmatched;
 @Command(
     name = "server",
     description = {
-      "Run a Lineup server here until Ctrl-C or SIGTERM. Without LINEUP_REDIS_URL it runs an"
-          + " embedded Redis with its data under ./lineup-data.",
+      "Run a Lineup server here until Ctrl-C or SIGTERM.",
+      "Without LINEUP_REDIS_URL it runs an embedded Redis with its data under ./lineup-data.",
       "Its flags and variables are the server's: lineup server --help lists them"
           + " (e.g. --port=7701, --redis-url=redis://host:6379)."
     })

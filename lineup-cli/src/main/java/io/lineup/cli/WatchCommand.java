@@ -19,6 +19,7 @@ import picocli.CommandLine.Parameters;
     name = "watch",
     mixinStandardHelpOptions = true,
     description = {
+      "Live depths of a queue, one line per interval.",
       "Print a queue's depths and rates every --interval until Ctrl-C (or --times samples):"
           + " ready, delayed, leased, dead, acks per second, and published and acked since the"
           + " previous line."
