@@ -40,8 +40,8 @@ public record QueueStats(
     JsonNode counts = node.path("counts");
     Map<String, Long> counters = new LinkedHashMap<>();
     node.path("counters")
-        .fields()
-        .forEachRemaining(e -> counters.put(e.getKey(), e.getValue().asLong()));
+        .properties()
+        .forEach(e -> counters.put(e.getKey(), e.getValue().asLong()));
     return new QueueStats(
         QueueName.parse(Json.text(node, "queue")),
         counts.path("ready").asLong(),
