@@ -1,0 +1,102 @@
+package io.lineup.cli;
+
+import io.lineup.client.LineupClientException;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code lineup} command: runs a server, or talks to one over HTTP. Every command takes {@code
+ * --url} and {@code --token} (or {@code LINEUP_URL} and {@code LINEUP_TOKEN}), {@code --json} for
+ * scripts and {@code --help}. Exit codes are listed in {@link ExitCodes}.
+ */
+@Command(
+    name = "lineup",
+    mixinStandardHelpOptions = true,
+    versionProvider = LineupCli.Version.class,
+    description = "Lineup, a Redis-backed job queue: run a server, or work with one over HTTP.",
+    footer = {
+      "",
+      "Server and token: --url and --token, or LINEUP_URL (default http://127.0.0.1:7700) and"
+          + " LINEUP_TOKEN (default: the admin token in ./lineup-data/admin-token when there is one).",
+      "Exit codes: 0 done, 1 unexpected error, 2 bad arguments or input, 3 server unreachable,"
+          + " 4 token refused, 5 not found, 6 conflict, 7 server busy or unavailable,"
+          + " 8 some job commands failed (consume --exec)."
+    },
+    subcommands = {
+      ServerCommand.class,
+      PublishCommand.class,
+      ConsumeCommand.class,
+      JobsCommand.class,
+      QueuesCommand.class,
+      WatchCommand.class,
+      DeadCommand.class,
+      ImportCommand.class,
+      TokensCommand.class,
+      NamespacesCommand.class,
+      CompletionCommand.class
+    })
+public final class LineupCli implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Runs the command line and exits with its code. */
+  public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("server")) {
+      // The server keeps running after main returns; its shutdown hook stops it.
+      ServerCommand.runServer(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and answers its exit code. */
+  static int run(String... args) {
+    CommandLine line = commandLine();
+    return line.execute(args);
+  }
+
+  /** The command tree with its error handling. */
+  static CommandLine commandLine() {
+    CommandLine line = new CommandLine(new LineupCli());
+    line.setExecutionExceptionHandler(LineupCli::onError);
+    line.setParameterExceptionHandler(LineupCli::onBadArguments);
+    return line;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  private static int onBadArguments(CommandLine.ParameterException e, String[] args) {
+    CommandLine line = e.getCommandLine();
+    PrintWriter err = line.getErr();
+    err.println("lineup: " + e.getMessage());
+    err.println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for its usage.");
+    err.flush();
+    return ExitCodes.USAGE;
+  }
+
+  private static int onError(Exception e, CommandLine line, CommandLine.ParseResult parsed) {
+    PrintWriter err = line.getErr();
+    err.println("lineup: " + ExitCodes.describe(e));
+    err.flush();
+    if (e instanceof LineupClientException client) {
+      return ExitCodes.of(client);
+    }
+    if (e instanceof CliException cli) {
+      return cli.exitCode();
+    }
+    return ExitCodes.ERROR;
+  }
+
+  /** The version from the jar's manifest, or "development". */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = LineupCli.class.getPackage().getImplementationVersion();
+      return new String[] {"lineup " + (version == null ? "(development build)" : version)};
+    }
+  }
+}

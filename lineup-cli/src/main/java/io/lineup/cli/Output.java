@@ -1,0 +1,234 @@
+package io.lineup.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.client.DeadJob;
+import io.lineup.client.JobInfo;
+import io.lineup.client.LeasedJob;
+import io.lineup.client.Namespace;
+import io.lineup.client.PublishResult;
+import io.lineup.client.QueueStats;
+import io.lineup.client.TokenInfo;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * How a command prints: human tables by default, JSON with {@code --json} (field names and units as
+ * in the HTTP API: snake_case, epoch milliseconds in {@code _at}, milliseconds in {@code _ms}).
+ */
+final class Output {
+  static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+
+  @Option(names = "--json", description = "Print JSON for scripts instead of tables.")
+  boolean json;
+
+  PrintStream out = System.out;
+
+  /** Prints one JSON value on one line. */
+  void json(JsonNode node) {
+    try {
+      out.println(MAPPER.writeValueAsString(node));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+    out.flush();
+  }
+
+  /** Prints rows under headers, each column as wide as its widest cell. */
+  void table(List<String> headers, List<List<String>> rows) {
+    int[] widths = new int[headers.size()];
+    List<List<String>> all = new ArrayList<>();
+    all.add(headers);
+    all.addAll(rows);
+    for (List<String> row : all) {
+      for (int i = 0; i < row.size(); i++) {
+        widths[i] = Math.max(widths[i], row.get(i).length());
+      }
+    }
+    for (List<String> row : all) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < row.size(); i++) {
+        String cell = row.get(i);
+        line.append(cell);
+        if (i < row.size() - 1) {
+          line.append(" ".repeat(widths[i] - cell.length() + 2));
+        }
+      }
+      out.println(line.toString().stripTrailing());
+    }
+    out.flush();
+  }
+
+  /** Prints label/value lines, the labels aligned. */
+  void fields(List<String[]> pairs) {
+    int width = pairs.stream().mapToInt(p -> p[0].length()).max().orElse(0);
+    for (String[] pair : pairs) {
+      out.println(pair[0] + ":" + " ".repeat(width - pair[0].length() + 1) + pair[1]);
+    }
+    out.flush();
+  }
+
+  static String time(Instant at) {
+    return at == null ? "-" : TIME.format(at);
+  }
+
+  static String duration(Duration d) {
+    return d == null ? "-" : Durations.human(d);
+  }
+
+  static String rate(double perSecond) {
+    return String.format(Locale.ROOT, "%.1f", perSecond);
+  }
+
+  /** Bytes as text when they are UTF-8 JSON or text, else base64 in angle brackets. */
+  static String bytes(byte[] bytes) {
+    if (bytes == null) {
+      return "-";
+    }
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    boolean printable = text.chars().noneMatch(c -> c == 0xFFFD || c < 0x20 && c != '\t');
+    return printable ? text : "<base64 " + Base64.getEncoder().encodeToString(bytes) + ">";
+  }
+
+  // ---- JSON forms, the same fields as the HTTP API's
+
+  static void putBytes(ObjectNode node, String name, byte[] bytes) {
+    if (bytes == null) {
+      node.putNull(name);
+      return;
+    }
+    try {
+      node.set(name, MAPPER.readTree(bytes));
+    } catch (java.io.IOException notJson) {
+      node.put(name + "_base64", Base64.getEncoder().encodeToString(bytes));
+    }
+  }
+
+  static void putTime(ObjectNode node, String name, Instant at) {
+    if (at == null) {
+      node.putNull(name);
+    } else {
+      node.put(name, at.toEpochMilli());
+    }
+  }
+
+  static void putMillis(ObjectNode node, String name, Duration d) {
+    if (d == null) {
+      node.putNull(name);
+    } else {
+      node.put(name, d.toMillis());
+    }
+  }
+
+  static ObjectNode published(PublishResult r) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("id", r.id());
+    node.put("created", r.created());
+    node.put("state", r.state() == null ? null : r.state().name());
+    putTime(node, "due_at", r.dueAt());
+    node.put("position", r.position());
+    return node;
+  }
+
+  static ObjectNode leased(LeasedJob job) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("queue", job.queue().toString());
+    node.put("id", job.id());
+    putBytes(node, "payload", job.payload());
+    node.put("attempt", job.attempt());
+    node.put("max_attempts", job.maxAttempts());
+    node.put("priority", job.priority());
+    putTime(node, "created_at", job.createdAt());
+    putTime(node, "due_at", job.dueAt());
+    return node;
+  }
+
+  static ObjectNode job(JobInfo job) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("queue", job.queue().toString());
+    node.put("id", job.id());
+    node.put("state", job.state().name());
+    node.put("priority", job.priority());
+    node.put("attempts", job.attempts());
+    node.put("max_attempts", job.maxAttempts());
+    putMillis(node, "ttr_ms", job.timeToRun());
+    putTime(node, "created_at", job.createdAt());
+    putTime(node, "due_at", job.dueAt());
+    putTime(node, "expires_at", job.expiresAt());
+    putTime(node, "started_at", job.startedAt());
+    putTime(node, "finished_at", job.finishedAt());
+    putTime(node, "lease_deadline_at", job.leaseDeadline());
+    node.put("last_error", job.lastError());
+    node.put("position", job.position());
+    putMillis(node, "eta_ms", job.eta());
+    putBytes(node, "payload", job.payload());
+    putBytes(node, "result", job.result());
+    return node;
+  }
+
+  static ObjectNode queue(QueueStats stats) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("queue", stats.queue().toString());
+    ObjectNode counts = node.putObject("counts");
+    counts.put("ready", stats.ready());
+    counts.put("delayed", stats.delayed());
+    counts.put("leased", stats.leased());
+    counts.put("dead", stats.dead());
+    counts.put("finished", stats.finished());
+    node.put("service_rate", stats.serviceRate());
+    node.put("paused", stats.settings().paused());
+    node.put("rate_limit", stats.settings().rateLimit());
+    node.put("concurrency_limit", stats.settings().concurrencyLimit());
+    ObjectNode counters = node.putObject("counters");
+    stats.counters().forEach(counters::put);
+    putTime(node, "read_at", stats.readAt());
+    return node;
+  }
+
+  static ObjectNode dead(DeadJob job) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("id", job.id());
+    node.put("priority", job.priority());
+    node.put("attempts", job.attempts());
+    node.put("last_error", job.lastError());
+    putTime(node, "died_at", job.diedAt());
+    putBytes(node, "payload", job.payload());
+    return node;
+  }
+
+  static ObjectNode token(TokenInfo token) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("id", token.id());
+    if (token.token() != null) {
+      node.put("token", token.token());
+    }
+    node.put("namespace", token.namespace());
+    ArrayNode scopes = node.putArray("scopes");
+    token.scopes().forEach(scopes::add);
+    node.put("max_priority", token.maxPriority());
+    node.put("name", token.name());
+    putTime(node, "created_at", token.createdAt());
+    return node;
+  }
+
+  static ObjectNode namespace(Namespace ns) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("name", ns.name());
+    putTime(node, "created_at", ns.createdAt());
+    return node;
+  }
+}

@@ -1,0 +1,19 @@
+package io.lineup.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What a cancel did.
+ *
+ * @param id the job's id
+ * @param state {@link JobState#CANCELLED}
+ * @param previousState the state it was cancelled in
+ */
+public record CancelResult(String id, JobState state, JobState previousState) {
+  static CancelResult read(JsonNode node) {
+    return new CancelResult(
+        Json.text(node, "id"),
+        JobState.read(Json.text(node, "state")),
+        JobState.read(Json.text(node, "previous_state")));
+  }
+}

@@ -1,0 +1,112 @@
+package io.lineup.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/** JSON reading and writing for the client; field names are the server's snake_case. */
+final class Json {
+  static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  private Json() {}
+
+  static ObjectNode object() {
+    return MAPPER.createObjectNode();
+  }
+
+  static ArrayNode array() {
+    return MAPPER.createArrayNode();
+  }
+
+  /**
+   * Parses exactly one JSON value.
+   *
+   * @throws IllegalArgumentException when the text is not one JSON value
+   */
+  static JsonNode parse(String text) {
+    try {
+      JsonNode node = MAPPER.readTree(text);
+      if (node == null || node.isMissingNode()) {
+        throw new IllegalArgumentException("empty text is not a JSON value");
+      }
+      return node;
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not one JSON value: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /** Whether the bytes are exactly one JSON value in UTF-8. */
+  static boolean isJson(byte[] bytes) {
+    try {
+      JsonNode node = MAPPER.readTree(bytes);
+      return node != null && !node.isMissingNode();
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  static String write(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The stored bytes the server answered as {@code name} (JSON) or {@code name_base64}. */
+  static byte[] bytes(JsonNode node, String name) {
+    JsonNode base64 = node.get(name + "_base64");
+    if (base64 != null && !base64.isNull()) {
+      return Base64.getDecoder().decode(base64.asText());
+    }
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    return write(value).getBytes(StandardCharsets.UTF_8);
+  }
+
+  static String text(JsonNode node, String name) {
+    JsonNode value = node.get(name);
+    return value == null || value.isNull() ? null : value.asText();
+  }
+
+  static long longValue(JsonNode node, String name, long absent) {
+    JsonNode value = node.get(name);
+    return value == null || value.isNull() ? absent : value.asLong();
+  }
+
+  static int intValue(JsonNode node, String name, int absent) {
+    JsonNode value = node.get(name);
+    return value == null || value.isNull() ? absent : value.asInt();
+  }
+
+  static Instant time(JsonNode node, String name) {
+    JsonNode value = node.get(name);
+    return value == null || value.isNull() ? null : Instant.ofEpochMilli(value.asLong());
+  }
+
+  static Duration millis(JsonNode node, String name) {
+    JsonNode value = node.get(name);
+    return value == null || value.isNull() ? null : Duration.ofMillis(value.asLong());
+  }
+
+  static List<String> texts(JsonNode node, String name) {
+    List<String> list = new ArrayList<>();
+    JsonNode value = node.get(name);
+    if (value != null && value.isArray()) {
+      value.forEach(item -> list.add(item.asText()));
+    }
+    return List.copyOf(list);
+  }
+}

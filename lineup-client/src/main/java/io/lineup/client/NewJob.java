@@ -1,0 +1,156 @@
+package io.lineup.client;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A job to publish: its payload and optional delay, priority, attempts, time-to-run, time-to-live,
+ * id and unique key. Each setter returns this, so a job reads as one expression:
+ *
+ * <pre>{@code
+ * NewJob.ofJson("{\"order\":42}").delay(Duration.ofMinutes(30)).id("order-42")
+ * }</pre>
+ *
+ * The server checks every bound and answers 400 naming the field; see docs/server.md.
+ */
+public final class NewJob {
+  private final byte[] payload;
+  private final boolean json;
+  private String id;
+  private Integer priority;
+  private Duration delay;
+  private Instant runAt;
+  private Integer maxAttempts;
+  private Duration timeToRun;
+  private Duration ttl;
+  private String uniqueKey;
+  private Duration uniqueWindow;
+
+  private NewJob(byte[] payload, boolean json) {
+    this.payload = Objects.requireNonNull(payload, "payload");
+    this.json = json;
+  }
+
+  /** A job whose payload is these bytes, sent as base64 and stored exactly. */
+  public static NewJob of(byte[] payload) {
+    return new NewJob(payload.clone(), false);
+  }
+
+  /** A job whose payload is this text's UTF-8 bytes, stored exactly. */
+  public static NewJob ofText(String payload) {
+    return new NewJob(payload.getBytes(StandardCharsets.UTF_8), false);
+  }
+
+  /**
+   * A job whose payload is this JSON value, sent as JSON; the server stores its compact form.
+   *
+   * @throws IllegalArgumentException when the text is not exactly one JSON value
+   */
+  public static NewJob ofJson(String json) {
+    Json.parse(json); // refuse bad JSON here, with the caller's stack
+    return new NewJob(json.getBytes(StandardCharsets.UTF_8), true);
+  }
+
+  /**
+   * A caller-given id (1-128 characters of {@code A-Z a-z 0-9 _ . : -}): publishing is idempotent.
+   */
+  public NewJob id(String id) {
+    this.id = id;
+    return this;
+  }
+
+  /** Priority, -255 to 255; higher runs first. At most the token's maximum priority. */
+  public NewJob priority(int priority) {
+    this.priority = priority;
+    return this;
+  }
+
+  /** Due this long after publishing (0 to ten years); millisecond precision. */
+  public NewJob delay(Duration delay) {
+    this.delay = delay;
+    this.runAt = null;
+    return this;
+  }
+
+  /** Due at this time (Redis server clock), up to ten years ahead. */
+  public NewJob runAt(Instant runAt) {
+    this.runAt = runAt;
+    this.delay = null;
+    return this;
+  }
+
+  /** Deliveries before dead letters, 1 to 1000; default the queue's. */
+  public NewJob maxAttempts(int maxAttempts) {
+    this.maxAttempts = maxAttempts;
+    return this;
+  }
+
+  /** Lease length, 100 ms to 24 h; default the queue's. */
+  public NewJob timeToRun(Duration timeToRun) {
+    this.timeToRun = timeToRun;
+    return this;
+  }
+
+  /** The job expires this long after publishing when not finished, 1 ms to ten years. */
+  public NewJob ttl(Duration ttl) {
+    this.ttl = ttl;
+    return this;
+  }
+
+  /**
+   * Deduplication: another publish with this key within the window answers this job instead.
+   *
+   * @param key 1 to 256 bytes
+   * @param window 1 ms to 30 days
+   */
+  public NewJob uniqueKey(String key, Duration window) {
+    this.uniqueKey = key;
+    this.uniqueWindow = window;
+    return this;
+  }
+
+  /** The payload's bytes (a copy). */
+  public byte[] payload() {
+    return payload.clone();
+  }
+
+  /** The JSON body the publish route takes. */
+  com.fasterxml.jackson.databind.node.ObjectNode toJson() {
+    com.fasterxml.jackson.databind.node.ObjectNode node = Json.object();
+    if (json) {
+      node.set("payload", Json.parse(new String(payload, StandardCharsets.UTF_8)));
+    } else {
+      node.put("payload_base64", java.util.Base64.getEncoder().encodeToString(payload));
+    }
+    if (id != null) {
+      node.put("id", id);
+    }
+    if (priority != null) {
+      node.put("priority", priority);
+    }
+    if (delay != null) {
+      node.put("delay_ms", delay.toMillis());
+    }
+    if (runAt != null) {
+      node.put("run_at", runAt.toEpochMilli());
+    }
+    if (maxAttempts != null) {
+      node.put("max_attempts", maxAttempts);
+    }
+    if (timeToRun != null) {
+      node.put("ttr_ms", timeToRun.toMillis());
+    }
+    if (ttl != null) {
+      node.put("ttl_ms", ttl.toMillis());
+    }
+    if (uniqueKey != null) {
+      node.put("unique_key", uniqueKey);
+    }
+    if (uniqueWindow != null) {
+      node.put("unique_window_ms", uniqueWindow.toMillis());
+    }
+    return node;
+  }
+}

@@ -1,0 +1,22 @@
+package io.lineup.client;
+
+import java.time.Duration;
+
+/** Thrown by a {@link JobHandler} to retry its job after a given delay instead of the backoff. */
+public class RetryLaterException extends Exception {
+  private final Duration delay;
+
+  /**
+   * @param message why, kept as the job's last error
+   * @param delay how long until the retry, 0 to ten years
+   */
+  public RetryLaterException(String message, Duration delay) {
+    super(message);
+    this.delay = delay;
+  }
+
+  /** How long until the retry. */
+  public Duration delay() {
+    return delay;
+  }
+}
