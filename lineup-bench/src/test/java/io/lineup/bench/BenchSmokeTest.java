@@ -37,7 +37,17 @@ class BenchSmokeTest {
               Path.of("..", "lineup-server", "target", "lineup-server.jar").toString()));
 
   private static final Set<String> HTTP_FIGURES =
-      Set.of("http_publish_per_s", "http_consume_per_s");
+      Set.of(
+          "http_publish_per_s",
+          "http_consume_per_s",
+          "dispatch_per_s",
+          "dispatch_start_ms_p99",
+          "dispatch_rate_error",
+          "dispatch_rate_achieved");
+
+  /** Figures that are ratios or sizes, with no ratio to the reference. */
+  private static final Set<String> NO_RATIO =
+      Set.of("bytes_per_job", "dispatch_rate_error", "dispatch_rate_achieved");
 
   private static RedisProcess redis;
 
@@ -84,7 +94,7 @@ class BenchSmokeTest {
       assertThat(json.path("redis_cpu_us_per_job").path(figure).asDouble())
           .as("redis_cpu_us_per_job of " + figure)
           .isPositive();
-      if (!figure.equals("bytes_per_job")) {
+      if (!NO_RATIO.contains(figure)) {
         assertThat(json.path("ratio_to_raw").path(figure).asDouble())
             .as("ratio of " + figure)
             .isPositive();

@@ -32,7 +32,11 @@ public final class BenchReport {
           "script_publish_unpruned_us",
           "script_publish_us",
           "http_publish_per_s",
-          "http_consume_per_s");
+          "http_consume_per_s",
+          "dispatch_per_s",
+          "dispatch_start_ms_p99",
+          "dispatch_rate_error",
+          "dispatch_rate_achieved");
 
   private final String mode;
   private final Map<String, Object> environment = new LinkedHashMap<>();

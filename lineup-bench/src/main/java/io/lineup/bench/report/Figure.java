@@ -34,7 +34,11 @@ public record Figure(
     /** A duration in microseconds: the ratio as for {@link #MILLISECONDS}. */
     MICROSECONDS("µs"),
     /** Bytes: memory does not scale with the reference rate, so there is no ratio. */
-    BYTES("B");
+    BYTES("B"),
+    /**
+     * A ratio of two measured quantities (e.g. achieved rate ÷ limit): no ratio to the reference.
+     */
+    RATIO("×");
 
     private final String symbol;
 
@@ -58,7 +62,7 @@ public record Figure(
       case PER_SECOND -> value / rawScriptPerSecond;
       case MILLISECONDS -> value / 1_000.0 * rawScriptPerSecond;
       case MICROSECONDS -> value / 1_000_000.0 * rawScriptPerSecond;
-      case BYTES -> Double.NaN;
+      case BYTES, RATIO -> Double.NaN;
     };
   }
 }

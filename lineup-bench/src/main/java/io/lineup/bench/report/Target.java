@@ -28,6 +28,10 @@ public record Target(String figure, boolean atLeast, double bound, String refere
           new Target("bytes_per_job", false, 300, null, "B"),
           new Target("http_publish_per_s", true, 10_000, null, "/s"),
           new Target("http_consume_per_s", true, 5_000, null, "/s"),
+          new Target("dispatch_per_s", true, 5_000, null, "/s"),
+          new Target("dispatch_start_ms_p99", false, 5, null, "ms"),
+          new Target("dispatch_rate_error", false, 1.0, null, "×"),
+          new Target("dispatch_rate_achieved", true, 0.97, null, "×"),
           new Target("script_publish_us", false, 0.95, "script_publish_unpruned_us", null));
 
   /** The target of a figure, or null when it has none. */
@@ -41,7 +45,11 @@ public record Target(String figure, boolean atLeast, double bound, String refere
     if (reference != null) {
       return sign + trim(bound) + " × " + reference;
     }
-    return sign + String.format(Locale.ROOT, "%,.0f", bound) + " " + unit;
+    String number =
+        bound == Math.rint(bound)
+            ? String.format(Locale.ROOT, "%,.0f", bound)
+            : Double.toString(bound);
+    return sign + number + " " + unit;
   }
 
   /**
