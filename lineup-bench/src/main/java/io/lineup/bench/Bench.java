@@ -90,6 +90,9 @@ public final class Bench {
       if (options.runs(ScenarioGroup.HTTP)) {
         runHttp(context, options, report);
       }
+      if (options.runs(ScenarioGroup.DISPATCH)) {
+        runDispatch(context, options, report);
+      }
     }
     report.seconds((System.nanoTime() - start) / 1e9);
     return report;
@@ -123,6 +126,53 @@ public final class Bench {
     } catch (RuntimeException e) {
       context.say("HTTP scenario failed; the server's last output:%n%s", server.tail());
       skipHttp(context, report, "the HTTP scenario failed: " + e.getMessage());
+    }
+  }
+
+  /** The dispatch figures (a server of their own), or the reason for skipping them. */
+  private static void runDispatch(BenchContext context, BenchOptions options, BenchReport report) {
+    if (!Files.isRegularFile(options.serverJar())) {
+      skip(
+          context,
+          report,
+          DISPATCH_FIGURES,
+          "the server jar "
+              + options.serverJar()
+              + " is absent (build it: ./mvnw -pl lineup-server package)");
+      return;
+    }
+    ServerProcess server;
+    try {
+      server = ServerProcess.start(options.serverJar(), context.redis().uri());
+    } catch (RuntimeException e) {
+      skip(context, report, DISPATCH_FIGURES, "the server did not start: " + e.getMessage());
+      return;
+    }
+    try (server;
+        HttpApi api = new HttpApi(server.base(), server.token())) {
+      context.say("dispatch: server listening on %s", server.base());
+      DispatchScenario.run(context, api, server).forEach(report::add);
+    } catch (RuntimeException e) {
+      context.say("dispatch scenario failed; the server's last output:%n%s", server.tail());
+      skip(context, report, DISPATCH_FIGURES, "the dispatch scenario failed: " + e.getMessage());
+    }
+  }
+
+  /** The figures of the dispatch group. */
+  static final List<String> DISPATCH_FIGURES =
+      List.of(
+          "dispatch_per_s",
+          "dispatch_start_ms_p99",
+          "dispatch_rate_error",
+          "dispatch_rate_achieved");
+
+  private static void skip(
+      BenchContext context, BenchReport report, List<String> figures, String reason) {
+    context.say("Figures skipped: %s", reason);
+    for (String figure : figures) {
+      if (!report.values().containsKey(figure)) {
+        report.skip(figure, reason);
+      }
     }
   }
 

@@ -49,7 +49,7 @@ public record BenchOptions(
         --commandstats     after each scenario, print what each Redis command cost per job
                            (INFO commandstats before and after; nothing is reset)
         --only GROUPS      run only these scenario groups (comma list of publish, bulk,
-                           consume, deep, late, eta, http), e.g. to profile one; the reference
+                           consume, deep, late, eta, http, prune, dispatch), e.g. to profile one; the reference
                            raw_script_per_s always runs
         --embedded-redis   start the bundled redis-server (libc allocator) even when one is
                            installed; by default the bench starts LINEUP_REDIS_SERVER, else the

@@ -58,6 +58,11 @@ final class HttpApi implements AutoCloseable {
     send(jobsPath(queue) + "/" + lease.id() + "/ack", body, 204);
   }
 
+  /** POST of a JSON body to any path; returns the answer when its status is one expected. */
+  Http11Connection.Answer post(String path, String body, int... expected) throws IOException {
+    return send(path, body, expected);
+  }
+
   private static String queuePath(QueueName queue) {
     return "/v1/queues/" + queue.namespace() + "/" + queue.name();
   }

@@ -21,7 +21,12 @@ public enum ScenarioGroup {
   /** {@code http_publish_per_s}, {@code http_consume_per_s}. */
   HTTP,
   /** {@code script_publish_us}, {@code script_publish_unpruned_us}: what script pruning saves. */
-  PRUNE;
+  PRUNE,
+  /**
+   * API dispatch through the server to a local target: {@code dispatch_per_s}, {@code
+   * dispatch_start_ms_p99}, {@code dispatch_rate_error}, {@code dispatch_rate_achieved}.
+   */
+  DISPATCH;
 
   /**
    * The group of a lower-case name.

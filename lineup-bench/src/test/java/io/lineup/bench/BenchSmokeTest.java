@@ -37,7 +37,22 @@ class BenchSmokeTest {
               Path.of("..", "lineup-server", "target", "lineup-server.jar").toString()));
 
   private static final Set<String> HTTP_FIGURES =
-      Set.of("http_publish_per_s", "http_consume_per_s");
+      Set.of(
+          "http_publish_per_s",
+          "http_consume_per_s",
+          "dispatch_per_s",
+          "dispatch_start_ms_p99",
+          "dispatch_rate_error",
+          "dispatch_rate_achieved");
+
+  /** Figures that are ratios or sizes, with no ratio to the reference. */
+  private static final Set<String> NO_RATIO =
+      Set.of(
+          "bytes_per_job",
+          "eta_mape",
+          "eta_in_band",
+          "dispatch_rate_error",
+          "dispatch_rate_achieved");
 
   private static RedisProcess redis;
 
@@ -84,8 +99,8 @@ class BenchSmokeTest {
       assertThat(json.path("redis_cpu_us_per_job").path(figure).asDouble())
           .as("redis_cpu_us_per_job of " + figure)
           .isPositive();
-      // Memory, errors and shares do not scale with the reference rate: they have no ratio.
-      if (!List.of("bytes_per_job", "eta_mape", "eta_in_band").contains(figure)) {
+      // Memory, errors, shares and ratios do not scale with the reference rate: they have no ratio.
+      if (!NO_RATIO.contains(figure)) {
         assertThat(json.path("ratio_to_raw").path(figure).asDouble())
             .as("ratio of " + figure)
             .isPositive();

@@ -305,4 +305,66 @@ class DispatchTest {
         api.post(ep + "/tasks", "{\"callback_url\": \"http://127.0.0.1:9/hooks/done\"}");
     assertThat(goodCallback.status()).isEqualTo(202);
   }
+
+  @Test
+  void anAttemptPastItsTimeoutFailsAsATimeoutAndALongRetryAfterIsCapped() {
+    TestTarget slow = TestTarget.start();
+    TestTarget busy = TestTarget.start();
+    try (slow;
+        busy) {
+      slow.latency(1_500);
+      String timeouts =
+          endpoint(
+              api,
+              NS,
+              name("timeout"),
+              slow.url(),
+              "\"attempt_timeout_ms\": 200, \"max_attempts\": 2, \"backoff\": {\"kind\":"
+                  + " \"fixed\", \"initial_ms\": 10, \"jitter\": 0}, \"circuit_breaker\": {\"failures\": 0}");
+      JsonNode timedOut = awaitEnd(api, timeouts, submit(api, timeouts, "{}"));
+      assertThat(timedOut.path("status").asText()).isEqualTo("failed");
+      assertThat(timedOut.path("attempts")).hasSize(2);
+      assertThat(timedOut.path("attempts").get(0).path("error").asText()).isEqualTo("timeout");
+      assertThat(timedOut.path("attempts").get(0).path("duration_ms").asLong()).isLessThan(1_000);
+
+      AtomicInteger calls = new AtomicInteger();
+      busy.answering(
+          s -> calls.incrementAndGet() == 1 ? new Answer(429, 0, "3600", "{}") : Answer.ok("{}"));
+      String capped =
+          endpoint(
+              api,
+              NS,
+              name("cap"),
+              busy.url(),
+              "\"retry_after_cap_ms\": 300, \"backoff\": {\"kind\": \"fixed\", \"initial_ms\": 10,"
+                  + " \"jitter\": 0}");
+      JsonNode task = awaitEnd(api, capped, submit(api, capped, "{}"));
+      assertThat(task.path("status").asText()).isEqualTo("succeeded");
+      List<TestTarget.Seen> seen = busy.seen();
+      long gap = (seen.get(1).arrivedNanos() - seen.get(0).arrivedNanos()) / 1_000_000;
+      assertThat(gap).as("Retry-After: 3600 capped at 300 ms").isBetween(290L, 2_000L);
+    }
+  }
+
+  @Test
+  void aTextOrBase64BodyIsSentAsItsBytesWithItsContentType() {
+    TestTarget own = TestTarget.start();
+    try (own) {
+      String ep = endpoint(api, NS, name("bytes"), own.url(), "\"methods\": [\"PUT\"]");
+      awaitEnd(api, ep, submit(api, ep, "{\"method\": \"PUT\", \"body_text\": \"héllo\"}"));
+      awaitEnd(
+          api,
+          ep,
+          submit(
+              api,
+              ep,
+              "{\"method\": \"PUT\", \"body_base64\": \"AAEC/w==\", \"content_type\": \"image/png\"}"));
+      List<TestTarget.Seen> seen = own.seen();
+      assertThat(seen.get(0).method()).isEqualTo("PUT");
+      assertThat(seen.get(0).bodyText()).isEqualTo("héllo");
+      assertThat(seen.get(0).header("Content-Type")).isEqualTo("text/plain; charset=utf-8");
+      assertThat(seen.get(1).body()).containsExactly(0, 1, 2, 255);
+      assertThat(seen.get(1).header("Content-Type")).isEqualTo("image/png");
+    }
+  }
 }

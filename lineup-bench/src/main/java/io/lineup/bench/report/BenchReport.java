@@ -34,7 +34,11 @@ public final class BenchReport {
           "http_publish_per_s",
           "http_consume_per_s",
           "eta_mape",
-          "eta_in_band");
+          "eta_in_band",
+          "dispatch_per_s",
+          "dispatch_start_ms_p99",
+          "dispatch_rate_error",
+          "dispatch_rate_achieved");
 
   private final String mode;
   private final Map<String, Object> environment = new LinkedHashMap<>();

@@ -38,7 +38,11 @@ public record Figure(
     /** A percentage (an error), which does not scale with the reference rate: no ratio. */
     PERCENT("%"),
     /** A share from 0 to 1, which does not scale with the reference rate: no ratio. */
-    SHARE("");
+    SHARE(""),
+    /**
+     * A ratio of two measured quantities (e.g. achieved rate ÷ limit): no ratio to the reference.
+     */
+    RATIO("×");
 
     private final String symbol;
 
@@ -62,7 +66,7 @@ public record Figure(
       case PER_SECOND -> value / rawScriptPerSecond;
       case MILLISECONDS -> value / 1_000.0 * rawScriptPerSecond;
       case MICROSECONDS -> value / 1_000_000.0 * rawScriptPerSecond;
-      case BYTES, PERCENT, SHARE -> Double.NaN;
+      case BYTES, PERCENT, SHARE, RATIO -> Double.NaN;
     };
   }
 }

@@ -30,7 +30,11 @@ public record Target(String figure, boolean atLeast, double bound, String refere
           new Target("http_consume_per_s", true, 5_000, null, "/s"),
           new Target("script_publish_us", false, 0.95, "script_publish_unpruned_us", null),
           new Target("eta_mape", false, 10, null, "%"),
-          new Target("eta_in_band", true, 0.9, null, ""));
+          new Target("eta_in_band", true, 0.9, null, ""),
+          new Target("dispatch_per_s", true, 5_000, null, "/s"),
+          new Target("dispatch_start_ms_p99", false, 5, null, "ms"),
+          new Target("dispatch_rate_error", false, 1.0, null, "×"),
+          new Target("dispatch_rate_achieved", true, 0.97, null, "×"));
 
   /** The target of a figure, or null when it has none. */
   public static Target of(String figure) {
