@@ -192,6 +192,7 @@ class DispatchLimitsTest {
       int within = 0;
       int estimated = 0;
       double errorSum = 0;
+      double signedSum = 0;
       for (TestTarget.Seen s : own.seen()) {
         long[] sub = submitted.get(s.header("Idempotency-Key"));
         if (sub == null || sub[1] < 0) {
@@ -201,6 +202,7 @@ class DispatchLimitsTest {
         double actual = (s.arrivedNanos() - sub[0]) / 1e6;
         double error = Math.abs(sub[1] - actual) / Math.max(actual, 1.0);
         errorSum += error;
+        signedSum += (sub[1] - actual) / Math.max(actual, 1.0);
         if (error <= 0.2) {
           within++;
         }
@@ -209,9 +211,13 @@ class DispatchLimitsTest {
       double meanError = estimated == 0 ? Double.NaN : errorSum / estimated;
       System.out.printf(
           "ETA accuracy (latency 50 ms, concurrency 4, 200 tasks): %d with an ETA, %.1f %% within"
-              + " ±20 %% of the actual wait, mean error %.1f %%%n",
-          estimated, share * 100, meanError * 100);
+              + " ±20 %% of the actual wait, mean error %.1f %% (mean signed error %+.1f %%)%n",
+          estimated, share * 100, meanError * 100, signedSum / Math.max(estimated, 1) * 100);
       assertThat(estimated).as("every queued task gets an ETA").isGreaterThan(150);
+      // What the engine's estimator reached on the shared two-core machine (docs/dispatch.md, ETA):
+      // 15-31 % within ±20 %, mean error 25-51 %; the bounds leave room for a noisy run.
+      assertThat(share).as("share within ±20 %").isGreaterThanOrEqualTo(0.10);
+      assertThat(meanError).as("mean relative error").isLessThanOrEqualTo(0.80);
     }
   }
 }

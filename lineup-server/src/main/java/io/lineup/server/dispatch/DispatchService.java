@@ -289,7 +289,11 @@ public final class DispatchService implements AutoCloseable {
             .withConcurrencyLimit(concurrency)
             .withMaxAttempts(spec.maxAttempts())
             .withTimeToRun(Duration.ofMillis(spec.attemptTimeoutMs() + LEASE_MARGIN_MS))
-            .withRetention(Duration.ofMillis(spec.retentionMs())));
+            .withRetention(Duration.ofMillis(spec.retentionMs()))
+            // The engine's ETA uses it until it has measured completions; 0 clears it.
+            .withExpectedServiceTime(
+                Duration.ofMillis(
+                    spec.expectedServiceMs() == null ? 0 : spec.expectedServiceMs())));
     applied.put(key.recordId(), signature);
   }
 
@@ -392,7 +396,7 @@ public final class DispatchService implements AutoCloseable {
     ObjectNode view =
         lineup
             .get(key.queue(), result.id())
-            .map(info -> TaskViews.task(key, info, spec))
+            .map(info -> TaskViews.task(key, info))
             .orElseGet(() -> TaskViews.published(key, result));
     return new Submitted(result.created(), view);
   }
@@ -436,7 +440,7 @@ public final class DispatchService implements AutoCloseable {
    * @throws ApiException 404 when the endpoint or the task is unknown
    */
   public ObjectNode task(EndpointKey key, String id, long waitMs) throws InterruptedException {
-    EndpointSpec spec = spec(key);
+    spec(key);
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
     while (true) {
       CompletableFuture<Void> end =
@@ -451,7 +455,7 @@ public final class DispatchService implements AutoCloseable {
         if (end != null) {
           ends.remove(key.taskKey(id), end);
         }
-        return TaskViews.task(key, info, spec);
+        return TaskViews.task(key, info);
       }
       try {
         end.get(Math.min(left, WAIT_POLL_MS), TimeUnit.MILLISECONDS);

@@ -2,6 +2,7 @@ package io.lineup.server.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.Eta;
 import io.lineup.core.JobInfo;
 import io.lineup.core.JobState;
 import io.lineup.core.PublishResult;
@@ -29,10 +30,12 @@ final class TaskViews {
     node.put("status", "queued");
     node.put("position", result.position());
     node.putNull("eta_ms");
+    node.putNull("eta_low_ms");
+    node.putNull("eta_high_ms");
     return node;
   }
 
-  static ObjectNode task(EndpointKey key, JobInfo info, EndpointSpec spec) {
+  static ObjectNode task(EndpointKey key, JobInfo info) {
     ObjectNode node = Json.object();
     node.put("id", info.id());
     node.put("endpoint", key.name());
@@ -56,12 +59,7 @@ final class TaskViews {
     node.put("status", status);
     node.put("priority", info.priority());
     node.put("position", info.position());
-    Long eta = eta(info, spec);
-    if (eta == null) {
-      node.putNull("eta_ms");
-    } else {
-      node.put("eta_ms", eta);
-    }
+    putEta(node, info);
     putTime(node, "created_at", info.createdAt());
     putTime(node, "due_at", info.dueAt());
     putTime(node, "started_at", info.startedAt());
@@ -108,27 +106,21 @@ final class TaskViews {
   }
 
   /**
-   * The engine's ETA (position over the measured completion rate, bounded by the rate limit); until
-   * completions have been measured, the endpoint's expected service time: {@code position ×
-   * expected_service_ms / concurrency}, and at least {@code position / rate} seconds.
+   * The engine's ETA of a waiting task and its band, in milliseconds: the engine bounds it by the
+   * endpoint's rate and concurrency, uses the endpoint's expected service time until it has
+   * measured completions, and gives none while the endpoint is paused. Null when not in line.
    */
-  static Long eta(JobInfo info, EndpointSpec spec) {
-    if (info.state() != JobState.READY) {
-      return null;
+  private static void putEta(ObjectNode node, JobInfo info) {
+    Eta eta = info.state() == JobState.READY ? info.eta() : null;
+    if (eta == null) {
+      node.putNull("eta_ms");
+      node.putNull("eta_low_ms");
+      node.putNull("eta_high_ms");
+    } else {
+      node.put("eta_ms", eta.point().toMillis());
+      node.put("eta_low_ms", eta.low().toMillis());
+      node.put("eta_high_ms", eta.high().toMillis());
     }
-    if (info.eta() != null) {
-      return info.eta().point().toMillis();
-    }
-    if (spec.expectedServiceMs() == null || spec.paused()) {
-      return null;
-    }
-    long position = Math.max(0, info.position());
-    long byService = position * spec.expectedServiceMs() / spec.localConcurrency();
-    if (spec.concurrency() > 0) {
-      byService = position * spec.expectedServiceMs() / spec.concurrency();
-    }
-    long byRate = spec.rate() > 0 ? position * spec.periodMs() / spec.rate() : 0;
-    return Math.max(byService, byRate);
   }
 
   private static void putTime(ObjectNode node, String name, Instant time) {
