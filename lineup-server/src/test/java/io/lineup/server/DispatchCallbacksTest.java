@@ -186,4 +186,36 @@ class DispatchCallbacksTest {
       }
     }
   }
+
+  @Test
+  void aCallbackThatKeepsFailingIsDeadLettered() {
+    String ns = "hooksdead";
+    TestTarget target = TestTarget.start();
+    TestTarget receiver = TestTarget.start();
+    try (target;
+        receiver) {
+      receiver.answering(s -> Answer.status(503));
+      api.put("/v1/callbacks/" + ns, "{\"allowed_prefixes\": [\"" + receiver.url() + "/\"]}");
+      String ep = endpoint(api, ns, name("cbdead"), target.url(), "");
+      // The server gives the callback queue 10 attempts from 1 s apart when it starts following
+      // the namespace; a queue PATCH changes that (docs/dispatch.md), here to 3 attempts 50 ms
+      // apart.
+      Reply patched =
+          api.patch(
+              "/v1/queues/" + ns + "/dispatch-callbacks",
+              "{\"max_attempts\": 3, \"backoff\": {\"kind\": \"fixed\", \"initial_ms\": 50}}");
+      assertThat(patched.status()).as(patched.toString()).isEqualTo(200);
+      String id = submit(api, ep, "{\"callback_url\": \"" + receiver.url() + "/done\"}");
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(() ->
+              api.get("/v1/queues/" + ns + "/dispatch-callbacks/dead").json().path("total").asLong()
+                  == 1);
+      assertThat(receiver.count()).isEqualTo(3);
+      JsonNode dead = api.get("/v1/queues/" + ns + "/dispatch-callbacks/dead").json();
+      JsonNode letter = dead.path("jobs").get(0);
+      assertThat(letter.path("attempts").asInt()).as(dead.toString()).isEqualTo(3);
+      assertThat(letter.toString()).contains(id).contains("503");
+    }
+  }
 }

@@ -220,4 +220,31 @@ class DispatchLimitsTest {
       assertThat(meanError).as("mean relative error").isLessThanOrEqualTo(0.80);
     }
   }
+
+  @Test
+  void aRatePerLongerPeriodHoldsInEverySlidingWindowOfThatPeriod() {
+    TestTarget own = TestTarget.start();
+    try (own) {
+      // 6 per 3 s stands for "300 per minute": the same check, fast enough for a test.
+      String ep =
+          endpoint(
+              api, NS, name("minute"), own.url(), "\"rate\": 6, \"period_ms\": 3000, \"burst\": 6");
+      for (int i = 0; i < 14; i++) {
+        submit(api, ep, "{}");
+      }
+      await().atMost(Duration.ofSeconds(20)).until(() -> own.count() >= 14);
+      List<TestTarget.Seen> seen = own.seen();
+      int busiest = busiestWindow(seen, 3000);
+      long first = seen.stream().mapToLong(TestTarget.Seen::arrivedNanos).min().orElseThrow();
+      long last = seen.stream().mapToLong(TestTarget.Seen::arrivedNanos).max().orElseThrow();
+      double spanS = (last - first) / 1e9;
+      System.out.printf(
+          "6 per 3 s: busiest 3 s window at the target %d, 14 starts over %.2f s%n",
+          busiest, spanS);
+      assertThat(busiest).isLessThanOrEqualTo(6);
+      // 14 starts need two whole periods after the first six; far more would mean the rate is
+      // not reached.
+      assertThat(spanS).isBetween(6.0, 9.0);
+    }
+  }
 }

@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.server.TestTarget.Answer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -365,6 +366,84 @@ class DispatchTest {
       assertThat(seen.get(0).header("Content-Type")).isEqualTo("text/plain; charset=utf-8");
       assertThat(seen.get(1).body()).containsExactly(0, 1, 2, 255);
       assertThat(seen.get(1).header("Content-Type")).isEqualTo("image/png");
+    }
+  }
+
+  @Test
+  void aRequestLongerThanItsLeaseHasTheLeaseExtendedAndIsSentOnce() {
+    TestTarget slow = TestTarget.start();
+    try (slow) {
+      slow.latency(2_500);
+      String name = name("long");
+      String ep =
+          endpoint(api, NS, name, slow.url(), "\"attempt_timeout_ms\": 10000, \"concurrency\": 2");
+      // A lease of 300 ms for the engine (the server sets attempt timeout + 2 s only when the
+      // endpoint changes): the 2.5 s request outlives it eight times over unless it is extended,
+      // and the endpoint's second slot would then lease and send the task again.
+      Reply patched = api.patch("/v1/queues/" + NS + "/dispatch." + name, "{\"ttr_ms\": 300}");
+      assertThat(patched.status()).as(patched.toString()).isEqualTo(200);
+      JsonNode task = awaitEnd(api, ep, submit(api, ep, "{}"));
+      assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
+      assertThat(task.path("attempts")).hasSize(1);
+      assertThat(task.path("attempts").get(0).path("duration_ms").asLong()).isGreaterThan(2_000);
+      assertThat(slow.count()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aFinishedTaskIsKeptForTheEndpointsRetentionThenDeleted() {
+    TestTarget own = TestTarget.start();
+    try (own) {
+      String name = name("keep");
+      String ep = endpoint(api, NS, name, own.url(), "\"retention_ms\": 1000");
+      long submitted = System.nanoTime();
+      String id = submit(api, ep, "{}");
+      // Not read until gone: reading a finished task shortens its record's life (tested apart).
+      String queue = "/v1/queues/" + NS + "/dispatch." + name;
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> api.get(queue).json().path("counts").path("finished").asLong() == 1);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> api.get(queue).json().path("counts").path("finished").asLong(-1) == 0);
+      assertThat(own.count()).isEqualTo(1);
+      long keptMs = (System.nanoTime() - submitted) / 1_000_000;
+      assertThat(keptMs).as("kept at least the retention").isGreaterThanOrEqualTo(1_000);
+      Reply gone = api.get(ep + "/tasks/" + id);
+      assertThat(gone.status()).as(gone.toString()).isEqualTo(404);
+    }
+  }
+
+  @Test
+  void beforeAnyCompletionTheEtaComesFromTheExpectedServiceTime() {
+    TestTarget slow = TestTarget.start();
+    try (slow) {
+      slow.latency(5_000);
+      String ep =
+          endpoint(
+              api,
+              NS,
+              name("expect"),
+              slow.url(),
+              "\"concurrency\": 2, \"expected_service_ms\": 1000, \"attempt_timeout_ms\": 10000");
+      List<String> ids = new ArrayList<>();
+      ids.add(submit(api, ep, "{}"));
+      ids.add(submit(api, ep, "{}"));
+      await().atMost(Duration.ofSeconds(5)).until(() -> slow.count() == 2);
+      // Nothing has completed: 2 requests at once, 1 s each, is 2 a second; position p waits
+      // (p + 1) / 2 s (docs/engine.md, ETA).
+      for (int p = 0; p < 4; p++) {
+        Reply reply = api.post(ep + "/tasks", "{}");
+        JsonNode task = reply.json();
+        ids.add(task.path("id").asText());
+        assertThat(task.path("position").asInt()).as(task.toString()).isEqualTo(p);
+        assertThat(task.path("eta_ms").asLong()).as(task.toString()).isEqualTo((p + 1) * 500L);
+        assertThat(task.path("eta_low_ms").asLong()).isLessThanOrEqualTo((p + 1) * 500L);
+        assertThat(task.path("eta_high_ms").asLong()).isGreaterThan((p + 1) * 500L);
+      }
+      for (String id : ids) {
+        api.send("DELETE", ep + "/tasks/" + id, null);
+      }
     }
   }
 }
