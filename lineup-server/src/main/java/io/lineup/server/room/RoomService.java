@@ -43,6 +43,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,7 +107,7 @@ public final class RoomService implements AutoCloseable {
   private final SecureRandom random = new SecureRandom();
   private final Map<RoomKey, RoomSpec> known = new ConcurrentHashMap<>();
   private final Map<RoomKey, KeySet> keyCache = new ConcurrentHashMap<>();
-  private final Map<String, Object> admittedSignals = new ConcurrentHashMap<>();
+  private final Map<String, Semaphore> admittedSignals = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private Thread admitter;
   private Thread sweeper;
@@ -544,11 +546,9 @@ public final class RoomService implements AutoCloseable {
       for (LeasedJob job : got.jobs()) {
         leases.put(job.id(), job.token() + " " + job.leaseDeadline().toEpochMilli());
         polls.delete(job.id());
-        Object signal = admittedSignals.remove(job.id());
+        Semaphore signal = admittedSignals.get(job.id());
         if (signal != null) {
-          synchronized (signal) {
-            signal.notifyAll();
-          }
+          signal.release();
         }
       }
       admitted += got.jobs().size();
@@ -563,10 +563,22 @@ public final class RoomService implements AutoCloseable {
    * Waits until the ticket may have changed (admitted on this instance) or {@code maxMs} passes.
    */
   public void awaitChange(String ticket, long maxMs) throws InterruptedException {
-    Object signal = admittedSignals.computeIfAbsent(ticket, t -> new Object());
-    synchronized (signal) {
-      signal.wait(Math.max(1, maxMs));
+    Semaphore signal = admittedSignals.get(ticket);
+    if (signal == null) {
+      Thread.sleep(Math.max(1, maxMs));
+    } else if (signal.tryAcquire(Math.max(1, maxMs), TimeUnit.MILLISECONDS)) {
+      signal.drainPermits();
     }
+  }
+
+  /** Starts waking {@link #awaitChange} callers of this ticket when this instance admits it. */
+  public void watch(String ticket) {
+    admittedSignals.computeIfAbsent(ticket, t -> new Semaphore(0));
+  }
+
+  /** Stops watching a ticket (the last stream of it ended). */
+  public void unwatch(String ticket) {
+    admittedSignals.remove(ticket);
   }
 
   private void admitLoop() {

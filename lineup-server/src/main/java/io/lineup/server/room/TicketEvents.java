@@ -50,6 +50,7 @@ public final class TicketEvents {
     long start = System.currentTimeMillis();
     long lastSent = start;
     long lastTouch = start;
+    rooms.watch(ticket);
     try {
       OutputStream out = res.getOutputStream();
       String sent = signature(first);
@@ -87,6 +88,8 @@ public final class TicketEvents {
       }
     } catch (IOException e) {
       // The client went away: nothing to answer.
+    } finally {
+      rooms.unwatch(ticket);
     }
   }
 
