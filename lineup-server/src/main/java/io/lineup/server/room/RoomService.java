@@ -420,6 +420,18 @@ public final class RoomService implements AutoCloseable {
     if (found.isEmpty()) {
       Optional<String> pre = lineup.records(preQueueName(key)).get(ticket);
       if (pre.isEmpty()) {
+        // An expired pass's record went with the dead letters the sweep purges; its lease record
+        // (kept for an hour) still tells what happened.
+        if (leases.get(ticket).isPresent()) {
+          v.put("status", "gone");
+          v.put("reason", "expired");
+          return v;
+        }
+        if (polls.get(ticket).filter(p -> p.startsWith("abandoned ")).isPresent()) {
+          v.put("status", "gone");
+          v.put("reason", "abandoned");
+          return v;
+        }
         throw ApiException.notFound("no ticket " + ticket + " in room " + key);
       }
       v.put("status", "pre_queue");
@@ -734,7 +746,7 @@ public final class RoomService implements AutoCloseable {
     }
     for (var e : leases.all().entrySet()) {
       long deadline = Long.parseLong(e.getValue().split(" ")[1]);
-      if (now - deadline > KEY_OVERLAP_MS) {
+      if (now - deadline > MARKER_KEEP_MS) {
         leases.delete(e.getKey());
       }
     }
