@@ -15,6 +15,7 @@ import io.lineup.server.http.RequestBody;
 import io.lineup.server.metrics.ServerMetrics;
 import io.lineup.server.redis.EmbeddedRedis;
 import io.lineup.server.redis.RedisStartupCheck;
+import io.lineup.server.room.RoomService;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -43,6 +44,7 @@ public final class LineupServer implements AutoCloseable {
   private final List<String> redisWarnings;
   private final HttpApi http;
   private final DispatchService dispatch;
+  private final RoomService rooms;
   private boolean closed;
 
   private LineupServer(ServerSettings settings) {
@@ -51,6 +53,7 @@ public final class LineupServer implements AutoCloseable {
     EmbeddedRedis redis = null;
     Lineup engine = null;
     DispatchService dispatch = null;
+    RoomService rooms = null;
     try {
       String redisUrl = settings.redisUrl();
       if (settings.embeddedRedis()) {
@@ -77,13 +80,15 @@ public final class LineupServer implements AutoCloseable {
       TokenStore tokens = new TokenStore(engine, clock);
       int maxBody = RequestBody.limitFor(settings.maxPayloadBytes());
       dispatch = new DispatchService(engine, settings.maxPayloadBytes());
+      rooms = new RoomService(engine);
       ApiContext api =
           new ApiContext(
               engine,
               new ApiContext.AuthStores(tokens, new NamespaceStore(engine, clock)),
               new ApiContext.ServerState(metrics, waiters, draining),
               new ApiContext.RequestLimits(maxBody, settings.maxPayloadBytes()),
-              dispatch);
+              dispatch,
+              rooms);
       metrics.watchWaiters(waiters::count);
       metrics.watchOpenBreakers(dispatch::openBreakers);
       this.http =
@@ -95,13 +100,18 @@ public final class LineupServer implements AutoCloseable {
               draining,
               maxBody);
       dispatch.start();
+      rooms.start();
       this.dispatch = dispatch;
+      this.rooms = rooms;
       this.embedded = redis;
       this.lineup = engine;
       this.folderLock = lock;
     } catch (RuntimeException | Error e) {
       if (dispatch != null) {
         dispatch.close();
+      }
+      if (rooms != null) {
+        rooms.close();
       }
       if (engine != null) {
         engine.close();
@@ -176,6 +186,7 @@ public final class LineupServer implements AutoCloseable {
     http.close();
     // After the HTTP side: dispatchers finish their requests (or put the tasks back in line).
     dispatch.close();
+    rooms.close();
     lineup.close();
     if (embedded != null) {
       embedded.close();

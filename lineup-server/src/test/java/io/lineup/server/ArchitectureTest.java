@@ -142,4 +142,35 @@ class ArchitectureTest {
   void theEngineNeverDependsOnTheServer() {
     check(slices().matching("io.lineup.(*)..").should().beFreeOfCycles());
   }
+
+  @Test
+  void neitherTheEngineNorTheOtherFacesDependOnTheWaitingRoom() {
+    check(
+        noClasses()
+            .that()
+            .resideInAnyPackage(
+                "io.lineup.core..",
+                "io.lineup.server.dispatch..",
+                "io.lineup.server.auth..",
+                "io.lineup.server.http..",
+                "io.lineup.server.metrics..",
+                "io.lineup.server.redis..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.lineup.server.room.."));
+  }
+
+  @Test
+  void theWaitingRoomUsesTheEngineOnlyThroughItsApiAndKnowsNoHandlerNorDispatch() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("io.lineup.server.room..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "io.lineup.core.internal..",
+                "io.lineup.server.api..",
+                "io.lineup.server.dispatch.."));
+  }
 }

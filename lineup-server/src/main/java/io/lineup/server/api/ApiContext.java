@@ -7,6 +7,7 @@ import io.lineup.server.dispatch.DispatchService;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
 import io.lineup.server.metrics.ServerMetrics;
+import io.lineup.server.room.RoomService;
 
 /**
  * What the handlers share, in a few named parts. A new face of the server (dispatch, the waiting
@@ -17,13 +18,15 @@ import io.lineup.server.metrics.ServerMetrics;
  * @param state this server instance's runtime state
  * @param limits the request limits the handlers enforce
  * @param dispatch API dispatch: endpoints, tasks, callbacks
+ * @param rooms waiting rooms: rooms, tickets, passes, grants
  */
 public record ApiContext(
     Lineup lineup,
     AuthStores auth,
     ServerState state,
     RequestLimits limits,
-    DispatchService dispatch) {
+    DispatchService dispatch,
+    RoomService rooms) {
 
   /**
    * The auth stores.

@@ -22,6 +22,9 @@ public final class RouteTable {
     DispatchHandlers dispatch = new DispatchHandlers(api);
     String endpoint = "/v1/endpoints/{ns}/{endpoint}";
     String task = endpoint + "/tasks/{id}";
+    RoomHandlers rooms = new RoomHandlers(api);
+    String room = "/v1/rooms/{ns}/{room}";
+    String ticket = room + "/tickets/{ticket}";
     String queue = "/v1/queues/{ns}/{queue}";
     String job = queue + "/jobs/{id}";
     return List.of(
@@ -51,6 +54,20 @@ public final class RouteTable {
         Route.delete(task, Access.namespace(PUBLISH, MANAGE), dispatch::cancelTask),
         Route.put("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::putCallbacks),
         Route.get("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::getCallbacks),
+        Route.put(room, Access.namespace(MANAGE), rooms::put),
+        Route.get(room, Access.namespace(MANAGE), rooms::get),
+        Route.delete(room, Access.namespace(MANAGE), rooms::delete),
+        Route.post(room + "/tickets", Access.namespace(PUBLISH), rooms::join),
+        Route.get(ticket, Access.namespace(PUBLISH, MANAGE), rooms::poll),
+        Route.delete(ticket, Access.namespace(PUBLISH, MANAGE), rooms::leave),
+        Route.post(ticket + "/renew", Access.namespace(PUBLISH), rooms::renew),
+        Route.get(ticket + "/events", Access.namespace(PUBLISH, MANAGE), rooms::events),
+        Route.get(room + "/jwks.json", Access.open(), rooms::jwks),
+        Route.post(room + "/keys/rotate", Access.namespace(MANAGE), rooms::rotate),
+        Route.delete(room + "/passes/{jti}", Access.namespace(MANAGE), rooms::revoke),
+        Route.post(room + "/grants", Access.namespace(MANAGE), rooms::createGrant),
+        Route.get(room + "/grants", Access.namespace(MANAGE), rooms::grants),
+        Route.post("/v1/passes/verify", Access.anyToken(), rooms::verify),
         Route.post("/v1/admin/namespaces", Access.admin(), admin::createNamespace),
         Route.get("/v1/admin/namespaces", Access.admin(), admin::listNamespaces),
         Route.delete("/v1/admin/namespaces/{ns}", Access.admin(), admin::deleteNamespace),

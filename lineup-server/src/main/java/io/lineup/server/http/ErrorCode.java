@@ -52,6 +52,17 @@ public enum ErrorCode {
   REDIS_OUT_OF_MEMORY(503),
   /** The server is shutting down; retry on another instance. */
   SHUTTING_DOWN(503),
+  /** A waiting room of method reject is full, or someone waits; try again later. */
+  ROOM_FULL(409),
+  /** A grant is unknown, used, expired, or for another room or subject; {@code field} names it. */
+  GRANT_REFUSED(403),
+  /**
+   * A pass failed the online check; {@code reason} says why (bad_signature, expired, wrong_room,
+   * unknown_key, unsupported_algorithm, not_yet_valid, revoked).
+   */
+  PASS_REJECTED(403),
+  /** The room's passes are not renewable, or the ticket holds no pass any more. */
+  NOT_RENEWABLE(409),
   /** A bug: the server failed unexpectedly. The log line with the request id says why. */
   INTERNAL(500);
 

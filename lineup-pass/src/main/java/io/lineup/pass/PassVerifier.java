@@ -1,0 +1,222 @@
+package io.lineup.pass;
+
+import static io.lineup.pass.PassRejectedException.Reason.BAD_SIGNATURE;
+import static io.lineup.pass.PassRejectedException.Reason.EXPIRED;
+import static io.lineup.pass.PassRejectedException.Reason.MALFORMED;
+import static io.lineup.pass.PassRejectedException.Reason.NOT_YET_VALID;
+import static io.lineup.pass.PassRejectedException.Reason.UNKNOWN_KEY;
+import static io.lineup.pass.PassRejectedException.Reason.UNSUPPORTED_ALGORITHM;
+import static io.lineup.pass.PassRejectedException.Reason.WRONG_ROOM;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Checks waiting-room passes offline, with the room's public keys (its JWKS): the signature
+ * (Ed25519 only; {@code none} and every other algorithm are refused), the audience, the expiry and
+ * the issue time. It cannot know about revoked passes; Lineup's {@code POST /v1/passes/verify} can.
+ * Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * PassVerifier verifier = PassVerifier.fromJwks(jwksText);
+ * Pass pass = verifier.verify(token, "shop/checkout"); // throws PassRejectedException
+ * }</pre>
+ */
+public final class PassVerifier {
+  /** Longest token read, in characters; a pass is about 300. */
+  public static final int MAX_TOKEN_LENGTH = 4096;
+
+  /** Default allowance for clocks that differ between Lineup and the verifier: 5 s. */
+  public static final Duration DEFAULT_LEEWAY = Duration.ofSeconds(5);
+
+  // Epoch seconds beyond which a time claim is refused: about the year 318,857.
+  private static final BigDecimal MAX_SECONDS = BigDecimal.valueOf(10_000_000_000_000L);
+
+  private final Map<String, PublicKey> keys;
+  private final Clock clock;
+  private final Duration leeway;
+
+  private PassVerifier(Map<String, PublicKey> keys, Clock clock, Duration leeway) {
+    this.keys = Map.copyOf(keys);
+    this.clock = clock;
+    this.leeway = leeway;
+  }
+
+  /**
+   * A verifier that trusts these keys.
+   *
+   * @param keys key id ({@code kid}) to Ed25519 public key
+   * @throws NullPointerException when the map, an id or a key is null
+   */
+  public static PassVerifier of(Map<String, PublicKey> keys) {
+    return new PassVerifier(keys, Clock.systemUTC(), DEFAULT_LEEWAY);
+  }
+
+  /**
+   * A verifier that trusts the Ed25519 keys of a JWKS, as served at {@code
+   * /v1/rooms/{ns}/{room}/jwks.json}.
+   *
+   * @throws IllegalArgumentException when the text is not a valid key set
+   */
+  public static PassVerifier fromJwks(String jwks) {
+    return of(Jwks.parse(jwks));
+  }
+
+  /** The same verifier reading the time from {@code clock} (for tests). */
+  public PassVerifier withClock(Clock clock) {
+    return new PassVerifier(keys, Objects.requireNonNull(clock, "clock"), leeway);
+  }
+
+  /**
+   * The same verifier allowing clocks to differ by {@code leeway} (default {@link
+   * #DEFAULT_LEEWAY}).
+   *
+   * @throws IllegalArgumentException when the leeway is negative
+   */
+  public PassVerifier withLeeway(Duration leeway) {
+    if (leeway.isNegative()) {
+      throw new IllegalArgumentException("leeway must not be negative");
+    }
+    return new PassVerifier(keys, clock, leeway);
+  }
+
+  /**
+   * Checks a pass for a room.
+   *
+   * @param token the compact JWT (three base64url parts)
+   * @param room the room the caller protects, {@code namespace/room}; the pass's {@code aud}
+   * @return the pass's claims
+   * @throws PassRejectedException when the pass is malformed, signed with an unknown key or another
+   *     algorithm, altered, for another room, expired (beyond the leeway) or issued in the future
+   * @throws NullPointerException when an argument is null
+   */
+  public Pass verify(String token, String room) throws PassRejectedException {
+    Objects.requireNonNull(token, "token");
+    Objects.requireNonNull(room, "room");
+    if (token.length() > MAX_TOKEN_LENGTH) {
+      throw new PassRejectedException(MALFORMED, "longer than " + MAX_TOKEN_LENGTH + " characters");
+    }
+    int first = token.indexOf('.');
+    int second = first < 0 ? -1 : token.indexOf('.', first + 1);
+    if (first < 0 || second < 0 || token.indexOf('.', second + 1) >= 0) {
+      throw new PassRejectedException(MALFORMED, "not three dot-separated parts");
+    }
+    Map<?, ?> header = jsonObject(token.substring(0, first), "header");
+    if (!"EdDSA".equals(header.get("alg"))) {
+      throw new PassRejectedException(UNSUPPORTED_ALGORITHM, "the algorithm must be EdDSA");
+    }
+    if (header.containsKey("crit")) {
+      throw new PassRejectedException(MALFORMED, "critical header extensions are not understood");
+    }
+    if (!(header.get("kid") instanceof String kid)) {
+      throw new PassRejectedException(MALFORMED, "the header has no kid");
+    }
+    PublicKey key = keys.get(kid);
+    if (key == null) {
+      throw new PassRejectedException(UNKNOWN_KEY, "no key " + kid);
+    }
+    byte[] signature = decode(token.substring(second + 1), "signature");
+    if (!signatureMatches(key, token.substring(0, second), signature)) {
+      throw new PassRejectedException(BAD_SIGNATURE, "the signature does not match");
+    }
+    Map<?, ?> claims = jsonObject(token.substring(first + 1, second), "claims");
+    String aud = text(claims, "aud");
+    String sub = text(claims, "sub");
+    String jti = text(claims, "jti");
+    Instant iat = Instant.ofEpochSecond(seconds(claims, "iat"));
+    Instant exp = Instant.ofEpochSecond(seconds(claims, "exp"));
+    if (!aud.equals(room)) {
+      throw new PassRejectedException(WRONG_ROOM, "the pass is for room " + aud);
+    }
+    Instant now = clock.instant();
+    if (!now.isBefore(exp.plus(leeway))) {
+      throw new PassRejectedException(EXPIRED, "expired at " + exp);
+    }
+    if (iat.isAfter(now.plus(leeway))) {
+      throw new PassRejectedException(NOT_YET_VALID, "issued in the future, at " + iat);
+    }
+    return new Pass(aud, sub, jti, iat, exp, kid);
+  }
+
+  private static boolean signatureMatches(PublicKey key, String signingInput, byte[] signature) {
+    if (signature.length != 64) {
+      return false;
+    }
+    try {
+      Signature verifier = Signature.getInstance("Ed25519");
+      verifier.initVerify(key);
+      verifier.update(signingInput.getBytes(StandardCharsets.US_ASCII));
+      return verifier.verify(signature);
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
+  private static byte[] decode(String part, String what) throws PassRejectedException {
+    // Strict base64url without padding: the decoder alone would also take '=' and line breaks.
+    for (int i = 0; i < part.length(); i++) {
+      char c = part.charAt(i);
+      boolean ok =
+          (c >= 'A' && c <= 'Z')
+              || (c >= 'a' && c <= 'z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_';
+      if (!ok) {
+        throw new PassRejectedException(MALFORMED, "the " + what + " is not base64url");
+      }
+    }
+    try {
+      return Base64.getUrlDecoder().decode(part);
+    } catch (IllegalArgumentException e) {
+      throw new PassRejectedException(MALFORMED, "the " + what + " is not base64url");
+    }
+  }
+
+  private static Map<?, ?> jsonObject(String part, String what) throws PassRejectedException {
+    String text = new String(decode(part, what), StandardCharsets.UTF_8);
+    Object value;
+    try {
+      value = MiniJson.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new PassRejectedException(MALFORMED, "the " + what + " is not JSON: " + e.getMessage());
+    }
+    if (!(value instanceof Map<?, ?> map)) {
+      throw new PassRejectedException(MALFORMED, "the " + what + " is not a JSON object");
+    }
+    return map;
+  }
+
+  private static String text(Map<?, ?> claims, String name) throws PassRejectedException {
+    Object value = claims.get(name);
+    if (value instanceof List<?> list && name.equals("aud") && list.size() == 1) {
+      value = list.get(0); // RFC 7519 allows one audience as a one-element array
+    }
+    if (!(value instanceof String s) || s.isEmpty()) {
+      throw new PassRejectedException(MALFORMED, "the claim " + name + " is missing");
+    }
+    return s;
+  }
+
+  private static long seconds(Map<?, ?> claims, String name) throws PassRejectedException {
+    if (!(claims.get(name) instanceof BigDecimal number)) {
+      throw new PassRejectedException(MALFORMED, "the claim " + name + " is missing");
+    }
+    // Bounded before rounding: a number such as 1e999999999 would be costly to expand.
+    if (number.abs().compareTo(MAX_SECONDS) > 0) {
+      throw new PassRejectedException(MALFORMED, "the claim " + name + " is out of range");
+    }
+    return number.setScale(0, RoundingMode.FLOOR).longValueExact();
+  }
+}

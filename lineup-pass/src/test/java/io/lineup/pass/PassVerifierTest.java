@@ -1,0 +1,200 @@
+package io.lineup.pass;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PassVerifierTest {
+  static final Instant NOW = Instant.parse("2026-05-01T12:00:00Z");
+  static final String ROOM = "shop/checkout";
+
+  final KeyPair keys = Ed25519Keys.generate();
+  final PassSigner signer = new PassSigner("k1", keys.getPrivate());
+  final PassVerifier verifier =
+      PassVerifier.of(Map.of("k1", keys.getPublic())).withClock(Clock.fixed(NOW, ZoneOffset.UTC));
+
+  static Pass pass(Instant iat, Instant exp) {
+    return new Pass(ROOM, "t-abc", "t-abc.1", iat, exp, "k1");
+  }
+
+  String valid() {
+    return signer.sign(pass(NOW.minusSeconds(10), NOW.plusSeconds(300)));
+  }
+
+  static PassRejectedException.Reason reasonOf(PassVerifier verifier, String token, String room) {
+    try {
+      verifier.verify(token, room);
+    } catch (PassRejectedException e) {
+      return e.reason();
+    }
+    throw new AssertionError("the pass was accepted");
+  }
+
+  static String b64(String json) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aValidPassVerifiesAndGivesItsClaims() throws Exception {
+    Pass pass = verifier.verify(valid(), ROOM);
+
+    assertThat(pass).isEqualTo(pass(NOW.minusSeconds(10), NOW.plusSeconds(300)));
+  }
+
+  @Test
+  void theSameClaimsAlwaysGiveTheSameToken() {
+    assertThat(valid()).isEqualTo(valid());
+  }
+
+  @Test
+  void aPassWhoseClaimsWereAlteredIsRejected() {
+    String[] parts = valid().split("\\.");
+    String claims = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
+    String altered = parts[0] + "." + b64(claims.replace("t-abc\"", "t-abd\"")) + "." + parts[2];
+
+    assertThat(reasonOf(verifier, altered, ROOM))
+        .isEqualTo(PassRejectedException.Reason.BAD_SIGNATURE);
+  }
+
+  @Test
+  void aPassWithOneFlippedSignatureBitIsRejected() {
+    String token = valid();
+    char last = token.charAt(token.length() - 2);
+    String flipped =
+        token.substring(0, token.length() - 2)
+            + (last == 'A' ? 'B' : 'A')
+            + token.charAt(token.length() - 1);
+
+    assertThat(reasonOf(verifier, flipped, ROOM))
+        .isEqualTo(PassRejectedException.Reason.BAD_SIGNATURE);
+  }
+
+  @Test
+  void anExpiredPassIsRejectedOnceTheLeewayIsOver() throws Exception {
+    String token = signer.sign(pass(NOW.minusSeconds(300), NOW.minusSeconds(1)));
+    assertThat(verifier.verify(token, ROOM).ticket()).isEqualTo("t-abc"); // within 5 s leeway
+
+    String older = signer.sign(pass(NOW.minusSeconds(300), NOW.minusSeconds(5)));
+    assertThat(reasonOf(verifier, older, ROOM)).isEqualTo(PassRejectedException.Reason.EXPIRED);
+  }
+
+  @Test
+  void aPassIssuedInTheFutureIsRejected() {
+    String token = signer.sign(pass(NOW.plusSeconds(60), NOW.plusSeconds(300)));
+
+    assertThat(reasonOf(verifier, token, ROOM))
+        .isEqualTo(PassRejectedException.Reason.NOT_YET_VALID);
+  }
+
+  @Test
+  void aPassForAnotherRoomIsRejected() {
+    assertThat(reasonOf(verifier, valid(), "shop/other"))
+        .isEqualTo(PassRejectedException.Reason.WRONG_ROOM);
+  }
+
+  @Test
+  void aPassSignedWithAnotherKeyUnderTheSameIdIsRejected() {
+    PassSigner impostor = new PassSigner("k1", Ed25519Keys.generate().getPrivate());
+    String token = impostor.sign(pass(NOW, NOW.plusSeconds(300)));
+
+    assertThat(reasonOf(verifier, token, ROOM))
+        .isEqualTo(PassRejectedException.Reason.BAD_SIGNATURE);
+  }
+
+  @Test
+  void aPassNamingAnUnknownKeyIsRejected() {
+    PassSigner other = new PassSigner("k2", Ed25519Keys.generate().getPrivate());
+    String token = other.sign(new Pass(ROOM, "t", "j", NOW, NOW.plusSeconds(60), "k2"));
+
+    assertThat(reasonOf(verifier, token, ROOM)).isEqualTo(PassRejectedException.Reason.UNKNOWN_KEY);
+  }
+
+  @Test
+  void anUnsignedPassWithAlgorithmNoneIsRejected() {
+    String[] parts = valid().split("\\.");
+    String none = b64("{\"alg\":\"none\",\"kid\":\"k1\"}") + "." + parts[1] + ".";
+
+    assertThat(reasonOf(verifier, none, ROOM))
+        .isEqualTo(PassRejectedException.Reason.UNSUPPORTED_ALGORITHM);
+  }
+
+  @Test
+  void garbageIsRejectedAsMalformed() {
+    for (String garbage :
+        new String[] {
+          "",
+          "abc",
+          "a.b",
+          "a.b.c.d",
+          "!!.!!.!!",
+          b64("[1]") + ".e30.AA",
+          "x".repeat(5000),
+          b64("{\"alg\":\"EdDSA\",\"kid\":\"k1\",\"kid\":\"k2\"}") + ".e30.AA"
+        }) {
+      assertThat(reasonOf(verifier, garbage, ROOM))
+          .as(garbage.length() > 40 ? garbage.substring(0, 40) : garbage)
+          .isEqualTo(PassRejectedException.Reason.MALFORMED);
+    }
+  }
+
+  @Test
+  void aSignedPassWithoutItsClaimsIsRejectedAsMalformed() throws Exception {
+    String header = b64("{\"alg\":\"EdDSA\",\"typ\":\"JWT\",\"kid\":\"k1\"}");
+    String claims = b64("{\"aud\":\"shop/checkout\",\"exp\":1e999999999}");
+    java.security.Signature s = java.security.Signature.getInstance("Ed25519");
+    s.initSign(keys.getPrivate());
+    s.update((header + "." + claims).getBytes(StandardCharsets.US_ASCII));
+    String token =
+        header
+            + "."
+            + claims
+            + "."
+            + Base64.getUrlEncoder().withoutPadding().encodeToString(s.sign());
+
+    assertThat(reasonOf(verifier, token, ROOM)).isEqualTo(PassRejectedException.Reason.MALFORMED);
+  }
+
+  @Test
+  void aVerifierBuiltFromTheJwksAcceptsThePassAndKeepsRotatedKeys() throws Exception {
+    KeyPair newer = Ed25519Keys.generate();
+    String jwks =
+        Jwks.toJson(
+            new java.util.LinkedHashMap<>(Map.of("k1", keys.getPublic(), "k2", newer.getPublic())));
+    PassVerifier fromJwks = PassVerifier.fromJwks(jwks).withClock(Clock.fixed(NOW, ZoneOffset.UTC));
+
+    assertThat(fromJwks.verify(valid(), ROOM).keyId()).isEqualTo("k1");
+    String byNewer =
+        new PassSigner("k2", newer.getPrivate())
+            .sign(new Pass(ROOM, "t2", "t2.1", NOW, NOW.plusSeconds(60), "k2"));
+    assertThat(fromJwks.verify(byNewer, ROOM).keyId()).isEqualTo("k2");
+  }
+
+  @Test
+  void aMalformedJwksIsRefused() {
+    assertThatThrownBy(
+            () -> PassVerifier.fromJwks("{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\"}]}"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> PassVerifier.fromJwks("not json"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void privateKeysSurviveTheirTextForm() throws Exception {
+    PassSigner again =
+        new PassSigner(
+            "k1", Ed25519Keys.privateKeyFromText(Ed25519Keys.privateKeyText(keys.getPrivate())));
+
+    assertThat(again.sign(pass(NOW, NOW.plusSeconds(60))))
+        .isEqualTo(signer.sign(pass(NOW, NOW.plusSeconds(60))));
+  }
+}

@@ -1,0 +1,271 @@
+package io.lineup.server.room;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.Lineup;
+import io.lineup.core.LineupOptions;
+import io.lineup.server.auth.Principal;
+import io.lineup.server.http.Json;
+import io.lineup.testing.RedisServerExtension;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Abandonment and ETA accuracy on a real Redis, with simulated users calling the room service
+ * directly (no HTTP, so a thousand tickets can poll every few hundred milliseconds on a small
+ * machine). Users who stay poll until admitted and give the pass back after a short visit; the
+ * others stop polling right after joining.
+ */
+class RoomAbandonmentTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  static Lineup lineup;
+  static RoomService rooms;
+  static ExecutorService pool;
+  static ScheduledExecutorService visits;
+
+  @BeforeAll
+  static void start() {
+    lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build());
+    rooms = new RoomService(lineup);
+    rooms.start();
+    pool = Executors.newFixedThreadPool(8);
+    visits = Executors.newScheduledThreadPool(4);
+  }
+
+  @AfterAll
+  static void stop() {
+    pool.shutdownNow();
+    visits.shutdownNow();
+    rooms.close();
+    lineup.close();
+  }
+
+  /** What happened to the tickets of a run. */
+  record Run(
+      Map<String, Long> admittedAt,
+      Map<String, String> endOfAbandoned,
+      List<Integer> admissionsPerSecond,
+      List<double[]> etas,
+      long waitingCountedAfterGrace,
+      long waitingStayersAfterGrace) {}
+
+  static Run run(RoomKey key, String settings, int tickets, double abandonShare, long visitMs)
+      throws Exception {
+    rooms.putRoom(key, RoomSpec.parse(Json.MAPPER.readTree(settings)));
+    RoomSpec spec = rooms.spec(key);
+    Random random = new Random(42);
+    List<String> stayers = new ArrayList<>();
+    List<String> leavers = new ArrayList<>();
+    List<String> all = new ArrayList<>();
+    for (int i = 0; i < tickets; i++) {
+      all.add(rooms.join(key, Json.object(), Principal.ADMIN).path("ticket").asText());
+    }
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < tickets; i++) {
+      order.add(i);
+    }
+    Collections.shuffle(order, random);
+    int abandoning = (int) Math.round(tickets * abandonShare);
+    for (int i = 0; i < tickets; i++) {
+      (order.get(i) < abandoning ? leavers : stayers).add(all.get(i));
+    }
+    long joinedAt = System.currentTimeMillis();
+    Map<String, Long> admittedAt = new ConcurrentHashMap<>();
+    Map<String, double[]> firstEta = new ConcurrentHashMap<>();
+    Map<String, Long> releaseAt = new ConcurrentHashMap<>();
+    long waitingCounted = -1;
+    long waitingStayers = -1;
+    long deadline = joinedAt + 60_000;
+    while (admittedAt.size() < stayers.size() && System.currentTimeMillis() < deadline) {
+      List<String> open = new ArrayList<>();
+      for (String t : stayers) {
+        if (!admittedAt.containsKey(t)) {
+          open.add(t);
+        }
+      }
+      Collections.shuffle(open, random);
+      List<Future<?>> round = new ArrayList<>();
+      for (String t : open) {
+        round.add(
+            pool.submit(() -> {
+              long now = System.currentTimeMillis();
+              ObjectNode v = rooms.poll(key, t);
+              String status = v.path("status").asText();
+              if (status.equals("gone")) {
+                // Admitted and expired before this user's next poll saw it (a slow round of the
+                // simulation): admitted, but never seen; -1 marks it.
+                admittedAt.put(t, -1L);
+              } else if (status.equals("admitted")) {
+                long at = v.path("admitted_at").asLong();
+                admittedAt.put(t, at);
+                // Each visit lasts visitMs from the admission, however late the poll saw it, so
+                // that the room is served at a steady pace.
+                // Visits last visitMs on average, from half to one and a half of it.
+                long visit = visitMs / 2 + ThreadLocalRandom.current().nextLong(visitMs + 1);
+                releaseAt.put(t, at + visit);
+                visits.schedule(
+                    () -> {
+                      try {
+                        rooms.leave(key, t);
+                      } finally {
+                        releaseAt.remove(t);
+                      }
+                    },
+                    Math.max(0, at + visit - System.currentTimeMillis()),
+                    TimeUnit.MILLISECONDS);
+              } else if (status.equals("waiting")
+                  && !v.path("eta_ms").isNull()
+                  && now - joinedAt > 6_000
+                  && !firstEta.containsKey(t)) {
+                // ETAs once the service has been measured for a few seconds.
+                firstEta.put(
+                    t,
+                    new double[] {
+                      now,
+                      v.path("eta_ms").asLong(),
+                      v.path("eta_low_ms").asLong(),
+                      v.path("eta_high_ms").asLong()
+                    });
+              }
+            }));
+      }
+      for (Future<?> f : round) {
+        f.get();
+      }
+      if (waitingCounted < 0 && System.currentTimeMillis() - joinedAt > spec.graceMs() + 1_000) {
+        // Past the grace and a sweep: the line counts only those who still poll. Those are read
+        // first; the line can only have shrunk by the time it is counted.
+        waitingStayers =
+            stayers.stream()
+                .filter(t ->
+                    rooms.ticketView(key, spec, t, 0).path("status").asText().equals("waiting"))
+                .count();
+        waitingCounted = lineup.stats(key.queue()).ready();
+      }
+      Thread.sleep(50);
+    }
+    long drained = System.currentTimeMillis() + visitMs + 5_000;
+    while (!releaseAt.isEmpty() && System.currentTimeMillis() < drained) {
+      Thread.sleep(50);
+    }
+    Map<String, String> endOfAbandoned = new HashMap<>();
+    for (String t : leavers) {
+      ObjectNode v = rooms.ticketView(key, spec, t, 0);
+      endOfAbandoned.put(
+          t, v.path("status").asText() + (v.has("reason") ? "/" + v.path("reason").asText() : ""));
+    }
+    int seconds = (int) ((System.currentTimeMillis() - joinedAt) / 1000) + 1;
+    Integer[] perSecond = new Integer[seconds];
+    java.util.Arrays.fill(perSecond, 0);
+    for (long at : admittedAt.values()) {
+      int s = (int) ((at - joinedAt) / 1000);
+      if (s >= 0 && s < seconds) {
+        perSecond[s]++;
+      }
+    }
+    List<double[]> etas = new ArrayList<>();
+    for (var e : firstEta.entrySet()) {
+      Long at = admittedAt.get(e.getKey());
+      if (at != null) {
+        double[] x = e.getValue();
+        etas.add(new double[] {at - x[0], x[1], x[2], x[3]});
+      }
+    }
+    return new Run(
+        admittedAt, endOfAbandoned, List.of(perSecond), etas, waitingCounted, waitingStayers);
+  }
+
+  @Test
+  void abandonedTicketsLoseTheirPlaceAfterTheGraceAndTheLineNeverStalls() throws Exception {
+    RoomKey key = new RoomKey("ab", "thousand");
+    Run run =
+        run(
+            key,
+            "{\"max_active\": 20, \"pass_ttl_ms\": 4000, \"grace_ms\": 2000}",
+            1_000,
+            0.30,
+            50);
+
+    long stayers = 1_000 - run.endOfAbandoned().size();
+    Map<String, Long> ends = new HashMap<>();
+    run.endOfAbandoned().values().forEach(v -> ends.merge(v, 1L, Long::sum));
+    System.out.printf(
+        "abandonment: %d tickets, %d stopped polling (%s); %d stayed, %d admitted;"
+            + " after the grace the line counted %d waiting, %d of them still polling;"
+            + " admissions per second %s%n",
+        1_000,
+        run.endOfAbandoned().size(),
+        ends,
+        stayers,
+        run.admittedAt().size(),
+        run.waitingCountedAfterGrace(),
+        run.waitingStayersAfterGrace(),
+        run.admissionsPerSecond());
+    assertThat(run.endOfAbandoned()).hasSize(300);
+    assertThat(run.admittedAt()).hasSize((int) stayers);
+    long unseen = run.admittedAt().values().stream().filter(at -> at < 0).count();
+    assertThat(unseen)
+        .as("admissions no poll saw before the pass expired")
+        .isLessThan(stayers / 20);
+    // Every ticket that stopped polling is gone: dropped after the grace, or admitted before
+    // it and its pass expired unused.
+    assertThat(ends.keySet()).isSubsetOf("gone/abandoned", "gone/expired");
+    assertThat(ends.getOrDefault("gone/abandoned", 0L)).isGreaterThan(200);
+    assertThat(run.waitingCountedAfterGrace()).isPositive();
+    assertThat(run.waitingCountedAfterGrace()).isLessThanOrEqualTo(run.waitingStayersAfterGrace());
+    List<Integer> perSecond = run.admissionsPerSecond();
+    for (int s = 0; s < perSecond.size() - 1; s++) {
+      assertThat(perSecond.get(s)).as("admissions in second %d", s).isPositive();
+    }
+  }
+
+  @Test
+  void etasOfTheTicketsThatStayHoldWithTwentyPercentAbandoning() throws Exception {
+    RoomKey key = new RoomKey("ab", "eta");
+    Run run =
+        run(
+            key,
+            "{\"max_active\": 80, \"pass_ttl_ms\": 10000, \"grace_ms\": 2000}",
+            600,
+            0.20,
+            2000);
+
+    int inBand = 0;
+    double ape = 0;
+    for (double[] e : run.etas()) {
+      double actual = e[0];
+      if (actual >= e[2] && actual <= e[3]) {
+        inBand++;
+      }
+      ape += Math.abs(e[1] - actual) / Math.max(actual, 1);
+    }
+    int n = run.etas().size();
+    System.out.printf(
+        "room ETA with 20%% abandoning: %d ETAs read after 6 s of service, %.1f%% admitted within"
+            + " their band, mean absolute percentage error of the point %.1f%%; admissions per"
+            + " second %s%n",
+        n,
+        100.0 * inBand / Math.max(n, 1),
+        100.0 * ape / Math.max(n, 1),
+        run.admissionsPerSecond());
+    assertThat(n).isGreaterThan(50);
+    assertThat((double) inBand / n).isGreaterThan(0.5);
+  }
+}
