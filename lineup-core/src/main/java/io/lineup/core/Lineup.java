@@ -3,6 +3,7 @@ package io.lineup.core;
 import io.lineup.core.internal.maintenance.Maintenance;
 import io.lineup.core.internal.store.RedisGateway;
 import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.internal.store.ScriptCode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -205,6 +206,28 @@ public final class Lineup implements AutoCloseable {
    */
   public JobState cancel(QueueName queue, String id) {
     return leaser.cancel(queue, id);
+  }
+
+  /**
+   * Shortens how long a finished job's record is kept (done, cancelled, or expired by its TTL): the
+   * retention sweep then drops it once {@code grace} has passed from now (give or take the sweep's
+   * 5 s interval), instead of at the end of the queue's retention window. A record already due to
+   * go sooner keeps its time. A job that has not finished (waiting, leased, dead) is left alone.
+   * Meant for a record whose result its caller has read, so that it need not stay the whole window.
+   *
+   * @param grace how long the record may still be read, from now (0 to 10 years)
+   * @return true when the job had a finished record (now due within the grace); false when it is
+   *     unknown, gone already, or not finished
+   * @throws InvalidArgumentException when the id is not a valid job id or the grace is null,
+   *     negative or over 10 years
+   */
+  public boolean shortenRetention(QueueName queue, String id, Duration grace) {
+    Checks.id(id);
+    if (grace == null) {
+      throw new InvalidArgumentException("grace", "is required");
+    }
+    Checks.duration("grace", grace, 0, Limits.MAX_DELAY_MS);
+    return engine.store().shortenRetention(queue, id, grace) == ScriptCode.OK;
   }
 
   /**

@@ -415,6 +415,52 @@ class DispatchTest {
   }
 
   @Test
+  void aFinishedTaskReadByItsCallerIsGoneAfterTheReadGraceWhileAnUnreadOneIsKept() {
+    TestTarget own = TestTarget.start();
+    try (own) {
+      String name = name("grace");
+      String ep =
+          endpoint(api, NS, name, own.url(), "\"retention_ms\": 600000, \"read_grace_ms\": 500");
+      String read = submit(api, ep, "{}");
+      String unread = submit(api, ep, "{}");
+      // The queue's job API reads the engine's record without being the task's caller.
+      String jobs = "/v1/queues/" + NS + "/dispatch." + name + "/jobs/";
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() ->
+              api.get(jobs + read).json().path("state").asText().equals("DONE")
+                  && api.get(jobs + unread).json().path("state").asText().equals("DONE"));
+
+      Reply answered = api.get(ep + "/tasks/" + read);
+      long readAt = System.nanoTime();
+      assertThat(answered.json().path("status").asText())
+          .as(answered.toString())
+          .isEqualTo("succeeded");
+      // The engine's retention sweep runs every 5 s.
+      await().atMost(Duration.ofSeconds(15)).until(() -> api.get(jobs + read).status() == 404);
+      long keptMs = (System.nanoTime() - readAt) / 1_000_000;
+      assertThat(keptMs).as("kept at least the read grace").isGreaterThanOrEqualTo(500);
+      assertThat(api.get(ep + "/tasks/" + read).status()).isEqualTo(404);
+
+      Reply kept = api.get(ep + "/tasks/" + unread);
+      assertThat(kept.status()).as(kept.toString()).isEqualTo(200);
+      assertThat(kept.json().path("status").asText()).isEqualTo("succeeded");
+    }
+  }
+
+  @Test
+  void aReadGraceOutOfItsBoundsIsRefusedNamingTheField() {
+    for (String grace : List.of("-1", "604800001", "\"soon\"")) {
+      Reply reply =
+          api.put(
+              "/v1/endpoints/" + NS + "/" + name("badgrace"),
+              "{\"base_url\": \"" + target.url() + "\", \"read_grace_ms\": " + grace + "}");
+      assertThat(reply.status()).as(reply.toString()).isEqualTo(400);
+      assertThat(reply.text()).contains("read_grace_ms");
+    }
+  }
+
+  @Test
   void beforeAnyCompletionTheEtaComesFromTheExpectedServiceTime() {
     TestTarget slow = TestTarget.start();
     try (slow) {

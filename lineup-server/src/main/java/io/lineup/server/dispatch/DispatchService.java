@@ -435,12 +435,14 @@ public final class DispatchService implements AutoCloseable {
   }
 
   /**
-   * A task as it stands, waiting up to {@code waitMs} for it to end.
+   * A task as it stands, waiting up to {@code waitMs} for it to end. A finished task answered here
+   * has been read by its caller: its record is then kept only the endpoint's {@code read_grace_ms}
+   * more (or less, when its retention ends sooner).
    *
    * @throws ApiException 404 when the endpoint or the task is unknown
    */
   public ObjectNode task(EndpointKey key, String id, long waitMs) throws InterruptedException {
-    spec(key);
+    EndpointSpec spec = spec(key);
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
     while (true) {
       CompletableFuture<Void> end =
@@ -454,6 +456,12 @@ public final class DispatchService implements AutoCloseable {
       if (TaskViews.finished(info) || left <= 0) {
         if (end != null) {
           ends.remove(key.taskKey(id), end);
+        }
+        if (TaskViews.finished(info)) {
+          // Its caller has the result now, so the record need not stay the whole retention
+          // window: it goes after the endpoint's read grace (a failed task, a dead letter, is
+          // not in the finished line and keeps its record bound).
+          lineup.shortenRetention(key.queue(), id, Duration.ofMillis(spec.readGraceMs()));
         }
         return TaskViews.task(key, info);
       }

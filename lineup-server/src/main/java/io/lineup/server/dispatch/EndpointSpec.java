@@ -36,6 +36,8 @@ import java.util.Set;
  * @param lineTimeoutMs longest wait in line before the first attempt; past it the task ends {@code
  *     timed_out}, never sent
  * @param retentionMs how long a finished task's record is kept
+ * @param readGraceMs how long a finished task's record is kept once {@code GET .../tasks/{id}} has
+ *     answered it to its caller, if that is sooner than the end of {@code retentionMs}
  * @param expectedServiceMs the expected duration of one request, for ETAs until completions have
  *     been measured (null = none)
  * @param paused whether the endpoint is paused (tasks are accepted and wait)
@@ -56,6 +58,7 @@ public record EndpointSpec(
     long retryAfterCapMs,
     long lineTimeoutMs,
     long retentionMs,
+    long readGraceMs,
     Long expectedServiceMs,
     boolean paused,
     int breakerFailures,
@@ -100,6 +103,9 @@ public record EndpointSpec(
   /** Default retention of finished tasks: 1 h. */
   public static final long DEFAULT_RETENTION_MS = 3_600_000;
 
+  /** Default grace a finished task is kept for once its caller has read it: 60 s. */
+  public static final long DEFAULT_READ_GRACE_MS = 60_000;
+
   /** Default consecutive failures that open the breaker. */
   public static final int DEFAULT_BREAKER_FAILURES = 5;
 
@@ -134,6 +140,7 @@ public record EndpointSpec(
           "retry_after_cap_ms",
           "line_timeout_ms",
           "retention_ms",
+          "read_grace_ms",
           "expected_service_ms",
           "paused",
           "circuit_breaker");
@@ -183,6 +190,7 @@ public record EndpointSpec(
     long retryAfterCap = f.longOr("retry_after_cap_ms", 0, MAX_KEEP_MS, DEFAULT_RETRY_AFTER_CAP_MS);
     long lineTimeout = f.longOr("line_timeout_ms", 1, MAX_KEEP_MS, DEFAULT_LINE_TIMEOUT_MS);
     long retention = f.longOr("retention_ms", 0, MAX_KEEP_MS, DEFAULT_RETENTION_MS);
+    long readGrace = f.longOr("read_grace_ms", 0, MAX_KEEP_MS, DEFAULT_READ_GRACE_MS);
     Long expected = f.optionalLong("expected_service_ms", 1, MAX_ATTEMPT_TIMEOUT_MS);
     Boolean paused = f.optionalBoolean("paused");
     JsonFields breaker = f.optionalObject("circuit_breaker", Set.of("failures", "cooldown_ms"));
@@ -206,6 +214,7 @@ public record EndpointSpec(
         retryAfterCap,
         lineTimeout,
         retention,
+        readGrace,
         expected,
         paused != null && paused,
         failures,
@@ -230,6 +239,7 @@ public record EndpointSpec(
     node.put("retry_after_cap_ms", retryAfterCapMs);
     node.put("line_timeout_ms", lineTimeoutMs);
     node.put("retention_ms", retentionMs);
+    node.put("read_grace_ms", readGraceMs);
     if (expectedServiceMs == null) {
       node.putNull("expected_service_ms");
     } else {

@@ -197,6 +197,17 @@ public final class RedisStore implements AutoCloseable {
     return ScriptReplies.cancel(run(ScriptLibrary.CANCEL, queue, new Args(2).add(now()).add(id)));
   }
 
+  /**
+   * Moves a finished job's record forward in the retention line so that the retention sweep drops
+   * it once {@code grace} has passed from now (a record due sooner keeps its time).
+   *
+   * @return OK when the job has a finished record, NOT_FOUND otherwise (unknown or not finished)
+   */
+  public ScriptCode shortenRetention(QueueName queue, String id, Duration grace) {
+    Args args = new Args(3).add(now()).add(id).add(grace.toMillis());
+    return ScriptReplies.shorten(run(ScriptLibrary.SHORTEN, queue, args));
+  }
+
   /** A job as it stands, or empty when its record is gone. */
   public Optional<JobInfo> get(QueueName queue, String id) {
     return ScriptReplies.get(

@@ -47,7 +47,8 @@ public final class ScriptLibrary {
           "reclaim",
           "expire",
           "retention",
-          "release");
+          "release",
+          "shorten");
 
   public static final LuaScript PUBLISH = load("publish");
   public static final LuaScript LEASE = load("lease");
@@ -67,6 +68,7 @@ public final class ScriptLibrary {
   public static final LuaScript EXPIRE = load("expire");
   public static final LuaScript RETENTION = load("retention");
   public static final LuaScript RELEASE = load("release");
+  public static final LuaScript SHORTEN = load("shorten");
 
   private ScriptLibrary() {}
 

@@ -79,6 +79,11 @@ public final class ScriptReplies {
     CODE
   }
 
+  /** {@code shorten.lua}. */
+  enum Shorten {
+    CODE
+  }
+
   /** {@code cancel.lua}. */
   enum Cancel {
     CODE,
@@ -305,6 +310,10 @@ public final class ScriptReplies {
 
   static ScriptCode release(Object reply) {
     return code(Replies.asList(reply), Release.CODE);
+  }
+
+  static ScriptCode shorten(Object reply) {
+    return code(Replies.asList(reply), Shorten.CODE);
   }
 
   static CancelReply cancel(Object replyObject) {

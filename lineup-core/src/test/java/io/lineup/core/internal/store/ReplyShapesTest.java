@@ -36,6 +36,7 @@ class ReplyShapesTest {
           Map.entry("extend", Map.of("Returns", names(ScriptReplies.Extend.class))),
           Map.entry("release", Map.of("Returns", names(ScriptReplies.Release.class))),
           Map.entry("cancel", Map.of("Returns", names(ScriptReplies.Cancel.class))),
+          Map.entry("shorten", Map.of("Returns", names(ScriptReplies.Shorten.class))),
           Map.entry("get", Map.of("Returns", names(ScriptReplies.Get.class))),
           Map.entry("stats", Map.of("Returns", names(ScriptReplies.Stats.class))),
           Map.entry(
