@@ -261,7 +261,7 @@ public final class LineupServer implements AutoCloseable {
       return "bound to "
           + host
           + ": this machine only; LINEUP_HOST=0.0.0.0 serves other machines, with TLS in front as"
-          + " docs/server.md shows";
+          + " docs/operations.md shows";
     }
     return "bound to " + host;
   }

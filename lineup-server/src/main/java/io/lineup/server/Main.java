@@ -88,7 +88,7 @@ public final class Main {
                 default -> setting.defaultValue();
               }));
     }
-    text.append("Every setting, route and limit: docs/server.md");
+    text.append("Settings: docs/operations.md; routes, errors and limits: docs/server.md");
     return text.toString();
   }
 }

@@ -57,7 +57,7 @@ public record ServerSettings(
 
   /**
    * Default bind address with the embedded Redis: this machine only, as Redis itself does, since
-   * such a server is usually a developer's own (docs/server.md says how to expose one).
+   * such a server is usually a developer's own (docs/operations.md says how to expose one).
    */
   public static final String EMBEDDED_DEFAULT_HOST = "127.0.0.1";
 
@@ -134,7 +134,7 @@ public record ServerSettings(
 
     /**
      * The default as text, or null when there is none or it depends on another setting (see
-     * docs/server.md).
+     * docs/operations.md).
      */
     public String defaultValue() {
       return defaultValue;

@@ -22,7 +22,7 @@ import java.util.function.IntSupplier;
 /**
  * The server's Prometheus metrics (Micrometer): HTTP latency by route and status, Redis command
  * latency, per-queue counters and depths, lateness and processing-time histograms, long-polls
- * waiting. docs/server.md lists every name.
+ * waiting. docs/operations.md lists every name.
  */
 public final class ServerMetrics {
   /** Most distinct Redis command names timed (a guard against unbounded labels). */

@@ -405,11 +405,6 @@ public final class RedisStore implements AutoCloseable {
     return gateway.info();
   }
 
-  /** Whether the shared connection is open right now. */
-  public boolean isConnected() {
-    return gateway.isConnected();
-  }
-
   /** Closes the connections. */
   @Override
   public void close() {
