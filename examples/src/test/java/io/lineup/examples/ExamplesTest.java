@@ -11,8 +11,16 @@ import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
 import io.lineup.client.PublishResult;
 import io.lineup.client.QueueName;
+import io.lineup.client.RoomName;
+import io.lineup.client.RoomSettings;
 import io.lineup.client.TestServer;
+import io.lineup.client.Ticket;
+import io.lineup.client.TicketStatus;
 import io.lineup.testing.RedisServerExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,6 +153,98 @@ class ExamplesTest {
       assertThat(bad.state()).as("its only attempt failed").isEqualTo(JobState.DEAD);
       assertThat(bad.lastError()).contains("text field");
     }
+  }
+
+  @Test
+  void theUpstreamNeverSeesMoreThanThreeHundredRequestsInASecondAndEveryAnswerComesBack()
+      throws Exception {
+    String token = server.tokenFor("shop", 0, "publish", "manage");
+    try (LineupClient client = LineupClient.connect(server.url(), token);
+        FakeUpstream upstream = FakeUpstream.start()) {
+      ProtectUpstream shop = new ProtectUpstream(client);
+      shop.register(upstream.url(), true);
+
+      // 900 waiting at once: three seconds of the upstream's capacity (3,000 in the README's run).
+      List<String> ids = shop.submitQuotes(900);
+      assertThat(upstream.requests()).as("nothing sent while paused").isZero();
+      shop.register(upstream.url(), false);
+      List<String> answers = shop.answers(ids, Duration.ofSeconds(60));
+
+      assertThat(answers).hasSize(900);
+      assertThat(answers.get(17)).isEqualTo("{\"item\":17,\"price_cents\":114}");
+      assertThat(upstream.requests()).as("each task sent once").isEqualTo(900);
+      assertThat(upstream.distinctKeys()).isEqualTo(900);
+      System.out.printf(
+          "protect upstream: 900 tasks over %.2f s at the upstream, busiest second %d%n",
+          upstream.spanSeconds(), upstream.busiestSecond());
+      // 900 requests at 300 a second cannot all start within two seconds...
+      assertThat(upstream.spanSeconds()).isGreaterThan(1.9);
+      // ...and no second at the upstream holds more than the rate: it holds at the moment Lineup
+      // starts a request; on a loaded machine a few requests can arrive bunched (docs/dispatch.md).
+      assertThat(upstream.busiestSecond()).isLessThanOrEqualTo(ProtectUpstream.RATE * 11 / 10);
+    }
+  }
+
+  @Test
+  void theGatewayLetsThroughOnlyRequestsWithAValidPassOfItsRoom() throws Exception {
+    RoomName other = RoomName.of("shop", "other");
+    admin.rooms().putRoom(PassGateway.ROOM, RoomSettings.maxActive(1));
+    admin.rooms().putRoom(other, RoomSettings.maxActive(1));
+    Ticket admitted = admin.rooms().join(PassGateway.ROOM);
+    Ticket waiting = admin.rooms().join(PassGateway.ROOM);
+    Ticket elsewhere = admin.rooms().join(other);
+    assertThat(admitted.status()).isEqualTo(TicketStatus.ADMITTED);
+    assertThat(waiting.pass()).isNull();
+
+    try (PassGateway gateway =
+            PassGateway.start(admin.rooms().jwks(PassGateway.ROOM), 0, PassGateway::checkout);
+        HttpClient http = HttpClient.newHttpClient()) {
+      String pass = admitted.pass();
+      String altered = pass.substring(0, pass.length() - 3) + (pass.endsWith("A") ? "BBB" : "AAA");
+
+      assertThat(status(http, gateway, pass)).isEqualTo(200);
+      assertThat(status(http, gateway, null)).isEqualTo(401);
+      assertThat(status(http, gateway, "garbage")).isEqualTo(401);
+      assertThat(status(http, gateway, altered)).isEqualTo(401);
+      assertThat(status(http, gateway, elsewhere.pass())).as("another room's pass").isEqualTo(401);
+    }
+  }
+
+  private static int status(HttpClient http, PassGateway gateway, String pass) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gateway.url() + "/checkout"));
+    if (pass != null) {
+      request.header(PassGateway.PASS_HEADER, pass);
+    }
+    HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    if (answer.statusCode() == 200) {
+      assertThat(answer.body()).isEqualTo("checkout open");
+    }
+    return answer.statusCode();
+  }
+
+  @Test
+  void theGatewaySnippetOfTheWaitingRoomDocIsTheExamplesCode() throws Exception {
+    String doc = Files.readString(Path.of("..", "docs", "waiting-room.md"), StandardCharsets.UTF_8);
+    int section = doc.indexOf("## A gateway in ten lines");
+    assertThat(section).as("docs/waiting-room.md has its gateway section").isPositive();
+    int start = doc.indexOf("```java\n", section) + "```java\n".length();
+    String snippet = doc.substring(start, doc.indexOf("```", start));
+    String example =
+        Files.readString(
+            Path.of("src", "main", "java", "io", "lineup", "examples", "PassGateway.java"),
+            StandardCharsets.UTF_8);
+
+    assertThat(withoutCommentsAndSpace(example)).contains(withoutCommentsAndSpace(snippet));
+  }
+
+  /** The code of a text without its line comments and white space, to compare code only. */
+  private static String withoutCommentsAndSpace(String code) {
+    StringBuilder out = new StringBuilder();
+    for (String line : code.lines().toList()) {
+      int comment = line.indexOf("//");
+      out.append(comment < 0 ? line : line.substring(0, comment));
+    }
+    return out.toString().replaceAll("\\s+", "");
   }
 
   /** python3, or a failure (CI) or skip (elsewhere) saying it is missing. */

@@ -1,6 +1,7 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.BenchReport;
+import io.lineup.bench.report.Figure;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
 import java.io.PrintStream;
@@ -27,7 +28,7 @@ public final class Bench {
    */
   public static BenchReport run(BenchOptions options, PrintStream progress) {
     long start = System.nanoTime();
-    Counts counts = options.counts();
+    Counts counts = options.runCounts();
     BenchReport report = new BenchReport(counts.mode());
     counts.asMap().forEach(report::count);
     report.count("publish_in_flight", PublishScenario.IN_FLIGHT);
@@ -58,6 +59,15 @@ public final class Bench {
           redis.ownProcess() ? " (started by the bench)" : "");
 
       report.add(RawScriptScenario.run(context));
+      Figure floorConsume = null;
+      if (options.runs(ScenarioGroup.PUBLISH)
+          || options.runs(ScenarioGroup.BULK)
+          || options.runs(ScenarioGroup.CONSUME)
+          || options.runs(ScenarioGroup.DEEP)) {
+        List<Figure> floor = FloorScenario.run(context);
+        floor.forEach(report::add);
+        floorConsume = floor.get(1);
+      }
       if (options.runs(ScenarioGroup.PUBLISH)) {
         report.add(PublishScenario.run(context));
       }
@@ -71,12 +81,19 @@ public final class Bench {
         report.add(RankScenario.run(context, deep));
       }
       if (options.runs(ScenarioGroup.CONSUME) || deep != null) {
-        ConsumeScenario.run(
-                context, options.runs(ScenarioGroup.CONSUME), deep == null ? null : deep.queue())
-            .forEach(report::add);
+        List<Figure> consumed =
+            ConsumeScenario.run(
+                context, options.runs(ScenarioGroup.CONSUME), deep == null ? null : deep.queue());
+        consumed.forEach(report::add);
+        if (options.runs(ScenarioGroup.CONSUME) && floorConsume != null) {
+          report.add(overFloor(consumed.get(0), floorConsume));
+        }
       }
       if (deep != null) {
         redis.dropQueue(deep.queue());
+      }
+      if (options.runs(ScenarioGroup.ARCHIVE)) {
+        runArchive(context, report);
       }
       if (options.runs(ScenarioGroup.PRUNE)) {
         PruneScenario.run(context).forEach(report::add);
@@ -84,8 +101,16 @@ public final class Bench {
       if (options.runs(ScenarioGroup.LATE)) {
         LatenessScenario.run(context).forEach(report::add);
       }
+      if (options.runs(ScenarioGroup.LATE10K)) {
+        LatenessScenario.runTenK(context).forEach(report::add);
+      }
       if (options.runs(ScenarioGroup.ETA)) {
         EtaScenario.run(context).forEach(report::add);
+      }
+      if (options.runs(ScenarioGroup.DURABLE)) {
+        // Last of the engine's figures: the replica it starts follows the bench's Redis only
+        // while this scenario runs.
+        report.add(DurablePublishScenario.run(context));
       }
       if (options.runs(ScenarioGroup.HTTP)) {
         runHttp(context, options, report);
@@ -93,10 +118,52 @@ public final class Bench {
       if (options.runs(ScenarioGroup.DISPATCH)) {
         runDispatch(context, options, report);
       }
+      if (options.runs(ScenarioGroup.ROOM)) {
+        RoomScenarios.run(context, options, report);
+      }
+      if (options.runs(ScenarioGroup.PASS)) {
+        PassVerifyScenario.run(context, RoomCounts.of(counts.mode())).forEach(report::add);
+      }
     }
     report.seconds((System.nanoTime() - start) / 1e9);
     return report;
   }
+
+  /**
+   * {@code consume_floor_ratio}: Redis CPU per consumed job ({@code consume_per_s}) ÷ {@code
+   * floor_consume_us}, the minimal lease and ack's on the same Redis in the same run. Its CPU
+   * columns are those of {@code consume_per_s}.
+   */
+  static Figure overFloor(Figure consume, Figure floor) {
+    return new Figure(
+        "consume_floor_ratio",
+        consume.redisCpuMicrosPerJob() / floor.redisCpuMicrosPerJob(),
+        Figure.Unit.RATIO,
+        consume.redisCpuMicrosPerJob(),
+        consume.benchCpuMicrosPerJob(),
+        consume.jobs());
+  }
+
+  /** The figures archived consumption gives, or the reason for skipping them: no database. */
+  private static void runArchive(BenchContext context, BenchReport report) {
+    java.util.Optional<String> unreachable = ArchiveScenario.unreachable();
+    if (unreachable.isPresent()) {
+      context.say("archive: skipped: %s", unreachable.get());
+      for (String figure : ARCHIVE_FIGURES) {
+        report.skip(figure, unreachable.get());
+      }
+      return;
+    }
+    try {
+      ArchiveScenario.run(context).forEach(report::add);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("the archive scenario failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The figures of the archive group. */
+  static final List<String> ARCHIVE_FIGURES =
+      List.of("consume_per_s_archived", "archive_rows_per_s", "archive_lag_ms_p99");
 
   /** The HTTP figures, or the reason for skipping them: the jar is absent, or the server fails. */
   private static void runHttp(BenchContext context, BenchOptions options, BenchReport report) {

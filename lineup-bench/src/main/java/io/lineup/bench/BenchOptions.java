@@ -15,6 +15,8 @@ import java.util.Set;
  * @param commandStats print, for each scenario, what each Redis command cost per job
  * @param only the scenario groups to run (the reference always runs); all when empty
  * @param embeddedRedis start the bundled redis-server even when one is installed
+ * @param deepTenMillion fill the deep queue with ten times as many jobs (10,000,000 in a full run)
+ *     and name its figures {@code consume_per_s_10m} and {@code rank_us_p99_10m}
  */
 public record BenchOptions(
     Counts counts,
@@ -23,11 +25,17 @@ public record BenchOptions(
     Path serverJar,
     boolean commandStats,
     Set<ScenarioGroup> only,
-    boolean embeddedRedis) {
+    boolean embeddedRedis,
+    boolean deepTenMillion) {
 
   /** Options for a whole run of every scenario. */
   public BenchOptions(Counts counts, boolean json, String redisUrl, Path serverJar) {
-    this(counts, json, redisUrl, serverJar, false, Set.of(), false);
+    this(counts, json, redisUrl, serverJar, false, Set.of(), false, false);
+  }
+
+  /** The sizes of this run: {@link #counts}, ten times as deep with {@link #deepTenMillion}. */
+  Counts runCounts() {
+    return deepTenMillion ? counts.tenMillionDeep() : counts;
   }
 
   /** Whether this run includes {@code group}. */
@@ -41,7 +49,8 @@ public record BenchOptions(
   static final String USAGE =
       """
       Usage: lineup-bench [--quick] [--json] [--commandstats] [--only GROUPS]
-                          [--embedded-redis] [--redis-url URL] [--server-jar PATH]
+                          [--deep-10m] [--embedded-redis] [--redis-url URL]
+                          [--server-jar PATH]
 
         --quick            smaller counts (20,000 jobs instead of 200,000 and 1,000,000);
                            finishes in under two minutes; figures are labelled quick
@@ -49,8 +58,14 @@ public record BenchOptions(
         --commandstats     after each scenario, print what each Redis command cost per job
                            (INFO commandstats before and after; nothing is reset)
         --only GROUPS      run only these scenario groups (comma list of publish, bulk,
-                           consume, deep, late, eta, http, prune, dispatch), e.g. to profile one; the reference
-                           raw_script_per_s always runs
+                           consume, deep, late, late10k, eta, http, prune, dispatch, room,
+                           pass), e.g. to profile one; the reference raw_script_per_s always
+                           runs, and the floor (floor_publish_us, floor_consume_us) with
+                           publish, bulk, consume or deep
+        --deep-10m         fill the deep queue with 10,000,000 jobs (quick: 1,000,000) instead
+                           of 1,000,000: consume_per_s_10m and rank_us_p99_10m instead of
+                           consume_per_s_1m and rank_us_p99 (about 3 GB of Redis memory; the
+                           fill alone takes one to two minutes)
         --embedded-redis   start the bundled redis-server (libc allocator) even when one is
                            installed; by default the bench starts LINEUP_REDIS_SERVER, else the
                            redis-server on the PATH, else the bundled one
@@ -70,6 +85,7 @@ public record BenchOptions(
     boolean json = false;
     boolean commandStats = false;
     boolean embeddedRedis = false;
+    boolean deepTenMillion = false;
     Set<ScenarioGroup> only = EnumSet.noneOf(ScenarioGroup.class);
     String redisUrl = blankToNull(env.get("LINEUP_REDIS_URL"));
     String jar = blankToNull(env.get("LINEUP_SERVER_JAR"));
@@ -82,6 +98,7 @@ public record BenchOptions(
         case "--json" -> json = true;
         case "--commandstats" -> commandStats = true;
         case "--embedded-redis" -> embeddedRedis = true;
+        case "--deep-10m" -> deepTenMillion = true;
         case "--redis-url" -> redisUrl = value(args, ++i, arg);
         case "--server-jar" -> serverJar = Path.of(value(args, ++i, arg));
         case "--only" -> {
@@ -92,7 +109,8 @@ public record BenchOptions(
         default -> throw new IllegalArgumentException("Unknown option " + arg);
       }
     }
-    return new BenchOptions(counts, json, redisUrl, serverJar, commandStats, only, embeddedRedis);
+    return new BenchOptions(
+        counts, json, redisUrl, serverJar, commandStats, only, embeddedRedis, deepTenMillion);
   }
 
   private static String value(List<String> args, int index, String option) {

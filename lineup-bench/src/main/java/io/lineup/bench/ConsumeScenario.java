@@ -19,7 +19,8 @@ import java.util.function.IntFunction;
  * Counts#consumeRounds()} rounds and alone is the median round; when both run, their rounds take
  * turns and both come from the round whose ratio is the median ({@link Rounds#medianPair}). Before
  * each later round of {@code consume_per_s_1m} the jobs taken are published again, so every round
- * starts with the deep line full.
+ * starts with the deep line full. With {@code --deep-10m} the deep figure is {@code
+ * consume_per_s_10m}, from a queue ten times as deep ({@link Counts#tenMillionDeep()}).
  */
 final class ConsumeScenario {
   /**
@@ -84,13 +85,17 @@ final class ConsumeScenario {
       // Put back at the end of the line what the last round took from its front.
       QueueFiller.fill(context, deepQueue, counts.deepConsumeJobs(), 0);
     }
+    String name = "consume_per_s" + counts.deepSuffix();
     context.say(
-        "consume_per_s_1m: %,d of %,d jobs waiting, worker concurrency %d",
-        counts.deepConsumeJobs(), context.lineup().stats(deepQueue).ready(), WORKER_CONCURRENCY);
-    return drain(context, deepQueue, counts.deepConsumeJobs(), "consume_per_s_1m");
+        "%s: %,d of %,d jobs waiting, worker concurrency %d",
+        name,
+        counts.deepConsumeJobs(),
+        context.lineup().stats(deepQueue).ready(),
+        WORKER_CONCURRENCY);
+    return drain(context, deepQueue, counts.deepConsumeJobs(), name);
   }
 
-  private static Figure drain(BenchContext context, QueueName queue, int jobs, String name) {
+  static Figure drain(BenchContext context, QueueName queue, int jobs, String name) {
     long ackedBefore = acked(context, queue);
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     WorkerOptions options = WorkerOptions.defaults().withConcurrency(WORKER_CONCURRENCY);

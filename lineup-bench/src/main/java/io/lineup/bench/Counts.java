@@ -34,6 +34,11 @@ import java.util.Map;
  * @param etaJobs jobs consumed at a rate limit while their ETAs are read ({@link EtaScenario})
  * @param etaRateLimit the rate limit of that queue, in jobs per second
  * @param etaReadAfterMs time from the start of that consume to the first ETA reading, in ms
+ * @param delayedJobs10k delayed jobs of the {@code late_ms_*_10k} scenario
+ * @param delaySpreadMs10k the time over which their due times are spread, in ms
+ * @param deepName how the deep figures are named after the depth of their queue: {@code 1m} ({@code
+ *     consume_per_s_1m}, {@code rank_us_p99}) or {@code 10m} ({@code consume_per_s_10m}, {@code
+ *     rank_us_p99_10m}; {@link #tenMillionDeep()})
  */
 public record Counts(
     String mode,
@@ -56,13 +61,16 @@ public record Counts(
     int consumeRounds,
     int etaJobs,
     int etaRateLimit,
-    int etaReadAfterMs) {
+    int etaReadAfterMs,
+    int delayedJobs10k,
+    int delaySpreadMs10k,
+    String deepName) {
 
   /** The sizes of issue 4: 200,000 jobs to consume, 1,000,000 waiting. */
   public static Counts full() {
     return new Counts(
         "full", 1_000_000, 200_000, 1_000_000, 200_000, 1_000_000, 200_000, 2_000, 2_000, 20_000,
-        50_000, 50_000, 0.1, 2_000, 45, 120, 3, 5, 20_000, 1_000, 5_000);
+        50_000, 50_000, 0.1, 2_000, 45, 120, 3, 5, 20_000, 1_000, 5_000, 100_000, 10_000, "1m");
   }
 
   /**
@@ -71,14 +79,59 @@ public record Counts(
   public static Counts quick() {
     return new Counts(
         "quick", 100_000, 20_000, 100_000, 20_000, 100_000, 20_000, 2_000, 2_000, 2_000, 5_000,
-        5_000, 0.1, 1_000, 12, 25, 3, 5, 10_000, 1_000, 5_000);
+        5_000, 0.1, 1_000, 12, 25, 3, 5, 10_000, 1_000, 5_000, 20_000, 2_000, "1m");
   }
 
   /** A few hundred of each, to prove every scenario runs; its figures mean nothing. */
   public static Counts smoke() {
     return new Counts(
         "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0, 0, 2, 3,
-        600, 100, 1_000);
+        600, 100, 1_000, 1_000, 500, "1m");
+  }
+
+  /**
+   * These counts with a deep queue ten times as deep ({@code --deep-10m}): 10,000,000 waiting in a
+   * full run (1,000,000 in a quick one, 20,000 in a smoke run), figures named {@code _10m}. The
+   * jobs consumed from its front stay as they are.
+   */
+  public Counts tenMillionDeep() {
+    return new Counts(
+        mode,
+        rawCalls,
+        publishJobs,
+        bulkJobs,
+        consumeJobs,
+        deepWaiting * 10,
+        deepConsumeJobs,
+        delayedJobs,
+        delaySpreadMs,
+        rankLookups,
+        httpPublishJobs,
+        httpConsumeJobs,
+        warmupShare,
+        minWarmup,
+        httpWarmupMinSeconds,
+        httpWarmupSeconds,
+        rounds,
+        consumeRounds,
+        etaJobs,
+        etaRateLimit,
+        etaReadAfterMs,
+        delayedJobs10k,
+        delaySpreadMs10k,
+        "10m");
+  }
+
+  /** The suffix of the deep consume figure: {@code _1m} or {@code _10m}. */
+  public String deepSuffix() {
+    return "_" + deepName;
+  }
+
+  /**
+   * The suffix of the deep rank figure: none at the default depth, {@code _10m} ten times deeper.
+   */
+  public String rankSuffix() {
+    return deepName.equals("1m") ? "" : "_" + deepName;
   }
 
   /** The unmeasured warm-up count for a scenario of {@code count} operations. */
@@ -108,6 +161,8 @@ public record Counts(
     map.put("eta_jobs", etaJobs);
     map.put("eta_rate_limit", etaRateLimit);
     map.put("eta_read_after_ms", etaReadAfterMs);
+    map.put("delayed_jobs_10k", delayedJobs10k);
+    map.put("delay_spread_ms_10k", delaySpreadMs10k);
     return map;
   }
 }

@@ -156,8 +156,8 @@ final class DispatchScenario {
       long nanos = System.nanoTime() - start;
       RedisProbe.Cost cost = probe.finish("dispatch_per_s", tasks);
       context.say(
-          "dispatch_per_s: the server process used %.1f µs of CPU per task",
-          (server.cpuMicros() - serverCpu) / (double) tasks);
+          "dispatch_per_s: %,.0f tasks/s; the server process used %.1f µs of CPU per task",
+          BenchContext.perSecond(tasks, nanos), (server.cpuMicros() - serverCpu) / (double) tasks);
       return new Figure(
           "dispatch_per_s",
           BenchContext.perSecond(tasks, nanos),

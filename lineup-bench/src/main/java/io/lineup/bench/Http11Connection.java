@@ -15,7 +15,7 @@ import java.util.Locale;
  * One keep-alive HTTP/1.1 connection to the server under test, written by hand so that the load
  * generator costs little CPU next to the server it measures on the same two cores (the JDK's
  * HttpClient spent more CPU per request than the server did). It speaks just what the bench needs:
- * POST with a JSON body; answers with Content-Length or chunked bodies.
+ * GET, DELETE, and POST or PUT with a JSON body; answers with Content-Length or chunked bodies.
  */
 final class Http11Connection implements AutoCloseable {
   /** An answer: status and body text. */
@@ -26,6 +26,7 @@ final class Http11Connection implements AutoCloseable {
   private final InputStream in;
   private final String hostHeader;
   private boolean open = true;
+  private long lastUsedNanos = System.nanoTime();
 
   Http11Connection(String host, int port, int timeoutMillis) throws IOException {
     socket = new Socket();
@@ -41,17 +42,33 @@ final class Http11Connection implements AutoCloseable {
     return open && !socket.isClosed();
   }
 
+  /** {@link System#nanoTime()} when the last answer was read (or the connection opened). */
+  long lastUsedNanos() {
+    return lastUsedNanos;
+  }
+
   /** Sends one POST and reads its answer. */
   Answer post(String path, String authorization, String body) throws IOException {
-    byte[] content = body.getBytes(StandardCharsets.UTF_8);
+    return send("POST", path, authorization, body);
+  }
+
+  /**
+   * Sends one request and reads its answer.
+   *
+   * @param body the JSON body, or null for none (a GET or DELETE)
+   */
+  Answer send(String method, String path, String authorization, String body) throws IOException {
+    byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
     String head =
-        "POST "
+        method
+            + " "
             + path
             + " HTTP/1.1\r\nHost: "
             + hostHeader
             + "\r\nAuthorization: "
             + authorization
-            + "\r\nContent-Type: application/json\r\nContent-Length: "
+            + (body == null ? "" : "\r\nContent-Type: application/json")
+            + "\r\nContent-Length: "
             + content.length
             + "\r\n\r\n";
     out.write(head.getBytes(StandardCharsets.US_ASCII));
@@ -85,6 +102,7 @@ final class Http11Connection implements AutoCloseable {
     } else {
       answer = length > 0 ? in.readNBytes(length) : new byte[0];
     }
+    lastUsedNanos = System.nanoTime();
     return new Answer(status, new String(answer, StandardCharsets.UTF_8));
   }
 

@@ -11,13 +11,19 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
- * The server's HTTP API as the HTTP scenarios use it: publish, lease, ack, on 127.0.0.1 with the
- * admin token, over pooled keep-alive {@link Http11Connection}s (one per caller at a time). Each
- * call blocks its (virtual) thread.
+ * The server's HTTP API as the HTTP scenarios use it: publish, lease, ack (one or many), on
+ * 127.0.0.1 with the admin token, over pooled keep-alive {@link Http11Connection}s (one per caller
+ * at a time). Each call blocks its (virtual) thread.
  */
 final class HttpApi implements AutoCloseable {
   /** Longest wait for one answer. */
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * Longest a pooled connection is reused after its last answer: well under the server's idle
+   * timeout.
+   */
+  static final Duration MAX_IDLE = Duration.ofSeconds(10);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -52,15 +58,48 @@ final class HttpApi implements AutoCloseable {
     return leases;
   }
 
-  /** POST …/jobs/{id}/ack; expects 204. */
-  void ack(QueueName queue, Lease lease) throws IOException {
-    String body = JSON.writeValueAsString(java.util.Map.of("token", lease.token()));
-    send(jobsPath(queue) + "/" + lease.id() + "/ack", body, 204);
+  /**
+   * POST …/acks with all of {@code leases} in one request; expects 200 with every one acked.
+   *
+   * @throws IOException when the request fails or an ack did not hold
+   */
+  void ackAll(QueueName queue, List<Lease> leases) throws IOException {
+    StringBuilder body = new StringBuilder("{\"acks\":[");
+    for (int i = 0; i < leases.size(); i++) {
+      body.append(i == 0 ? "" : ",")
+          .append("{\"id\":")
+          .append(JSON.writeValueAsString(leases.get(i).id()))
+          .append(",\"token\":")
+          .append(JSON.writeValueAsString(leases.get(i).token()))
+          .append('}');
+    }
+    Http11Connection.Answer answer =
+        send(queuePath(queue) + "/acks", body.append("]}").toString(), 200);
+    int acked = JSON.readTree(answer.body()).path("acked").asInt(-1);
+    if (acked != leases.size()) {
+      throw new IOException(
+          "POST …/acks acknowledged " + acked + " of " + leases.size() + ": " + answer.body());
+    }
   }
 
   /** POST of a JSON body to any path; returns the answer when its status is one expected. */
   Http11Connection.Answer post(String path, String body, int... expected) throws IOException {
     return send(path, body, expected);
+  }
+
+  /** PUT of a JSON body to any path; returns the answer when its status is one expected. */
+  Http11Connection.Answer put(String path, String body, int... expected) throws IOException {
+    return send("PUT", path, body, expected);
+  }
+
+  /** GET of any path; returns the answer when its status is one expected. */
+  Http11Connection.Answer get(String path, int... expected) throws IOException {
+    return send("GET", path, null, expected);
+  }
+
+  /** DELETE of any path; returns the answer when its status is one expected. */
+  Http11Connection.Answer delete(String path, int... expected) throws IOException {
+    return send("DELETE", path, null, expected);
   }
 
   private static String queuePath(QueueName queue) {
@@ -73,14 +112,27 @@ final class HttpApi implements AutoCloseable {
 
   private Http11Connection.Answer send(String path, String body, int... expected)
       throws IOException {
+    return send("POST", path, body, expected);
+  }
+
+  private Http11Connection.Answer send(String method, String path, String body, int... expected)
+      throws IOException {
     Http11Connection connection = idle.pollFirst();
+    // A connection idle for long may have been closed by the server's idle timeout (Jetty's
+    // default is 30 s; a slow scenario phase leaves most of the pool unused that long): drop it
+    // rather than have a request fail on it.
+    while (connection != null
+        && System.nanoTime() - connection.lastUsedNanos() > MAX_IDLE.toNanos()) {
+      connection.close();
+      connection = idle.pollFirst();
+    }
     if (connection == null) {
       connection =
           new Http11Connection(base.getHost(), base.getPort(), (int) REQUEST_TIMEOUT.toMillis());
     }
     Http11Connection.Answer answer;
     try {
-      answer = connection.post(path, authorization, body);
+      answer = connection.send(method, path, authorization, body);
     } catch (IOException e) {
       connection.close();
       throw e;
@@ -95,7 +147,8 @@ final class HttpApi implements AutoCloseable {
         return answer;
       }
     }
-    throw new IOException("POST " + path + " answered " + answer.status() + ": " + answer.body());
+    throw new IOException(
+        method + " " + path + " answered " + answer.status() + ": " + answer.body());
   }
 
   @Override

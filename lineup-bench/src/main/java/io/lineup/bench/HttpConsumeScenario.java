@@ -6,9 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code http_consume_per_s}: jobs already waiting (put in line by the engine) are leased with
- * {@code POST …/leases} ({@link #LEASE_BATCH} per request) and each acked with {@code POST
- * …/jobs/{id}/ack}, by {@link #CONSUMERS} consumers at once, until the line is empty. Counted in
- * acked jobs per second; the median of {@link Counts#rounds()} rounds.
+ * {@code POST …/leases} ({@link #LEASE_BATCH} per request) and the jobs of each lease acked
+ * together with one {@code POST …/acks}, by {@link #CONSUMERS} consumers at once, until the line is
+ * empty. Counted in acked jobs per second; the median of {@link Counts#rounds()} rounds.
  */
 final class HttpConsumeScenario {
   /** Consumers at once, each a platform thread looping lease, then ack each job. */
@@ -76,10 +76,8 @@ final class HttpConsumeScenario {
             if (leases.isEmpty()) {
               return;
             }
-            for (HttpApi.Lease lease : leases) {
-              api.ack(queue, lease);
-              acked.incrementAndGet();
-            }
+            api.ackAll(queue, leases);
+            acked.addAndGet(leases.size());
           }
         });
     return acked.get();

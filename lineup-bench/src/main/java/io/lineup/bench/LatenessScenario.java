@@ -16,34 +16,63 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code late_ms_p50}, {@code late_ms_p99}, {@code late_ms_max}: {@link Counts#delayedJobs()}
- * delayed jobs due at even steps over {@link Counts#delaySpreadMs()}, the first {@link #LEAD_MS}
- * after publishing starts, while {@link #WORKERS} workers wait idle on the empty queue. Lateness of
- * a job = the moment its handler starts (this machine's clock, µs precision) − its due time (Redis
- * server clock, ms; the same machine, so the same clock). The measurement runs {@link
- * Counts#rounds()} times: p50 and p99 are the medians of the rounds' own, max the largest of all.
+ * delayed jobs due at even steps over {@link Counts#delaySpreadMs()}, the first {@link
+ * Shape#leadMs} after publishing starts, while {@link Shape#workers} workers wait idle on the empty
+ * queue. Lateness of a job = the moment its handler starts (this machine's clock, µs precision) −
+ * its due time (Redis server clock, ms; the same machine, so the same clock). The measurement runs
+ * {@link Counts#rounds()} times: p50 and p99 are the medians of the rounds' own, max the largest of
+ * all.
+ *
+ * <p>{@code late_ms_p50_10k}, {@code late_ms_p99_10k}, {@code late_ms_max_10k}: the same with
+ * {@link Counts#delayedJobs10k()} jobs over {@link Counts#delaySpreadMs10k()} (10,000 due per
+ * second in a full run) and one worker of concurrency 256 ({@link #TEN_K}).
  */
 final class LatenessScenario {
-  /** Idle workers waiting on the queue. */
-  static final int WORKERS = 2;
+  /**
+   * How a lateness measurement is set up.
+   *
+   * @param suffix appended to the figure names ({@code late_ms_p99} + suffix)
+   * @param workers idle workers waiting on the queue
+   * @param concurrency concurrency of each worker
+   * @param leadMs time from the start of publishing to the first due time, in ms: longer than
+   *     publishing all the jobs takes, so none is due before it is published
+   * @param publishers bulk publish calls at once
+   */
+  record Shape(String suffix, int workers, int concurrency, long leadMs, int publishers) {}
 
-  /** Concurrency of each worker. */
-  static final int WORKER_CONCURRENCY = 32;
+  /** {@code late_ms_*}: 2 workers of concurrency 32, the first job due 1 s after publishing. */
+  static final Shape TWO_K = new Shape("", 2, 32, 1_000, 1);
 
-  /** Time from the start of publishing to the first due time, in ms. */
-  static final long LEAD_MS = 1_000;
+  /**
+   * {@code late_ms_*_10k}: one worker of concurrency 256; 100,000 jobs take about a second to
+   * publish on the reference machine (8 bulk calls at once), so the first is due 3 s after.
+   */
+  static final Shape TEN_K = new Shape("_10k", 1, 256, 3_000, BulkPublishScenario.IN_FLIGHT);
 
   /** Longest wait for the workers to block on the empty queue before jobs are published. */
   static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
   private LatenessScenario() {}
 
+  /** The {@code late_ms_*} figures. */
   static List<Figure> run(BenchContext context) {
     Counts counts = context.counts();
+    return run(context, TWO_K, counts.delayedJobs(), counts.delaySpreadMs());
+  }
+
+  /** The {@code late_ms_*_10k} figures. */
+  static List<Figure> runTenK(BenchContext context) {
+    Counts counts = context.counts();
+    return run(context, TEN_K, counts.delayedJobs10k(), counts.delaySpreadMs10k());
+  }
+
+  private static List<Figure> run(BenchContext context, Shape shape, int jobCount, int spreadMs) {
+    Counts counts = context.counts();
+    String name = "late_ms" + shape.suffix();
     // The warm-up has the measurement's shape: a shorter one left the leasing path half compiled,
     // and the compiler's work then showed up as stalls of several ms in the first measured second.
-    int warmJobs = counts.delayedJobs();
-    context.say("late_ms: warm-up, %d jobs over %d ms", warmJobs, counts.delaySpreadMs());
-    measure(context, context.freshQueue("late-warmup"), warmJobs, counts.delaySpreadMs());
+    context.say("%s: warm-up, %,d jobs over %,d ms", name, jobCount, spreadMs);
+    measure(context, shape, context.freshQueue("late-warmup"), jobCount, spreadMs);
 
     int rounds = Math.max(1, counts.rounds());
     double[] p50 = new double[rounds];
@@ -52,40 +81,39 @@ final class LatenessScenario {
     RedisProbe probe = RedisProbe.start(context);
     for (int r = 0; r < rounds; r++) {
       context.say(
-          "late_ms: round %d of %d: %,d delayed jobs due over %,d ms, %d idle workers",
-          r + 1, rounds, counts.delayedJobs(), counts.delaySpreadMs(), WORKERS);
+          "%s: round %d of %d: %,d delayed jobs due over %,d ms, %d idle workers of %d",
+          name, r + 1, rounds, jobCount, spreadMs, shape.workers(), shape.concurrency());
       QueueName queue = context.freshQueue("late");
       // A latency figure: start it with the garbage of earlier scenarios collected, so one of this
       // JVM's young collections (7 to 25 ms here) does not land in the measured window.
       BenchContext.collectGarbage();
-      Percentiles round =
-          new Percentiles(measure(context, queue, counts.delayedJobs(), counts.delaySpreadMs()));
+      Percentiles round = new Percentiles(measure(context, shape, queue, jobCount, spreadMs));
       p50[r] = round.at(50);
       p99[r] = round.at(99);
       max = Math.max(max, round.max());
       context.say(
-          "late_ms: round %d of %d: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-          r + 1, rounds, p50[r], p99[r], round.max());
+          "%s: round %d of %d: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+          name, r + 1, rounds, p50[r], p99[r], round.max());
     }
-    long jobs = (long) rounds * counts.delayedJobs();
-    RedisProbe.Cost cost = probe.finish("late_ms", jobs);
+    long jobs = (long) rounds * jobCount;
+    RedisProbe.Cost cost = probe.finish(name, jobs);
     return List.of(
         new Figure(
-            "late_ms_p50",
+            "late_ms_p50" + shape.suffix(),
             Rounds.median(p50),
             Figure.Unit.MILLISECONDS,
             cost.redisMicrosPerJob(),
             cost.benchMicrosPerJob(),
             jobs),
         new Figure(
-            "late_ms_p99",
+            "late_ms_p99" + shape.suffix(),
             Rounds.median(p99),
             Figure.Unit.MILLISECONDS,
             cost.redisMicrosPerJob(),
             cost.benchMicrosPerJob(),
             jobs),
         new Figure(
-            "late_ms_max",
+            "late_ms_max" + shape.suffix(),
             max,
             Figure.Unit.MILLISECONDS,
             cost.redisMicrosPerJob(),
@@ -94,7 +122,8 @@ final class LatenessScenario {
   }
 
   /** Publishes {@code jobs} delayed jobs to idle workers; returns each job's lateness in ms. */
-  private static double[] measure(BenchContext context, QueueName queue, int jobs, int spreadMs) {
+  private static double[] measure(
+      BenchContext context, Shape shape, QueueName queue, int jobs, int spreadMs) {
     double[] lateness = new double[jobs];
     AtomicInteger handled = new AtomicInteger();
     CountDownLatch done = new CountDownLatch(jobs);
@@ -116,19 +145,19 @@ final class LatenessScenario {
     List<Worker> workers = new ArrayList<>();
     try {
       int blockedBefore = context.redis().blockedClients();
-      for (int w = 0; w < WORKERS; w++) {
+      for (int w = 0; w < shape.workers(); w++) {
         workers.add(
             context
                 .lineup()
                 .worker(
                     queue,
                     recordLateness,
-                    WorkerOptions.defaults().withConcurrency(WORKER_CONCURRENCY))
+                    WorkerOptions.defaults().withConcurrency(shape.concurrency()))
                 .start());
       }
-      awaitIdle(context, blockedBefore + WORKERS);
-      publishDelayed(context, queue, jobs, spreadMs);
-      long waitMs = LEAD_MS + spreadMs + 60_000;
+      awaitIdle(context, blockedBefore + shape.workers());
+      publishDelayed(context, shape, queue, jobs, spreadMs);
+      long waitMs = shape.leadMs() + spreadMs + 60_000;
       if (!done.await(waitMs, TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException(
             "late_ms: only "
@@ -165,19 +194,25 @@ final class LatenessScenario {
     }
   }
 
-  /** Due times at even steps from now + {@link #LEAD_MS} over {@code spreadMs}, Redis clock. */
+  /**
+   * Due times at even steps from now + {@link Shape#leadMs} over {@code spreadMs}, Redis clock, in
+   * bulk calls of {@link BulkPublishScenario#JOBS_PER_CALL}, {@link Shape#publishers} at once.
+   */
   private static void publishDelayed(
-      BenchContext context, QueueName queue, int jobs, int spreadMs) {
-    long first = context.redis().serverTimeMillis() + LEAD_MS;
+      BenchContext context, Shape shape, QueueName queue, int jobs, int spreadMs) {
+    long first = context.redis().serverTimeMillis() + shape.leadMs();
     byte[] payload = Payloads.payload();
-    List<NewJob> batch = new ArrayList<>();
-    for (int i = 0; i < jobs; i++) {
-      long due = first + (long) i * spreadMs / jobs;
-      batch.add(NewJob.of(payload).runAt(Instant.ofEpochMilli(due)));
-      if (batch.size() == BulkPublishScenario.JOBS_PER_CALL || i == jobs - 1) {
-        context.lineup().publishAll(queue, batch);
-        batch = new ArrayList<>();
-      }
-    }
+    int per = BulkPublishScenario.JOBS_PER_CALL;
+    InFlight.run(
+        (jobs + per - 1) / per,
+        shape.publishers(),
+        call -> {
+          List<NewJob> batch = new ArrayList<>(per);
+          for (int i = call * per; i < Math.min(jobs, (call + 1) * per); i++) {
+            long due = first + (long) i * spreadMs / jobs;
+            batch.add(NewJob.of(payload).runAt(Instant.ofEpochMilli(due)));
+          }
+          context.lineup().publishAll(queue, batch);
+        });
   }
 }

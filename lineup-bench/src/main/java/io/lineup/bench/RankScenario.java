@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * {@code rank_us_p99}: {@code Lineup.position(queue, id)} of jobs spread over a line of {@link
  * Counts#deepWaiting()} jobs, one call at a time (so each time is a caller's latency, not a share
- * of a pipeline), after a warm-up of a tenth as many lookups.
+ * of a pipeline), after a warm-up of a tenth as many lookups. {@code rank_us_p99_10m} with {@code
+ * --deep-10m}.
  */
 final class RankScenario {
   private RankScenario() {}
@@ -27,13 +28,14 @@ final class RankScenario {
     BenchContext.collectGarbage();
     RedisProbe probe = RedisProbe.start(context);
     double[] micros = lookUp(context, deep, ids, counts.rankLookups());
-    RedisProbe.Cost cost = probe.finish("rank_us_p99", counts.rankLookups());
+    String name = "rank_us_p99" + counts.rankSuffix();
+    RedisProbe.Cost cost = probe.finish(name, counts.rankLookups());
     Percentiles percentiles = new Percentiles(micros);
     context.say(
         "rank_us_p99: p50 %.0f µs, p99 %.0f µs, max %.0f µs",
         percentiles.at(50), percentiles.at(99), percentiles.max());
     return new Figure(
-        "rank_us_p99",
+        name,
         percentiles.at(99),
         Figure.Unit.MICROSECONDS,
         cost.redisMicrosPerJob(),

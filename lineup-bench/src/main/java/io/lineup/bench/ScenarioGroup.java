@@ -10,12 +10,24 @@ public enum ScenarioGroup {
   PUBLISH,
   /** {@code publish_bulk_per_s}. */
   BULK,
+  /** {@code publish_durable_per_s}: single publishes each acknowledged by a replica. */
+  DURABLE,
   /** {@code consume_per_s}. */
   CONSUME,
+  /**
+   * The consume drain with the SQL archive on (a local PostgreSQL): {@code consume_per_s_archived},
+   * {@code archive_rows_per_s}, {@code archive_lag_ms_p99}.
+   */
+  ARCHIVE,
   /** The deep queue: {@code bytes_per_job}, {@code rank_us_p99}, {@code consume_per_s_1m}. */
   DEEP,
   /** {@code late_ms_p50}, {@code late_ms_p99}, {@code late_ms_max}. */
   LATE,
+  /**
+   * {@code late_ms_p50_10k}, {@code late_ms_p99_10k}, {@code late_ms_max_10k}: 100,000 delayed jobs
+   * due over 10 s.
+   */
+  LATE10K,
   /** {@code eta_mape}, {@code eta_in_band}. */
   ETA,
   /** {@code http_publish_per_s}, {@code http_consume_per_s}. */
@@ -26,7 +38,14 @@ public enum ScenarioGroup {
    * API dispatch through the server to a local target: {@code dispatch_per_s}, {@code
    * dispatch_start_ms_p99}, {@code dispatch_rate_error}, {@code dispatch_rate_achieved}.
    */
-  DISPATCH;
+  DISPATCH,
+  /**
+   * The waiting room: {@code room_join_per_s} and {@code room_eta_mape} at the engine level, {@code
+   * room_poll_per_s} through the server.
+   */
+  ROOM,
+  /** The offline pass check: {@code pass_verify_us_p99}, {@code pass_verify_repeat_us_p99}. */
+  PASS;
 
   /**
    * The group of a lower-case name.

@@ -1,6 +1,7 @@
 package io.lineup.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,16 +45,23 @@ class BenchSmokeTest {
           "dispatch_per_s",
           "dispatch_start_ms_p99",
           "dispatch_rate_error",
-          "dispatch_rate_achieved");
+          "dispatch_rate_achieved",
+          "room_poll_per_s");
+
+  /** Figures measured without Redis (an offline check): no Redis CPU to report. */
+  private static final Set<String> NO_REDIS =
+      Set.of("pass_verify_us_p99", "pass_verify_repeat_us_p99");
 
   /** Figures that are ratios or sizes, with no ratio to the reference. */
   private static final Set<String> NO_RATIO =
       Set.of(
           "bytes_per_job",
+          "consume_floor_ratio",
           "eta_mape",
           "eta_in_band",
           "dispatch_rate_error",
-          "dispatch_rate_achieved");
+          "dispatch_rate_achieved",
+          "room_eta_mape");
 
   private static RedisProcess redis;
 
@@ -83,22 +92,37 @@ class BenchSmokeTest {
 
     assertThat(json.path("mode").asText()).isEqualTo("smoke");
     List<String> expected = new ArrayList<>(BenchReport.ORDER);
+    // Measured only with --deep-10m (the test below).
+    expected.removeAll(BenchReport.DEEP_TEN_MILLION);
+    List<String> mayBeSkipped = new ArrayList<>();
     if (!Files.isRegularFile(SERVER_JAR)) {
-      // Only an absent jar may skip figures, and only the HTTP ones, with the reason given.
+      // Only an absent jar may skip the HTTP figures, with the reason given.
       expected.removeAll(HTTP_FIGURES);
-      assertThat(json.path("skipped").fieldNames())
-          .toIterable()
-          .containsExactlyInAnyOrderElementsOf(HTTP_FIGURES);
-      json.path("skipped").forEach(reason -> assertThat(reason.asText()).contains("absent"));
-    } else {
-      assertThat(json.path("skipped").isEmpty()).isTrue();
+      mayBeSkipped.addAll(HTTP_FIGURES);
+      HTTP_FIGURES.forEach(
+          figure -> assertThat(json.path("skipped").path(figure).asText()).contains("absent"));
     }
+    if (ArchiveScenario.unreachable().isPresent()) {
+      // Only an unreachable database may skip the archive figures, and not in CI.
+      assertThat(System.getenv("LINEUP_REQUIRE_DB"))
+          .as("LINEUP_REQUIRE_DB=1 needs the local PostgreSQL: " + ArchiveScenario.unreachable())
+          .isNotEqualTo("1");
+      expected.removeAll(Bench.ARCHIVE_FIGURES);
+      mayBeSkipped.addAll(Bench.ARCHIVE_FIGURES);
+      Bench.ARCHIVE_FIGURES.forEach(figure ->
+          assertThat(json.path("skipped").path(figure).asText()).contains("not reachable"));
+    }
+    assertThat(json.path("skipped").fieldNames())
+        .toIterable()
+        .containsExactlyInAnyOrderElementsOf(mayBeSkipped);
     for (String figure : expected) {
       assertThat(json.path("figures").path(figure).isNumber()).as(figure).isTrue();
       assertThat(json.path("figures").path(figure).asDouble()).as(figure).isPositive();
-      assertThat(json.path("redis_cpu_us_per_job").path(figure).asDouble())
-          .as("redis_cpu_us_per_job of " + figure)
-          .isPositive();
+      if (!NO_REDIS.contains(figure)) {
+        assertThat(json.path("redis_cpu_us_per_job").path(figure).asDouble())
+            .as("redis_cpu_us_per_job of " + figure)
+            .isPositive();
+      }
       // Memory, errors, shares and ratios do not scale with the reference rate: they have no ratio.
       if (!NO_RATIO.contains(figure)) {
         assertThat(json.path("ratio_to_raw").path(figure).asDouble())
@@ -116,6 +140,8 @@ class BenchSmokeTest {
             "consume_per_s_1m: 500 of 2,000 jobs waiting",
             "consume_per_s_1m: round 3 of 3",
             "late_ms: round 2 of 2",
+            "late_ms_10k: round 2 of 2",
+            "floor_consume_us: round 2 of 2: 500 jobs waiting",
             "eta: round 2 of 2");
     // The shallow and deep drains take turns: A B, then B A, then A B.
     assertThat(progress.toString(StandardCharsets.UTF_8).lines().toList())
@@ -130,5 +156,34 @@ class BenchSmokeTest {
             "consume_per_s_1m: round 3");
     assertThat(progress.toString(StandardCharsets.UTF_8))
         .contains("consume_per_s_1m / consume_per_s round by round: ");
+    // The consume's Redis CPU per job over the floor's, both of this run (the JSON rounds each).
+    assertThat(json.path("figures").path("consume_floor_ratio").asDouble())
+        .isCloseTo(
+            json.path("redis_cpu_us_per_job").path("consume_per_s").asDouble()
+                / json.path("figures").path("floor_consume_us").asDouble(),
+            within(0.01));
+  }
+
+  @Test
+  void theTenMillionOptionFillsTheDeepQueueTenTimesDeeperAndNamesItsFiguresSo() throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    BenchOptions options =
+        BenchOptions.parse(
+            List.of("--smoke", "--json", "--deep-10m", "--only", "consume,deep"),
+            Map.of("LINEUP_REDIS_URL", redis.uri()));
+    BenchReport report =
+        Bench.run(options, new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    System.out.print(progress.toString(StandardCharsets.UTF_8));
+    JsonNode json = new ObjectMapper().readTree(JsonReport.of(report));
+    assertThat(json.path("counts").path("deep_waiting").asInt()).isEqualTo(20_000);
+    for (String figure : BenchReport.DEEP_TEN_MILLION) {
+      assertThat(json.path("figures").path(figure).asDouble()).as(figure).isPositive();
+    }
+    assertThat(json.path("figures").has("consume_per_s_1m")).isFalse();
+    assertThat(json.path("figures").has("rank_us_p99")).isFalse();
+    assertThat(json.path("targets").path("consume_per_s_10m").path("reached").isBoolean()).isTrue();
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .contains("consume_per_s_10m: 500 of 20,000 jobs waiting");
   }
 }

@@ -38,6 +38,9 @@ final class ExitCodes {
   /** consume --exec: at least one job's command failed (its job was nacked). */
   static final int JOBS_FAILED = 8;
 
+  /** {@code rooms join --wait}: the ticket was not admitted within the wait. */
+  static final int NOT_ADMITTED = 9;
+
   private ExitCodes() {}
 
   static int of(LineupClientException e) {

@@ -22,7 +22,8 @@ import picocli.CommandLine.Command;
           + " LINEUP_TOKEN (default: the admin token in ./lineup-data/admin-token when there is one).",
       "Exit codes: 0 done, 1 unexpected error, 2 bad arguments or input, 3 server unreachable,"
           + " 4 token refused, 5 not found, 6 conflict, 7 server busy or unavailable,"
-          + " 8 some job commands failed (consume --exec)."
+          + " 8 some job commands failed (consume --exec), 9 not admitted within the wait"
+          + " (rooms join --wait)."
     },
     subcommands = {
       ServerCommand.class,
@@ -35,6 +36,8 @@ import picocli.CommandLine.Command;
       ImportCommand.class,
       TokensCommand.class,
       NamespacesCommand.class,
+      TasksCommand.class,
+      RoomsCommand.class,
       CompletionCommand.class
     })
 public final class LineupCli implements Runnable {

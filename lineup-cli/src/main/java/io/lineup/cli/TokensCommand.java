@@ -48,7 +48,7 @@ final class TokensCommand implements Runnable {
         names = "--scopes",
         split = ",",
         required = true,
-        description = "publish, consume, manage (comma list).")
+        description = "publish, consume, manage, read (comma list).")
     List<String> scopes;
 
     @Option(names = "--max-priority", description = "Highest priority it may publish (default 0).")

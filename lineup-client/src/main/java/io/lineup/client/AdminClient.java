@@ -51,7 +51,7 @@ public final class AdminClient {
   /**
    * Issues a token for a registered namespace.
    *
-   * @param scopes one or more of {@code publish}, {@code consume}, {@code manage}
+   * @param scopes one or more of {@code publish}, {@code consume}, {@code manage}, {@code read}
    * @param maxPriority the highest priority it may publish with, -255 to 255
    * @param name a label (at most 100 characters), or null
    * @return the token's record, with {@link TokenInfo#token()}: the only time its text is shown

@@ -15,8 +15,9 @@ import java.util.concurrent.Executors;
 /**
  * A client for the Lineup HTTP API v1: publish and read jobs, lease and settle them, read and
  * configure queues, handle dead letters, and (with the admin token) manage namespaces and tokens
- * through {@link #admin()}. {@link #worker} runs a handler over long-poll leases, the same shape as
- * the embedded engine's worker.
+ * through {@link #admin()}; API dispatch (endpoints and tasks) through {@link #dispatch()}, and
+ * waiting rooms (tickets, passes, grants) through {@link #rooms()}. {@link #worker} runs a handler
+ * over long-poll leases, the same shape as the embedded engine's worker.
  *
  * <pre>{@code
  * try (LineupClient client = LineupClient.connect("http://127.0.0.1:7700", token)) {
@@ -50,6 +51,8 @@ public final class LineupClient implements AutoCloseable {
   private final ExecutorService executor;
   private final Duration requestTimeout;
   private final AdminClient admin;
+  private final DispatchClient dispatch;
+  private final RoomsClient rooms;
 
   private LineupClient(Builder builder) {
     // Virtual threads carry the HTTP client's work, so a thousand long-polls cost no platform
@@ -64,6 +67,8 @@ public final class LineupClient implements AutoCloseable {
     this.requestTimeout = builder.requestTimeout;
     this.transport = new Transport(http, builder.baseUrl, builder.token, builder.requestTimeout);
     this.admin = new AdminClient(transport);
+    this.dispatch = new DispatchClient(transport, builder.requestTimeout);
+    this.rooms = new RoomsClient(transport);
   }
 
   /**
@@ -151,6 +156,16 @@ public final class LineupClient implements AutoCloseable {
   /** Namespaces and tokens; the admin token only. */
   public AdminClient admin() {
     return admin;
+  }
+
+  /** API dispatch: endpoints and their tasks. */
+  public DispatchClient dispatch() {
+    return dispatch;
+  }
+
+  /** Waiting rooms: rooms, tickets, passes and grants. */
+  public RoomsClient rooms() {
+    return rooms;
   }
 
   private static String queuePath(QueueName queue) {

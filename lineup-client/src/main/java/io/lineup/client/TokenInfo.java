@@ -11,7 +11,7 @@ import java.util.List;
  * @param token the token text ({@code lu_<id>.<secret>}): only in the answer to its creation, null
  *     in lists
  * @param namespace the namespace it acts in
- * @param scopes {@code publish}, {@code consume}, {@code manage}
+ * @param scopes {@code publish}, {@code consume}, {@code manage}, {@code read}
  * @param maxPriority the highest priority it may publish with
  * @param name its label, or null
  * @param createdAt when it was issued

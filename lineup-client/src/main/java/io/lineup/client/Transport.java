@@ -49,6 +49,10 @@ final class Transport {
     return send("DELETE", path, null, requestTimeout);
   }
 
+  Reply put(String path, JsonNode body) {
+    return send("PUT", path, body, requestTimeout);
+  }
+
   Reply post(String path, JsonNode body) {
     return send("POST", path, body, requestTimeout);
   }
@@ -162,7 +166,15 @@ final class Transport {
       case 400, 405, 414, 431 ->
           new InvalidRequestException(status, code, field, message, requestId);
       case 401 -> new UnauthorizedException(status, code, field, message, requestId);
-      case 403 -> new ForbiddenException(status, code, field, message, requestId);
+      case 403 ->
+          switch (code == null ? "" : code) {
+            case "grant_refused" ->
+                new GrantRefusedException(status, code, field, message, requestId);
+            case "pass_rejected" ->
+                new PassRejectedException(
+                    status, code, field, message, requestId, Json.text(body, "reason"));
+            default -> new ForbiddenException(status, code, field, message, requestId);
+          };
       case 404 -> new NotFoundException(status, code, field, message, requestId);
       case 409 ->
           switch (code == null ? "" : code) {
@@ -173,6 +185,9 @@ final class Transport {
                     field, message, requestId, stateOrNull(Json.text(body, "state")));
             case "already_exists" ->
                 new AlreadyExistsException(status, code, field, message, requestId);
+            case "room_full" -> new RoomFullException(status, code, field, message, requestId);
+            case "not_renewable" ->
+                new NotRenewableException(status, code, field, message, requestId);
             default -> new ServerErrorException(status, code, field, message, requestId);
           };
       case 413 -> new PayloadTooLargeException(status, code, field, message, requestId);

@@ -30,12 +30,20 @@ final class Inspector {
     return store.recordExists(queue, id);
   }
 
+  EtaEstimator etaEstimator(QueueName queue) {
+    StatsReply r = store.stats(queue);
+    return estimatorOf(r, SettingsCodec.decode(r.settings()));
+  }
+
+  private static EtaEstimator estimatorOf(StatsReply r, QueueSettings settings) {
+    return EtaEstimator.of(
+        r.donePerSecond(), EtaEstimator.Conditions.of(settings, r.leased(), r.rateWindow()));
+  }
+
   QueueStats stats(QueueName queue) {
     StatsReply r = store.stats(queue);
     QueueSettings settings = SettingsCodec.decode(r.settings());
-    EtaEstimator estimate =
-        EtaEstimator.of(
-            r.donePerSecond(), EtaEstimator.Conditions.of(settings, r.leased(), r.rateWindow()));
+    EtaEstimator estimate = estimatorOf(r, settings);
     Eta drain;
     if (r.ready() > 0) {
       drain = estimate.eta(r.ready() - 1).orElse(null);

@@ -11,6 +11,7 @@ import io.lineup.core.internal.store.ScriptReplies.NackReply;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -93,6 +94,34 @@ final class Leaser {
     List<ScriptCode> codes =
         store.await(acks.submit(queue, List.of(new Ack(id, token, result)), bytes));
     throwUnlessOk(queue, id, codes.get(0));
+  }
+
+  List<AckOutcome> ackAll(QueueName queue, List<AckRequest> requests) {
+    if (requests.size() > Limits.MAX_BATCH) {
+      throw new InvalidArgumentException(
+          "acks", "at most " + Limits.MAX_BATCH + " acks per call, got " + requests.size());
+    }
+    List<Ack> batch = new ArrayList<>(requests.size());
+    long bytes = 0;
+    for (AckRequest request : requests) {
+      checkSettle(request.id(), request.token());
+      byte[] result = request.result();
+      if (result != null && result.length > Limits.MAX_RESULT_BYTES) {
+        throw new PayloadTooLargeException("result", Limits.MAX_RESULT_BYTES, result.length);
+      }
+      bytes += result == null ? 0 : result.length;
+      batch.add(new Ack(request.id(), request.token(), result));
+    }
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    List<ScriptCode> codes = store.await(acks.submit(queue, batch, bytes));
+    List<AckOutcome> outcomes = new ArrayList<>(codes.size());
+    for (int i = 0; i < codes.size(); i++) {
+      String id = requests.get(i).id();
+      outcomes.add(new AckOutcome(id, ScriptFailures.ofSettle(codes.get(i), queue, id)));
+    }
+    return outcomes;
   }
 
   NackResult nack(QueueName queue, String id, String token, String error, Duration retryDelay) {

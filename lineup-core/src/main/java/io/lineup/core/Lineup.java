@@ -35,6 +35,7 @@ public final class Lineup implements AutoCloseable {
   private final Inspector inspector;
   private final DeadLetters deadLetters;
   private final Maintenance maintenance;
+  private final ArchiveOutbox archiveOutbox;
 
   private Lineup(LineupOptions options) {
     RedisGateway gateway =
@@ -49,6 +50,7 @@ public final class Lineup implements AutoCloseable {
     this.leaser = new Leaser(engine);
     this.inspector = new Inspector(engine);
     this.deadLetters = new DeadLetters(engine);
+    this.archiveOutbox = new ArchiveOutbox(store);
     this.maintenance =
         options.maintenance() ? new Maintenance(store, options.maintenanceInterval()) : null;
     if (maintenance != null) {
@@ -74,12 +76,28 @@ public final class Lineup implements AutoCloseable {
 
   /**
    * Publishes one job. Publishes to one queue that arrive while earlier ones are in flight share a
-   * script call (see {@link LineupOptions#callsInFlightPerQueue()}); each gets its own result.
+   * script call (see {@link LineupOptions#callsInFlightPerQueue()}); each gets its own result. When
+   * the queue's {@code durableReplicas} is set, it is answered once that many replicas hold the job
+   * (see {@link #publish(QueueName, NewJob, Durability)}).
    *
    * @throws InvalidArgumentException when an option is out of range (nothing is written)
+   * @throws ReplicationTimeoutException when the queue asks for replicas and fewer acknowledged in
+   *     time (the job WAS written)
    */
   public PublishResult publish(QueueName queue, NewJob job) {
-    return publisher.publish(queue, List.of(job)).get(0);
+    return publisher.publish(queue, List.of(job), null).get(0);
+  }
+
+  /**
+   * Publishes one job and answers once {@code durability}'s replicas hold it (Redis {@code WAIT}),
+   * whatever the queue's {@code durableReplicas}; {@link Durability#NONE} answers at once.
+   *
+   * @throws InvalidArgumentException when an option is out of range (nothing is written)
+   * @throws ReplicationTimeoutException when fewer replicas acknowledged within the timeout: the
+   *     job WAS written and will be delivered
+   */
+  public PublishResult publish(QueueName queue, NewJob job, Durability durability) {
+    return publisher.publish(queue, List.of(job), requireDurability(durability)).get(0);
   }
 
   /**
@@ -89,7 +107,26 @@ public final class Lineup implements AutoCloseable {
    * @throws InvalidArgumentException when any job is invalid (nothing is written)
    */
   public List<PublishResult> publishAll(QueueName queue, List<NewJob> jobs) {
-    return publisher.publish(queue, jobs);
+    return publisher.publish(queue, jobs, null);
+  }
+
+  /**
+   * {@link #publishAll} answered once {@code durability}'s replicas hold the jobs; see {@link
+   * #publish(QueueName, NewJob, Durability)}.
+   *
+   * @throws InvalidArgumentException when any job is invalid (nothing is written)
+   * @throws ReplicationTimeoutException when fewer replicas acknowledged within the timeout: the
+   *     jobs WERE written ({@link ReplicationTimeoutException#results()} has their ids)
+   */
+  public List<PublishResult> publishAll(QueueName queue, List<NewJob> jobs, Durability durability) {
+    return publisher.publish(queue, jobs, requireDurability(durability));
+  }
+
+  private static Durability requireDurability(Durability durability) {
+    if (durability == null) {
+      throw new InvalidArgumentException("durability", "must not be null; use Durability.NONE");
+    }
+    return durability;
   }
 
   /**
@@ -99,13 +136,22 @@ public final class Lineup implements AutoCloseable {
    * a {@link java.util.concurrent.CompletionException}.
    */
   public CompletableFuture<PublishResult> publishAsync(QueueName queue, NewJob job) {
-    return publisher.publishAsync(queue, List.of(job)).thenApply(results -> results.get(0));
+    return publisher.publishAsync(queue, List.of(job), null).thenApply(results -> results.get(0));
   }
 
   /** {@link #publishAll} without blocking; see {@link #publishAsync}. */
   public CompletableFuture<List<PublishResult>> publishAllAsync(
       QueueName queue, List<NewJob> jobs) {
-    return publisher.publishAsync(queue, jobs);
+    return publisher.publishAsync(queue, jobs, null);
+  }
+
+  /**
+   * {@link #publishAll(QueueName, List, Durability)} without blocking; the future fails with {@link
+   * ReplicationTimeoutException} (as the cause) when too few replicas acknowledged.
+   */
+  public CompletableFuture<List<PublishResult>> publishAllAsync(
+      QueueName queue, List<NewJob> jobs, Durability durability) {
+    return publisher.publishAsync(queue, jobs, requireDurability(durability));
   }
 
   // ---- consumers ----
@@ -149,6 +195,22 @@ public final class Lineup implements AutoCloseable {
    */
   public void ack(QueueName queue, String id, String token, byte[] result) {
     leaser.ack(queue, id, token, result);
+  }
+
+  /**
+   * Acknowledges several leased jobs of one queue in one script call (with other acks to the queue
+   * that arrive meanwhile). Each ack holds or fails on its own, as {@link #ack(QueueName, String,
+   * String, byte[])} would: a lost lease fails only its own ack.
+   *
+   * @param acks at most {@link Limits#MAX_BATCH}; an empty list makes no call
+   * @return one outcome per ack, in order
+   * @throws InvalidArgumentException when there are more than {@link Limits#MAX_BATCH} acks, or an
+   *     id or token is malformed (then none is acknowledged)
+   * @throws PayloadTooLargeException when a result is over {@link Limits#MAX_RESULT_BYTES} (then
+   *     none is acknowledged)
+   */
+  public List<AckOutcome> ackAll(QueueName queue, List<AckRequest> acks) {
+    return leaser.ackAll(queue, acks);
   }
 
   /** A leased job failed: retry after the queue's backoff, or dead letters when out of attempts. */
@@ -268,6 +330,18 @@ public final class Lineup implements AutoCloseable {
     return inspector.stats(queue);
   }
 
+  /**
+   * An estimator of the waits of the queue's ready jobs as of now, from one read of its statistics:
+   * {@code etaEstimator(queue).eta(position)} is what {@link JobInfo#eta()} of the job at that
+   * position reads, without reading the job. For callers that estimate many positions, or that keep
+   * an estimator for a moment (it does not follow the queue's later changes).
+   *
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public EtaEstimator etaEstimator(QueueName queue) {
+    return inspector.etaEstimator(queue);
+  }
+
   /** The next {@code count} ready jobs in lease order, from {@code offset}. */
   public List<PeekedJob> peek(QueueName queue, int offset, int count) {
     return inspector.peek(queue, offset, count);
@@ -330,6 +404,7 @@ public final class Lineup implements AutoCloseable {
     }
     engine.store().register(queue);
     engine.store().configure(queue, pairs);
+    publisher.settingsChanged(queue);
   }
 
   /** Pauses a queue: publishing still works, leases return nothing. */
@@ -356,6 +431,33 @@ public final class Lineup implements AutoCloseable {
   /** The Redis server's version, mode and the settings that decide whether jobs can be lost. */
   public RedisServerInfo redisInfo() {
     return engine.store().info();
+  }
+
+  /** The archive outbox of every queue: switch archiving on, read and acknowledge ended jobs. */
+  public ArchiveOutbox archiveOutbox() {
+    return archiveOutbox;
+  }
+
+  /**
+   * Takes a named lock for {@code ttl} unless another holder has it: for work that one instance at
+   * a time should do (the lock is not renewed; do less than {@code ttl} of work under it).
+   *
+   * @return whether {@code holder} now holds the lock (false when someone else holds it, and also
+   *     when {@code holder} itself still holds it from an earlier call)
+   * @throws InvalidArgumentException when the name or holder is empty or the ttl is under 1 ms
+   */
+  public boolean tryLock(String name, String holder, Duration ttl) {
+    if (name == null || name.isEmpty() || name.length() > RecordStore.MAX_NAME_LENGTH) {
+      throw new InvalidArgumentException(
+          "name", "must be 1 to " + RecordStore.MAX_NAME_LENGTH + " characters");
+    }
+    if (holder == null || holder.isEmpty()) {
+      throw new InvalidArgumentException("holder", "must not be empty");
+    }
+    if (ttl == null || ttl.toMillis() < 1) {
+      throw new InvalidArgumentException("ttl", "must be at least 1 ms");
+    }
+    return engine.store().tryLock(name, holder, ttl);
   }
 
   /** A named collection of small records for the server's own data (namespaces, hashed tokens). */

@@ -1,37 +1,112 @@
 package io.lineup.core;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 
 /**
  * Checks and publishes jobs. A batch is one script call; concurrent publishes to one queue may
- * share a call ({@link CallCoalescer}).
+ * share a call ({@link CallCoalescer}). A durable publish ({@link Durability}) goes through the
+ * connection of durable publishes and is answered after Redis's {@code WAIT} on it, a step of its
+ * own after the script.
  */
 final class Publisher {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]+");
 
   private final Engine engine;
+
+  /** Runs what follows the read of a queue's setting, off Redis's I/O threads. */
+  private static final Executor AFTER_READ =
+      task -> Thread.ofVirtual().name("lineup-durable-publish").start(task);
+
   private final CallCoalescer<NewJob, PublishResult> coalescer;
+  private final CallCoalescer<NewJob, PublishResult> forReplicas;
+  private final DurabilityDefaults defaults;
 
   Publisher(Engine engine) {
     this.engine = engine;
     this.coalescer = CallCoalescer.of(engine.options(), engine.store()::publish);
+    this.forReplicas = CallCoalescer.of(engine.options(), engine.store()::publishForReplicas);
+    this.defaults = new DurabilityDefaults(engine.store());
   }
 
-  List<PublishResult> publish(QueueName queue, List<NewJob> jobs) {
-    return engine.store().await(publishAsync(queue, jobs));
+  /**
+   * Publishes and waits for the answer: within the command timeout, plus the replicas' timeout when
+   * the publish waits for replicas.
+   *
+   * @param durability null: the queue's {@code durableReplicas}
+   */
+  List<PublishResult> publish(QueueName queue, List<NewJob> jobs, Durability durability) {
+    CompletableFuture<List<PublishResult>> answer = publishAsync(queue, jobs, durability);
+    boolean noWait = durability == null ? defaults.knownNone(queue) : durability.replicas() == 0;
+    if (noWait) {
+      return engine.store().await(answer);
+    }
+    Duration replicasWait = durability == null ? Durability.DEFAULT_TIMEOUT : durability.timeout();
+    return engine.store().awaitLonger(answer, replicasWait);
   }
 
   /**
    * Checks at once (throwing {@link InvalidArgumentException}) and sends without blocking; the
-   * future completes with the results or the engine's exception.
+   * future completes with the results or the engine's exception ({@link
+   * ReplicationTimeoutException} when too few replicas acknowledged).
+   *
+   * @param durability null: the queue's {@code durableReplicas}
    */
-  CompletableFuture<List<PublishResult>> publishAsync(QueueName queue, List<NewJob> jobs) {
+  CompletableFuture<List<PublishResult>> publishAsync(
+      QueueName queue, List<NewJob> jobs, Durability durability) {
     long payloadBytes = check(jobs);
     engine.store().register(queue);
-    return coalescer.submit(queue, jobs, payloadBytes);
+    if (durability != null) {
+      return send(queue, jobs, payloadBytes, durability);
+    }
+    return defaults.inOrder(
+        queue, n -> send(queue, jobs, payloadBytes, Durability.replicas(n)), AFTER_READ);
+  }
+
+  /** Forgets what is known of the queue's settings after this engine changed them. */
+  void settingsChanged(QueueName queue) {
+    defaults.forget(queue);
+  }
+
+  private CompletableFuture<List<PublishResult>> send(
+      QueueName queue, List<NewJob> jobs, long payloadBytes, Durability durability) {
+    if (durability.replicas() == 0) {
+      return coalescer.submit(queue, jobs, payloadBytes);
+    }
+    return forReplicas
+        .submit(queue, jobs, payloadBytes)
+        .thenCompose(results ->
+            engine
+                .store()
+                .awaitReplicas(queue, durability.replicas(), durability.timeout())
+                .thenApply(acknowledged -> {
+                  String missing = null;
+                  if (acknowledged.replicas() < durability.replicas()) {
+                    missing =
+                        "only "
+                            + acknowledged.replicas()
+                            + " of "
+                            + durability.replicas()
+                            + " replicas acknowledged them";
+                  } else if (!acknowledged.onDisk()) {
+                    missing = "the master did not confirm writing them to its append-only file";
+                  }
+                  if (missing != null) {
+                    throw new CompletionException(
+                        new ReplicationTimeoutException(
+                            results,
+                            durability.replicas(),
+                            acknowledged.replicas(),
+                            durability.timeout(),
+                            missing));
+                  }
+                  return results;
+                }));
   }
 
   /** Checks every job before anything is sent; returns their payload bytes. */

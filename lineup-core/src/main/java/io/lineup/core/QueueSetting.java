@@ -210,7 +210,21 @@ public enum QueueSetting {
       0L,
       QueueSettings::expectedServiceTime,
       "time one job is expected to take from lease to ack, which ETAs use until the queue has"
-          + " served jobs in the last minute; 0 = none");
+          + " served jobs in the last minute; 0 = none"),
+
+  /** Replicas that must hold a publish before it is answered, for publishes that name none. */
+  DURABLE_REPLICAS(
+      Type.INTEGER,
+      null,
+      "durableReplicas",
+      "durable_replicas",
+      "durable_replicas",
+      0,
+      Durability.MAX_REPLICAS,
+      0L,
+      QueueSettings::durableReplicas,
+      "Redis replicas that must acknowledge a publish (WAIT, at most 1 s) before it is answered,"
+          + " for publishes that name none; 0 = answer at once");
 
   /** The kinds of value a setting holds. */
   public enum Type {
@@ -522,7 +536,8 @@ public enum QueueSetting {
         (Integer) java.get(RETENTION_MAX),
         (Duration) java.get(EXPECTED_SERVICE_TIME),
         (Duration) java.get(RATE_PERIOD),
-        (Integer) java.get(RATE_BURST));
+        (Integer) java.get(RATE_BURST),
+        (Integer) java.get(DURABLE_REPLICAS));
   }
 
   /**

@@ -24,6 +24,9 @@ import java.util.function.Supplier;
  *     jobs in the last minute; zero = none
  * @param ratePeriod the period of the rate limit: at most {@code rateLimit} leases in any sliding
  *     period of this length (default one second)
+ * @param rateBurst how many leases may start at once under the rate limit; 0 = the whole rate
+ * @param durableReplicas Redis replicas that must acknowledge a publish before it is answered, for
+ *     publishes that name no {@link Durability}; 0 = answer at once
  */
 public record QueueSettings(
     Boolean paused,
@@ -36,7 +39,8 @@ public record QueueSettings(
     Integer retentionMax,
     Duration expectedServiceTime,
     Duration ratePeriod,
-    Integer rateBurst) {
+    Integer rateBurst,
+    Integer durableReplicas) {
 
   /** Default max attempts: {@link QueueSetting#MAX_ATTEMPTS}'s default. */
   public static final int DEFAULT_MAX_ATTEMPTS = QueueSetting.defaults().maxAttempts();
@@ -61,7 +65,8 @@ public record QueueSettings(
 
   /** An empty change: set the fields to change with the {@code with...} methods. */
   public static QueueSettings change() {
-    return new QueueSettings(null, null, null, null, null, null, null, null, null, null, null);
+    return new QueueSettings(
+        null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -94,7 +99,8 @@ public record QueueSettings(
         retentionMax,
         expectedServiceTime,
         ratePeriod,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -113,7 +119,8 @@ public record QueueSettings(
         retentionMax,
         expectedServiceTime,
         ratePeriod,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -132,7 +139,8 @@ public record QueueSettings(
         retentionMax,
         expectedServiceTime,
         ratePeriod,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -151,7 +159,8 @@ public record QueueSettings(
         retentionMax,
         expectedServiceTime,
         ratePeriod,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -170,7 +179,8 @@ public record QueueSettings(
         retentionMax,
         expectedServiceTime,
         ratePeriod,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -189,7 +199,8 @@ public record QueueSettings(
         retentionMax,
         expectedServiceTime,
         ratePeriod,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -208,7 +219,8 @@ public record QueueSettings(
         retentionMax,
         expectedServiceTime,
         ratePeriod,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -227,7 +239,8 @@ public record QueueSettings(
         value,
         expectedServiceTime,
         ratePeriod,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -247,7 +260,8 @@ public record QueueSettings(
         retentionMax,
         value,
         ratePeriod,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -266,7 +280,8 @@ public record QueueSettings(
         retentionMax,
         expectedServiceTime,
         value,
-        rateBurst);
+        rateBurst,
+        durableReplicas);
   }
 
   /**
@@ -285,6 +300,28 @@ public record QueueSettings(
         retentionMax,
         expectedServiceTime,
         ratePeriod,
+        value,
+        durableReplicas);
+  }
+
+  /**
+   * Sets how many Redis replicas must acknowledge a publish before it is answered, for publishes
+   * that name no {@link Durability} (0 = answer at once); {@link QueueSetting#DURABLE_REPLICAS}
+   * gives the bounds, checked by {@link Lineup#configure}.
+   */
+  public QueueSettings withDurableReplicas(int value) {
+    return new QueueSettings(
+        paused,
+        rateLimit,
+        concurrencyLimit,
+        maxAttempts,
+        timeToRun,
+        backoff,
+        retention,
+        retentionMax,
+        expectedServiceTime,
+        ratePeriod,
+        rateBurst,
         value);
   }
 }

@@ -1,6 +1,7 @@
 package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,9 +41,41 @@ public final class RecordStore {
     return store.record(collection, present(id));
   }
 
+  /**
+   * Replaces a record only when it still holds the value the caller read, atomically (a compare and
+   * set): instances that change one shared record read it, compute the next value and replace it,
+   * and read again when another instance changed it in between.
+   *
+   * @param id the record's id
+   * @param expected the value the record must hold; null when it must be absent
+   * @param value the new value; null deletes the record
+   * @return true when replaced (or deleted), false when the record held something else (then
+   *     nothing is written)
+   * @throws InvalidArgumentException when {@code id} is null
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public boolean replace(String id, String expected, String value) {
+    return store.replaceRecord(collection, present(id), expected, value);
+  }
+
   /** Deletes a record; returns whether it existed. */
   public boolean delete(String id) {
     return store.deleteRecord(collection, present(id));
+  }
+
+  /**
+   * Deletes the whole collection once {@code ttl} has passed without another call, so data that
+   * stops being written goes by itself. Each call starts the time again.
+   *
+   * @param ttl from 1 ms
+   * @return whether the collection holds any record
+   * @throws InvalidArgumentException when ttl is null or under 1 ms
+   */
+  public boolean expireAfter(Duration ttl) {
+    if (ttl == null || ttl.toMillis() < 1) {
+      throw new InvalidArgumentException("ttl", "must be at least 1 ms");
+    }
+    return store.expireRecords(collection, ttl);
   }
 
   /** Every record, sorted by id. */

@@ -184,7 +184,7 @@ public final class Worker implements AutoCloseable {
     } catch (Throwable error) {
       failed.incrementAndGet();
       stopHeartbeat(run);
-      if (error instanceof ReleaseRequest) {
+      if (error instanceof ReleaseRequest || error instanceof ReleaseJobException) {
         settleRelease(job);
       } else if (!run.released) {
         Duration delay = error instanceof RetryLaterException later ? later.delay() : null;

@@ -43,6 +43,33 @@ abstract class InspectionTest extends EngineSuite {
   }
 
   @Test
+  void aQueuesEtaEstimatorGivesEachPositionTheEtaThatGetReadsForTheJobThere() {
+    QueueName queue = aFreshQueue();
+    ManualClock clock = new ManualClock(java.time.Instant.parse("2030-01-01T00:00:00Z"));
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock).maintenance(false))) {
+      lineup.configure(
+          queue,
+          QueueSettings.change()
+              .withConcurrencyLimit(2)
+              .withExpectedServiceTime(Duration.ofMillis(400)));
+      List<String> ids = new java.util.ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        ids.add(lineup.publish(queue, aJob("w" + i)).id());
+      }
+      EtaEstimator estimator = lineup.etaEstimator(queue);
+      for (int p = 0; p < ids.size(); p++) {
+        JobInfo job = lineup.get(queue, ids.get(p)).orElseThrow();
+        assertThat(job.position()).isEqualTo(p);
+        // Nothing served yet: 2 at once every 400 ms, so position p waits (p + 1) x 200 ms.
+        assertThat(estimator.eta(p)).contains(job.eta());
+        assertThat(job.eta().point()).isEqualTo(Duration.ofMillis((p + 1) * 200L));
+      }
+      lineup.pause(queue);
+      assertThat(lineup.etaEstimator(queue).eta(0)).as("paused: no estimate").isEmpty();
+    }
+  }
+
+  @Test
   void deadLettersCanBeRespawnedInPartOrAllWithAFreshTtlAndPurged() {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();

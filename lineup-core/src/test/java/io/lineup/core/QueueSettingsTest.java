@@ -28,6 +28,7 @@ abstract class QueueSettingsTest extends EngineSuite {
                   QueueSettings.DEFAULT_RETENTION_MAX,
                   Duration.ZERO,
                   java.time.Duration.ofSeconds(1),
+                  0,
                   0));
     }
   }

@@ -2,15 +2,22 @@ package io.lineup.core;
 
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.redis.RedisProcess;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A Redis at its memory limit refuses publishes with a typed failure and keeps what it had. */
+/**
+ * A Redis at its memory limit ({@code maxmemory}, policy {@code noeviction}) refuses publishes with
+ * a typed failure and keeps what it had, while consumers go on and free memory.
+ */
 class RedisOutOfMemoryTest {
+  private static final byte[] PAYLOAD = new byte[16 * 1024];
+
   @Test
   void publishesAtTheMemoryLimitFailAsOutOfMemoryAndNothingIsHalfWritten() throws IOException {
     try (RedisProcess redis =
@@ -19,30 +26,100 @@ class RedisOutOfMemoryTest {
             Lineup.connect(LineupOptions.builder(redis.uri()).maintenance(false).build())) {
       QueueName queue = aFreshQueue();
       lineup.publish(queue, NewJob.ofText("warm-up"));
-      long used = usedMemory(redis);
-      redis.command("CONFIG SET maxmemory " + (used + 256 * 1024));
+      limitMemoryToWhatIsUsedPlus(redis, 256 * 1024);
 
-      byte[] payload = new byte[16 * 1024];
-      int published = 1;
-      RedisOutOfMemoryException refused = null;
-      for (int i = 0; i < 200 && refused == null; i++) {
-        try {
-          lineup.publishAll(queue, List.of(NewJob.of(payload), NewJob.of(payload)));
-          published += 2;
-        } catch (RedisOutOfMemoryException e) {
-          refused = e;
-        }
-      }
+      int published = 1 + publishPairsUntilRefused(lineup, queue);
 
-      assertThat(refused).as("a publish past maxmemory is refused as out of memory").isNotNull();
       assertThat(lineup.stats(queue).ready())
           .as("every job published before the refusal is there, none of the refused batch")
           .isEqualTo(published);
+      assertThat((long) lineup.stats(queue).counters().get("published"))
+          .as("the refused batch left no trace in the counters either")
+          .isEqualTo((long) published);
 
       redis.command("CONFIG SET maxmemory 0");
       assertThat(lineup.publish(queue, NewJob.ofText("after")).created()).isTrue();
       assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs()).hasSize(1);
     }
+  }
+
+  @Test
+  void consumersGoOnAtTheMemoryLimitAndFreeMemorySoPublishesResume() throws IOException {
+    try (RedisProcess redis =
+            RedisProcess.builder().setting("maxmemory-policy", "noeviction").build().start();
+        Lineup lineup =
+            Lineup.connect(LineupOptions.builder(redis.uri()).maintenance(false).build())) {
+      QueueName queue = aFreshQueue();
+      // Finished records go at once, so every ack gives its memory back.
+      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
+      lineup.publish(queue, NewJob.ofText("due-soon").delay(Duration.ofMillis(1)));
+      lineup.publish(queue, NewJob.ofText("short-lease").timeToRun(Duration.ofMillis(100)));
+      LeasedJob abandoned = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+      limitMemoryToWhatIsUsedPlus(redis, 256 * 1024);
+      int published = publishPairsUntilRefused(lineup, queue);
+      assertThat(published).as("some jobs fitted before the limit").isPositive();
+      waitPastTheLease(abandoned);
+
+      // The lease promotes the due delayed job and reclaims the expired lease (to its retry), at
+      // the limit.
+      List<LeasedJob> leased = new ArrayList<>(lineup.lease(queue, 5, Duration.ZERO).jobs());
+      assertThat(leased).as("leases work at the memory limit").hasSize(5);
+      lineup.nack(leased.get(0), "failed at the limit");
+      lineup.extend(leased.get(1));
+      lineup.release(leased.get(2));
+      for (LeasedJob job : leased.subList(1, 5)) {
+        if (job != leased.get(2)) {
+          lineup.ack(job);
+        }
+      }
+      assertThatThrownBy(() -> lineup.publish(queue, NewJob.of(PAYLOAD)))
+          .as("still at the limit")
+          .isInstanceOf(RedisOutOfMemoryException.class);
+
+      int consumed = 3;
+      while (true) {
+        List<LeasedJob> batch = lineup.lease(queue, 10, Duration.ZERO).jobs();
+        if (batch.isEmpty()) {
+          break;
+        }
+        batch.forEach(lineup::ack);
+        consumed += batch.size();
+      }
+      QueueStats after = lineup.stats(queue);
+      assertThat(after.delayed())
+          .as("the nacked job and the one whose lease expired wait for their retry")
+          .isEqualTo(2);
+      assertThat(consumed + after.delayed())
+          .as("every job published, the promoted and the reclaimed one are accounted for")
+          .isEqualTo(published + 2);
+      assertThat(lineup.publish(queue, NewJob.of(PAYLOAD)).created())
+          .as("consuming freed the memory: publishes resume")
+          .isTrue();
+    }
+  }
+
+  private static int publishPairsUntilRefused(Lineup lineup, QueueName queue) {
+    int published = 0;
+    for (int i = 0; i < 400; i++) {
+      try {
+        lineup.publishAll(queue, List.of(NewJob.of(PAYLOAD), NewJob.of(PAYLOAD)));
+        published += 2;
+      } catch (RedisOutOfMemoryException refused) {
+        return published;
+      }
+    }
+    throw new AssertionError("no publish was refused after " + published + " jobs");
+  }
+
+  private static void waitPastTheLease(LeasedJob job) {
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> java.time.Instant.now().isAfter(job.leaseDeadline().plusMillis(20)));
+  }
+
+  private static void limitMemoryToWhatIsUsedPlus(RedisProcess redis, long bytes)
+      throws IOException {
+    redis.command("CONFIG SET maxmemory " + (usedMemory(redis) + bytes));
   }
 
   private static long usedMemory(RedisProcess redis) throws IOException {

@@ -196,6 +196,33 @@ abstract class WorkerTest extends EngineSuite {
   }
 
   @Test
+  void aHandlerThatGivesItsJobBackLeavesItsAttemptUncountedAndItsPlaceInLine() {
+    QueueName queue = aFreshQueue();
+    Map<String, AtomicInteger> leases = new ConcurrentHashMap<>();
+    try (Lineup lineup = anEngine()) {
+      lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+      String id = lineup.publish(queue, aJob("not now")).id();
+      List<Integer> attemptsSeen = new java.util.concurrent.CopyOnWriteArrayList<>();
+      JobHandler handler =
+          job -> {
+            attemptsSeen.add(job.attempt());
+            if (leases.computeIfAbsent(job.id(), x -> new AtomicInteger()).incrementAndGet() < 3) {
+              throw new ReleaseJobException("the switch is open");
+            }
+            return null;
+          };
+      try (Worker worker = lineup.worker(queue, handler, WorkerOptions.defaults()).start()) {
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> lineup.get(queue, id).orElseThrow().state() == JobState.DONE);
+      }
+      // With one attempt allowed, a nack would have made it a dead letter: releases do not count.
+      assertThat(attemptsSeen).containsExactly(1, 1, 1);
+      assertThat(lineup.stats(queue).dead()).isZero();
+    }
+  }
+
+  @Test
   void aWorkerRunsWaitingJobsAndADelayedJobOnceItIsDue() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {

@@ -53,7 +53,8 @@ class GeneratedClientTest {
     String queue = RedisServerExtension.uniqueName("generated");
     ObjectMapper mapper = new ObjectMapper();
     JsonNode newJob = mapper.readTree("{\"payload\": {\"order\": 42}, \"id\": \"order-42\"}");
-    JsonNode published = new JobsApi(api).publishJobs("shop", queue, newJob);
+    // No durable_replicas, no durable_timeout_ms: the queue's setting (answer at once).
+    JsonNode published = new JobsApi(api).publishJobs("shop", queue, newJob, null, null);
     assertThat(published.get("id").asText()).isEqualTo("order-42");
     assertThat(published.get("state").asText()).isEqualTo("READY");
 

@@ -43,14 +43,25 @@ public final class PassVerifier {
   // Epoch seconds beyond which a time claim is refused: about the year 318,857.
   private static final BigDecimal MAX_SECONDS = BigDecimal.valueOf(10_000_000_000_000L);
 
+  /**
+   * Default number of verified tokens a verifier remembers: 10,000 (about 3 MB for passes of about
+   * 300 characters).
+   */
+  public static final int DEFAULT_CACHED_TOKENS = 10_000;
+
   private final Map<String, PublicKey> keys;
   private final Clock clock;
   private final Duration leeway;
+  private final int cachedTokens;
+  private final VerifiedTokens verified;
 
-  private PassVerifier(Map<String, PublicKey> keys, Clock clock, Duration leeway) {
+  private PassVerifier(
+      Map<String, PublicKey> keys, Clock clock, Duration leeway, int cachedTokens) {
     this.keys = Map.copyOf(keys);
     this.clock = clock;
     this.leeway = leeway;
+    this.cachedTokens = cachedTokens;
+    this.verified = new VerifiedTokens(cachedTokens);
   }
 
   /**
@@ -60,7 +71,7 @@ public final class PassVerifier {
    * @throws NullPointerException when the map, an id or a key is null
    */
   public static PassVerifier of(Map<String, PublicKey> keys) {
-    return new PassVerifier(keys, Clock.systemUTC(), DEFAULT_LEEWAY);
+    return new PassVerifier(keys, Clock.systemUTC(), DEFAULT_LEEWAY, DEFAULT_CACHED_TOKENS);
   }
 
   /**
@@ -75,7 +86,7 @@ public final class PassVerifier {
 
   /** The same verifier reading the time from {@code clock} (for tests). */
   public PassVerifier withClock(Clock clock) {
-    return new PassVerifier(keys, Objects.requireNonNull(clock, "clock"), leeway);
+    return new PassVerifier(keys, Objects.requireNonNull(clock, "clock"), leeway, cachedTokens);
   }
 
   /**
@@ -88,7 +99,26 @@ public final class PassVerifier {
     if (leeway.isNegative()) {
       throw new IllegalArgumentException("leeway must not be negative");
     }
-    return new PassVerifier(keys, clock, leeway);
+    return new PassVerifier(keys, clock, leeway, cachedTokens);
+  }
+
+  /**
+   * The same verifier remembering at most {@code count} tokens whose signature verified (default
+   * {@link #DEFAULT_CACHED_TOKENS}); 0 verifies every signature every time. The new verifier starts
+   * with nothing remembered.
+   *
+   * @throws IllegalArgumentException when the count is negative
+   */
+  public PassVerifier withCachedTokens(int count) {
+    if (count < 0) {
+      throw new IllegalArgumentException("the count of cached tokens must not be negative");
+    }
+    return new PassVerifier(keys, clock, leeway, count);
+  }
+
+  /** How many verified tokens this verifier remembers now. */
+  int cachedTokenCount() {
+    return verified.size();
   }
 
   /**
@@ -104,6 +134,10 @@ public final class PassVerifier {
   public Pass verify(String token, String room) throws PassRejectedException {
     Objects.requireNonNull(token, "token");
     Objects.requireNonNull(room, "room");
+    Pass known = verified.get(token);
+    if (known != null) {
+      return checkClaims(known, room);
+    }
     if (token.length() > MAX_TOKEN_LENGTH) {
       throw new PassRejectedException(MALFORMED, "longer than " + MAX_TOKEN_LENGTH + " characters");
     }
@@ -136,17 +170,25 @@ public final class PassVerifier {
     String jti = text(claims, "jti");
     Instant iat = Instant.ofEpochSecond(seconds(claims, "iat"));
     Instant exp = Instant.ofEpochSecond(seconds(claims, "exp"));
-    if (!aud.equals(room)) {
-      throw new PassRejectedException(WRONG_ROOM, "the pass is for room " + aud);
+    Pass pass = new Pass(aud, sub, jti, iat, exp, kid);
+    // Remembered before the room and times are checked: those are checked on every use anyway.
+    verified.put(token, pass, clock.instant().minus(leeway));
+    return checkClaims(pass, room);
+  }
+
+  /** The checks that depend on the caller's room and the time, made on every use of a token. */
+  private Pass checkClaims(Pass pass, String room) throws PassRejectedException {
+    if (!pass.room().equals(room)) {
+      throw new PassRejectedException(WRONG_ROOM, "the pass is for room " + pass.room());
     }
     Instant now = clock.instant();
-    if (!now.isBefore(exp.plus(leeway))) {
-      throw new PassRejectedException(EXPIRED, "expired at " + exp);
+    if (!now.isBefore(pass.expiresAt().plus(leeway))) {
+      throw new PassRejectedException(EXPIRED, "expired at " + pass.expiresAt());
     }
-    if (iat.isAfter(now.plus(leeway))) {
-      throw new PassRejectedException(NOT_YET_VALID, "issued in the future, at " + iat);
+    if (pass.issuedAt().isAfter(now.plus(leeway))) {
+      throw new PassRejectedException(NOT_YET_VALID, "issued in the future, at " + pass.issuedAt());
     }
-    return new Pass(aud, sub, jti, iat, exp, kid);
+    return pass;
   }
 
   private static boolean signatureMatches(PublicKey key, String signingInput, byte[] signature) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
@@ -196,5 +197,118 @@ class PassVerifierTest {
 
     assertThat(again.sign(pass(NOW, NOW.plusSeconds(60))))
         .isEqualTo(signer.sign(pass(NOW, NOW.plusSeconds(60))));
+  }
+
+  /** A clock a test moves forward. */
+  static final class MovableClock extends Clock {
+    private volatile Instant now;
+
+    MovableClock(Instant now) {
+      this.now = now;
+    }
+
+    void advance(Duration by) {
+      now = now.plus(by);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  @Test
+  void aRepeatedPassIsRememberedAndStillAccepted() throws Exception {
+    String token = valid();
+
+    Pass first = verifier.verify(token, ROOM);
+    Pass again = verifier.verify(token, ROOM);
+
+    assertThat(again).isEqualTo(first);
+    assertThat(verifier.cachedTokenCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aRememberedPassIsRefusedOnceItExpires() throws Exception {
+    MovableClock clock = new MovableClock(NOW);
+    PassVerifier remembering = verifier.withClock(clock);
+    String token = valid();
+    remembering.verify(token, ROOM);
+
+    clock.advance(Duration.ofSeconds(300).plus(PassVerifier.DEFAULT_LEEWAY));
+
+    assertThat(reasonOf(remembering, token, ROOM)).isEqualTo(PassRejectedException.Reason.EXPIRED);
+  }
+
+  @Test
+  void aRememberedPassIsStillRefusedForAnotherRoom() throws Exception {
+    String token = valid();
+    verifier.verify(token, ROOM);
+
+    assertThat(reasonOf(verifier, token, "shop/other"))
+        .isEqualTo(PassRejectedException.Reason.WRONG_ROOM);
+  }
+
+  @Test
+  void anAlteredCopyOfARememberedPassIsRefused() throws Exception {
+    String token = valid();
+    verifier.verify(token, ROOM);
+    char last = token.charAt(token.length() - 2);
+    String flipped =
+        token.substring(0, token.length() - 2)
+            + (last == 'A' ? 'B' : 'A')
+            + token.charAt(token.length() - 1);
+
+    assertThat(reasonOf(verifier, flipped, ROOM))
+        .isEqualTo(PassRejectedException.Reason.BAD_SIGNATURE);
+  }
+
+  @Test
+  void aPassWhoseSignatureFailsIsNotRemembered() {
+    String token = valid();
+    String forged = token.substring(0, token.length() - 4) + "AAAA";
+
+    assertThat(reasonOf(verifier, forged, ROOM))
+        .isEqualTo(PassRejectedException.Reason.BAD_SIGNATURE);
+    assertThat(reasonOf(verifier, forged, ROOM))
+        .isEqualTo(PassRejectedException.Reason.BAD_SIGNATURE);
+    assertThat(verifier.cachedTokenCount()).isZero();
+  }
+
+  @Test
+  void theVerifierRemembersNoMoreTokensThanItsCapacity() throws Exception {
+    PassVerifier small = verifier.withCachedTokens(3);
+    for (int i = 0; i < 10; i++) {
+      String token =
+          signer.sign(
+              new Pass(
+                  ROOM, "t" + i, "t" + i + ".1", NOW.minusSeconds(1), NOW.plusSeconds(60), "k1"));
+      small.verify(token, ROOM);
+      assertThat(small.cachedTokenCount()).isBetween(1, 3);
+      assertThat(small.verify(token, ROOM).ticket()).isEqualTo("t" + i);
+    }
+  }
+
+  @Test
+  void aVerifierWithoutACacheChecksEveryTimeAndRemembersNothing() throws Exception {
+    PassVerifier uncached = verifier.withCachedTokens(0);
+    String token = valid();
+
+    uncached.verify(token, ROOM);
+    uncached.verify(token, ROOM);
+
+    assertThat(uncached.cachedTokenCount()).isZero();
+    assertThatThrownBy(() -> verifier.withCachedTokens(-1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -34,6 +34,7 @@ public final class RedisProcess implements AutoCloseable {
   private final Path dataDir;
   private final boolean ownsDataDir;
   private final Map<String, String> settings;
+  private final boolean sentinel;
   private int port;
   private Process process;
 
@@ -50,6 +51,12 @@ public final class RedisProcess implements AutoCloseable {
       throw new UncheckedIOException("Could not create the Redis data folder", e);
     }
     this.settings = new LinkedHashMap<>(builder.settings);
+    this.sentinel = builder.sentinel;
+    if (sentinel) {
+      // A sentinel persists nothing of a server's; it rewrites its own configuration file.
+      settings.remove("save");
+      settings.remove("appendonly");
+    }
     this.port = builder.port;
   }
 
@@ -73,6 +80,17 @@ public final class RedisProcess implements AutoCloseable {
     }
     List<String> command = new ArrayList<>();
     command.add(binary.toString());
+    if (sentinel) {
+      Path config = dataDir.resolve("sentinel.conf");
+      try {
+        if (!Files.exists(config)) {
+          Files.writeString(config, "");
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Could not write " + config, e);
+      }
+      command.addAll(List.of(config.toString(), "--sentinel"));
+    }
     command.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1"));
     command.addAll(List.of("--dir", dataDir.toString(), "--logfile", "redis.log"));
     command.addAll(List.of("--daemonize", "no", "--protected-mode", "no"));
@@ -98,6 +116,8 @@ public final class RedisProcess implements AutoCloseable {
     if (!isRunning()) {
       return;
     }
+    // A frozen server would never answer SHUTDOWN.
+    signalQuietly("CONT");
     try {
       command("SHUTDOWN");
     } catch (IOException expected) {
@@ -114,6 +134,53 @@ public final class RedisProcess implements AutoCloseable {
     if (process != null) {
       process.destroyForcibly();
       waitForExit();
+    }
+  }
+
+  /**
+   * Stops the process with SIGSTOP, as a network cut or a stalled host would look to its clients
+   * and replicas: connections stay open, nothing is answered. {@link #thaw()} resumes it.
+   *
+   * @throws IllegalStateException when the process is not running or the signal cannot be sent
+   */
+  public synchronized void freeze() {
+    signal("STOP");
+  }
+
+  /**
+   * Resumes a process stopped by {@link #freeze()} (SIGCONT).
+   *
+   * @throws IllegalStateException when the process is not running or the signal cannot be sent
+   */
+  public synchronized void thaw() {
+    signal("CONT");
+  }
+
+  private void signal(String name) {
+    if (!isRunning()) {
+      throw new IllegalStateException("redis-server is not running");
+    }
+    try {
+      Process kill =
+          new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+              .redirectErrorStream(true)
+              .start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + name + " failed for pid " + process.pid());
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("Could not run kill -" + name, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while sending SIG" + name, e);
+    }
+  }
+
+  private void signalQuietly(String name) {
+    try {
+      signal(name);
+    } catch (IllegalStateException ignored) {
+      // Only a courtesy before a stop; the stop itself ends the process if need be.
     }
   }
 
@@ -267,6 +334,7 @@ public final class RedisProcess implements AutoCloseable {
     private Path dataDir;
     private int port;
     private final Map<String, String> settings = new LinkedHashMap<>();
+    private boolean sentinel;
 
     private Builder() {
       settings.put("save", "");
@@ -294,6 +362,16 @@ public final class RedisProcess implements AutoCloseable {
     /** Turns the append-only file on ({@code appendfsync everysec}) or off. */
     public Builder appendOnly(boolean on) {
       settings.put("appendonly", on ? "yes" : "no");
+      return this;
+    }
+
+    /**
+     * Runs a Redis Sentinel ({@code redis-server sentinel.conf --sentinel}) instead of a server:
+     * tell it what to watch with {@link RedisProcess#command} ({@code SENTINEL MONITOR ...}) once
+     * it runs. Its configuration file lives in the data folder.
+     */
+    public Builder sentinel() {
+      this.sentinel = true;
       return this;
     }
 

@@ -4,14 +4,18 @@ import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
 import io.lineup.server.api.ApiContext;
 import io.lineup.server.api.RouteTable;
+import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.AdminToken;
 import io.lineup.server.auth.Authenticator;
 import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
+import io.lineup.server.dispatch.BreakerState;
 import io.lineup.server.dispatch.DispatchService;
+import io.lineup.server.history.QueueHistory;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
 import io.lineup.server.http.RequestBody;
+import io.lineup.server.metrics.EndpointBreaker;
 import io.lineup.server.metrics.ServerMetrics;
 import io.lineup.server.redis.EmbeddedRedis;
 import io.lineup.server.redis.RedisStartupCheck;
@@ -45,6 +49,8 @@ public final class LineupServer implements AutoCloseable {
   private final HttpApi http;
   private final DispatchService dispatch;
   private final RoomService rooms;
+  private final QueueHistory history;
+  private final JobArchive archive;
   private boolean closed;
 
   private LineupServer(ServerSettings settings) {
@@ -54,6 +60,8 @@ public final class LineupServer implements AutoCloseable {
     Lineup engine = null;
     DispatchService dispatch = null;
     RoomService rooms = null;
+    QueueHistory history = null;
+    JobArchive archive = null;
     try {
       String redisUrl = settings.redisUrl();
       if (settings.embeddedRedis()) {
@@ -79,8 +87,14 @@ public final class LineupServer implements AutoCloseable {
       Clock clock = Clock.systemUTC();
       TokenStore tokens = new TokenStore(engine, clock);
       int maxBody = RequestBody.limitFor(settings.maxPayloadBytes());
-      dispatch = new DispatchService(engine, settings.maxPayloadBytes());
+      archive =
+          settings.archiving()
+              ? JobArchive.start(engine, settings.archive(), instanceId())
+              : JobArchive.off(engine);
+      metrics.watchArchive(archive.archive());
+      dispatch = new DispatchService(engine, settings.maxPayloadBytes(), archive);
       rooms = new RoomService(engine);
+      history = new QueueHistory(engine);
       ApiContext api =
           new ApiContext(
               engine,
@@ -88,9 +102,19 @@ public final class LineupServer implements AutoCloseable {
               new ApiContext.ServerState(metrics, waiters, draining),
               new ApiContext.RequestLimits(maxBody, settings.maxPayloadBytes()),
               dispatch,
-              rooms);
+              rooms,
+              history,
+              archive);
       metrics.watchWaiters(waiters::count);
-      metrics.watchOpenBreakers(dispatch::openBreakers);
+      DispatchService followed = dispatch;
+      metrics.watchBreakers(() ->
+          followed.breakers().entrySet().stream()
+              .map(e ->
+                  new EndpointBreaker(
+                      e.getKey().namespace(),
+                      e.getKey().name(),
+                      e.getValue().state() != BreakerState.State.CLOSED))
+              .toList());
       this.http =
           new HttpApi(
               settings,
@@ -101,8 +125,11 @@ public final class LineupServer implements AutoCloseable {
               maxBody);
       dispatch.start();
       rooms.start();
+      history.start();
+      this.history = history;
       this.dispatch = dispatch;
       this.rooms = rooms;
+      this.archive = archive;
       this.embedded = redis;
       this.lineup = engine;
       this.folderLock = lock;
@@ -112,6 +139,12 @@ public final class LineupServer implements AutoCloseable {
       }
       if (rooms != null) {
         rooms.close();
+      }
+      if (history != null) {
+        history.close();
+      }
+      if (archive != null) {
+        archive.close();
       }
       if (engine != null) {
         engine.close();
@@ -167,6 +200,25 @@ public final class LineupServer implements AutoCloseable {
     return embedded == null ? null : embedded.announcement();
   }
 
+  /** The queue history this server samples and serves; closing it stops the sampling. */
+  QueueHistory history() {
+    return history;
+  }
+
+  /**
+   * This instance's name among the archivers: host and process id. A restarted server gets a new
+   * name; what its previous life had read and not archived is taken over after the claim idle time.
+   */
+  private static String instanceId() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      host = "localhost";
+    }
+    return host + "-" + ProcessHandle.current().pid();
+  }
+
   /** Long-polls waiting now. */
   public int waitingLeases() {
     return waiters.count();
@@ -187,6 +239,10 @@ public final class LineupServer implements AutoCloseable {
     // After the HTTP side: dispatchers finish their requests (or put the tasks back in line).
     dispatch.close();
     rooms.close();
+    history.close();
+    // Before the engine: the archiver finishes its batch (what it did not acknowledge stays in the
+    // outboxes for the next start or another instance).
+    archive.close();
     lineup.close();
     if (embedded != null) {
       embedded.close();

@@ -1,5 +1,6 @@
 package io.lineup.server;
 
+import io.lineup.archive.ArchiveSettings;
 import io.lineup.core.Limits;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +37,8 @@ import java.util.Map;
  * @param redisTimeout the longest wait for one Redis reply
  * @param shutdownGrace how long a shutdown waits for requests in progress
  * @param logRequests whether every request is logged (one line each)
+ * @param archive the SQL archive of ended jobs (docs/archive.md), or null when it is off (no {@code
+ *     LINEUP_ARCHIVE_JDBC_URL})
  */
 public record ServerSettings(
     String host,
@@ -47,7 +50,8 @@ public record ServerSettings(
     int maxPayloadBytes,
     Duration redisTimeout,
     Duration shutdownGrace,
-    boolean logRequests) {
+    boolean logRequests,
+    ArchiveSettings archive) {
 
   /** Default HTTP port. */
   public static final int DEFAULT_PORT = 7700;
@@ -88,6 +92,12 @@ public record ServerSettings(
   /** Shortest admin token accepted, in characters. */
   public static final int MIN_ADMIN_TOKEN_LENGTH = 16;
 
+  /** Shortest archive retention accepted, in milliseconds: one minute. */
+  public static final long MIN_ARCHIVE_RETENTION_MS = 60_000;
+
+  /** Longest archive retention accepted, in milliseconds: ten years. */
+  public static final long MAX_ARCHIVE_RETENTION_MS = 10L * 366 * 24 * 60 * 60 * 1000;
+
   /** Largest payload limit that may be configured: 16 MiB. */
   public static final int MAX_PAYLOAD_LIMIT = 16 * 1024 * 1024;
 
@@ -110,7 +120,26 @@ public record ServerSettings(
         "LINEUP_SHUTDOWN_GRACE_MS",
         "--shutdown-grace-ms",
         Long.toString(DEFAULT_SHUTDOWN_GRACE_MS)),
-    LOG_REQUESTS("LINEUP_LOG_REQUESTS", "--log-requests", Boolean.toString(DEFAULT_LOG_REQUESTS));
+    LOG_REQUESTS("LINEUP_LOG_REQUESTS", "--log-requests", Boolean.toString(DEFAULT_LOG_REQUESTS)),
+    ARCHIVE_JDBC_URL("LINEUP_ARCHIVE_JDBC_URL", "--archive-jdbc-url", null),
+    ARCHIVE_USER("LINEUP_ARCHIVE_USER", "--archive-user", null),
+    ARCHIVE_PASSWORD("LINEUP_ARCHIVE_PASSWORD", "--archive-password", null),
+    ARCHIVE_RETENTION_MS(
+        "LINEUP_ARCHIVE_RETENTION_MS",
+        "--archive-retention-ms",
+        Long.toString(ArchiveSettings.DEFAULT_RETENTION.toMillis())),
+    ARCHIVE_BATCH_SIZE(
+        "LINEUP_ARCHIVE_BATCH_SIZE",
+        "--archive-batch-size",
+        Integer.toString(ArchiveSettings.DEFAULT_BATCH_SIZE)),
+    ARCHIVE_RETENTION_BATCH_SIZE(
+        "LINEUP_ARCHIVE_RETENTION_BATCH_SIZE",
+        "--archive-retention-batch-size",
+        Integer.toString(ArchiveSettings.DEFAULT_RETENTION_BATCH_SIZE)),
+    ARCHIVE_OUTBOX_MAX(
+        "LINEUP_ARCHIVE_OUTBOX_MAX",
+        "--archive-outbox-max",
+        Long.toString(ArchiveSettings.DEFAULT_OUTBOX_MAX));
 
     private final String variable;
     private final String flag;
@@ -193,7 +222,8 @@ public record ServerSettings(
         .maxPayloadBytes(maxPayloadBytes)
         .redisTimeout(redisTimeout)
         .shutdownGrace(shutdownGrace)
-        .logRequests(logRequests);
+        .logRequests(logRequests)
+        .archive(archive);
   }
 
   /**
@@ -241,7 +271,43 @@ public record ServerSettings(
         .redisTimeout(Duration.ofMillis(number(values, Setting.REDIS_TIMEOUT_MS)))
         .shutdownGrace(Duration.ofMillis(number(values, Setting.SHUTDOWN_GRACE_MS)))
         .logRequests(bool(values, Setting.LOG_REQUESTS))
+        .archive(archive(values))
         .build();
+  }
+
+  /** Whether ended jobs are archived in a database. */
+  public boolean archiving() {
+    return archive != null;
+  }
+
+  /** The archive's settings from the variables, or null without LINEUP_ARCHIVE_JDBC_URL. */
+  private static ArchiveSettings archive(Map<Setting, String> values) {
+    String url = emptyToNull(values.get(Setting.ARCHIVE_JDBC_URL));
+    if (url == null) {
+      return null;
+    }
+    ArchiveSettings base;
+    try {
+      base = ArchiveSettings.defaults(url);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSettingException(describe(Setting.ARCHIVE_JDBC_URL) + " " + e.getMessage());
+    }
+    long retention = number(values, Setting.ARCHIVE_RETENTION_MS);
+    within(
+        Setting.ARCHIVE_RETENTION_MS,
+        retention,
+        MIN_ARCHIVE_RETENTION_MS,
+        MAX_ARCHIVE_RETENTION_MS);
+    long batch = number(values, Setting.ARCHIVE_BATCH_SIZE);
+    within(Setting.ARCHIVE_BATCH_SIZE, batch, 1, 10_000);
+    long retentionBatch = number(values, Setting.ARCHIVE_RETENTION_BATCH_SIZE);
+    within(Setting.ARCHIVE_RETENTION_BATCH_SIZE, retentionBatch, 1, 100_000);
+    long outboxMax = number(values, Setting.ARCHIVE_OUTBOX_MAX);
+    within(Setting.ARCHIVE_OUTBOX_MAX, outboxMax, 1, 100_000_000);
+    return base.withCredentials(
+            emptyToNull(values.get(Setting.ARCHIVE_USER)),
+            emptyToNull(values.get(Setting.ARCHIVE_PASSWORD)))
+        .withLimits(Duration.ofMillis(retention), (int) batch, (int) retentionBatch, outboxMax);
   }
 
   /** Whether the server runs its own Redis. */
@@ -360,8 +426,15 @@ public record ServerSettings(
     private Duration redisTimeout = Duration.ofMillis(DEFAULT_REDIS_TIMEOUT_MS);
     private Duration shutdownGrace = Duration.ofMillis(DEFAULT_SHUTDOWN_GRACE_MS);
     private boolean logRequests = DEFAULT_LOG_REQUESTS;
+    private ArchiveSettings archive;
 
     private Builder() {}
+
+    /** The SQL archive of ended jobs (docs/archive.md); null (the default) leaves archiving off. */
+    public Builder archive(ArchiveSettings archive) {
+      this.archive = archive;
+      return this;
+    }
 
     /**
      * The address to bind, e.g. {@code 127.0.0.1}; by default {@value
@@ -465,7 +538,8 @@ public record ServerSettings(
           maxPayloadBytes,
           redisTimeout,
           shutdownGrace,
-          logRequests);
+          logRequests,
+          archive);
     }
   }
 }

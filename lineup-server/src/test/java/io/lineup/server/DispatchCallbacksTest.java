@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.crypto.Mac;
@@ -93,7 +95,14 @@ class DispatchCallbacksTest {
                   .equals("open"));
       int atOpening = target.count();
       assertThat(atOpening).isEqualTo(3);
-      assertThat(api.as(null).get("/metrics").text()).contains("lineup_dispatch_breakers_open 1.0");
+      String endpointName = ep.substring(ep.lastIndexOf('/') + 1);
+      assertThat(api.as(null).get("/metrics").text())
+          .contains(
+              "lineup_dispatch_breakers_open{endpoint=\""
+                  + endpointName
+                  + "\",namespace=\""
+                  + NS
+                  + "\"} 1.0");
       healthy.set(true);
       // Nothing is sent while the breaker is open.
       await()
@@ -112,6 +121,68 @@ class DispatchCallbacksTest {
                   .path("state")
                   .asText()
                   .equals("closed"));
+      await()
+          .atMost(Duration.ofSeconds(3))
+          .untilAsserted(() ->
+              assertThat(api.as(null).get("/metrics").text())
+                  .contains(
+                      "lineup_dispatch_breakers_open{endpoint=\""
+                          + endpointName
+                          + "\",namespace=\""
+                          + NS
+                          + "\"} 0.0"));
+    }
+  }
+
+  @Test
+  void aCancelledTaskCallsBackWithItsFinalRecordQueuedOrRunning() throws Exception {
+    String ns = "hookscancel";
+    TestTarget target = TestTarget.start();
+    TestTarget receiver = TestTarget.start();
+    try (target;
+        receiver) {
+      target.latency(20_000);
+      Reply settings =
+          api.put("/v1/callbacks/" + ns, "{\"allowed_prefixes\": [\"" + receiver.url() + "/\"]}");
+      String secret = settings.field("secret");
+      String ep = endpoint(api, ns, name("cbcancel"), target.url(), "\"concurrency\": 1");
+      String callback = "{\"callback_url\": \"" + receiver.url() + "/cancelled\"}";
+      String running = submit(api, ep, callback);
+      await().atMost(Duration.ofSeconds(10)).until(() -> target.count() == 1);
+      String queued = submit(api, ep, callback);
+      assertThat(api.get(ep + "/tasks/" + queued).json().path("status").asText())
+          .isEqualTo("queued");
+
+      Reply cancelQueued = api.delete(ep + "/tasks/" + queued);
+      Reply cancelRunning = api.delete(ep + "/tasks/" + running);
+      assertThat(cancelQueued.status()).as(cancelQueued.toString()).isEqualTo(200);
+      assertThat(cancelRunning.status()).as(cancelRunning.toString()).isEqualTo(200);
+
+      await().atMost(Duration.ofSeconds(15)).until(() -> receiver.count() >= 2);
+      Map<String, JsonNode> byTask = new HashMap<>();
+      for (TestTarget.Seen seen : receiver.seen()) {
+        assertThat(
+                verifies(
+                    secret,
+                    seen.header("webhook-id"),
+                    seen.header("webhook-timestamp"),
+                    seen.header("webhook-signature"),
+                    seen.body()))
+            .isTrue();
+        JsonNode record = io.lineup.server.http.Json.parse(seen.body());
+        byTask.put(record.path("id").asText(), record);
+      }
+      assertThat(byTask).containsOnlyKeys(queued, running);
+      assertThat(byTask.get(queued).path("status").asText()).isEqualTo("cancelled");
+      assertThat(byTask.get(queued).path("attempts")).isEmpty();
+      assertThat(byTask.get(running).path("status").asText()).isEqualTo("cancelled");
+      assertThat(byTask.get(running).path("response").isNull()).isTrue();
+      // One callback per task: the aborted request ends nothing else.
+      await()
+          .pollDelay(Duration.ofMillis(500))
+          .atMost(Duration.ofSeconds(2))
+          .untilAsserted(() -> assertThat(receiver.count()).isEqualTo(2));
+      assertThat(target.count()).as("the cancelled queued task was never sent").isEqualTo(1);
     }
   }
 

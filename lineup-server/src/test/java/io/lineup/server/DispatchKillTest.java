@@ -67,13 +67,18 @@ class DispatchKillTest {
       doomed.kill();
       doomed.awaitExit(Duration.ofSeconds(10));
       int again = 0;
+      int requests = 0;
       for (String id : ids) {
         JsonNode task = DispatchFixtures.awaitEnd(second, ep, id);
         assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
         JsonNode attempts = task.path("attempts");
-        if (attempts.get(attempts.size() - 1).path("attempt").asInt() > 1) {
+        int last = attempts.get(attempts.size() - 1).path("attempt").asInt();
+        if (last > 1) {
           again++;
         }
+        // Every attempt reached the target, the killed instance's too (a slow machine can also
+        // time an attempt out and retry it).
+        requests += last;
       }
       System.out.printf(
           "kill -9 of one of two instances: %d tasks, all succeeded; %d were sent again, with"
@@ -81,7 +86,7 @@ class DispatchKillTest {
               + " the target%n",
           ids.size(), again, target.count());
       assertThat(again).as("the killed instance held tasks").isGreaterThan(0);
-      assertThat(target.count()).isEqualTo(ids.size() + again);
+      assertThat(target.count()).isEqualTo(requests);
     }
   }
 }

@@ -82,6 +82,26 @@ class DispatchTest {
   }
 
   @Test
+  void aResponseBodyOverTheLimitIsCutTo256KiBAndSaysSo() {
+    TestTarget big = TestTarget.start();
+    try (big) {
+      String large = "\"" + "x".repeat(300 * 1024) + "\"";
+      big.answering(
+          s -> s.path().startsWith("/big") ? Answer.ok(large) : Answer.ok("{\"small\":1}"));
+      String ep = endpoint(api, NS, name("big"), big.url(), "");
+      JsonNode cut = awaitEnd(api, ep, submit(api, ep, "{\"path\": \"/big\"}"));
+      assertThat(cut.path("status").asText()).isEqualTo("succeeded");
+      JsonNode response = cut.path("response");
+      assertThat(response.path("body_truncated").asBoolean()).isTrue();
+      // A cut body is never read as JSON: it is kept as text, its first 256 KiB.
+      assertThat(response.path("body_text").asText()).hasSize(256 * 1024).startsWith("\"xxx");
+      JsonNode whole = awaitEnd(api, ep, submit(api, ep, "{\"path\": \"/small\"}"));
+      assertThat(whole.path("response").path("body").path("small").asInt()).isEqualTo(1);
+      assertThat(whole.path("response").path("body_truncated").asBoolean()).isFalse();
+    }
+  }
+
+  @Test
   void aRepeatedIdempotencyKeyAnswersTheFirstTaskWith200() {
     String ep = endpoint(api, NS, name("idem"), target.url(), "\"paused\": true");
     Reply first = api.post(ep + "/tasks", "{\"idempotency_key\": \"order 42\", \"body\": 1}");

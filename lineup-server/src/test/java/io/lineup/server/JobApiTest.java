@@ -269,4 +269,11 @@ class JobApiTest {
     assertThat(reply.status()).isEqualTo(204);
     assertThat(reply.text()).isEmpty();
   }
+
+  @Test
+  void theArchiveListingIsNotFoundWhileArchivingIsOff() {
+    Reply reply = api.get("/v1/archive/jobs");
+    assertThat(reply.status()).isEqualTo(404);
+    assertThat(reply.field("message")).contains("LINEUP_ARCHIVE_JDBC_URL");
+  }
 }

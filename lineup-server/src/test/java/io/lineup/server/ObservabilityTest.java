@@ -130,7 +130,8 @@ class ObservabilityTest {
   void theOpenApiDocumentDescribesEveryRoute() {
     JsonNode paths = api.as(null).get("/openapi.json").json().get("paths");
     ApiContext none =
-        new ApiContext(null, null, null, new ApiContext.RequestLimits(0, 0), null, null);
+        new ApiContext(
+            null, null, null, new ApiContext.RequestLimits(0, 0), null, null, null, null);
     for (Route route : RouteTable.routes(none)) {
       JsonNode path = paths.get(route.path());
       assertThat(path).as(route.path()).isNotNull();

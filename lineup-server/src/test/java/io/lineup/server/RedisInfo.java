@@ -22,4 +22,24 @@ final class RedisInfo {
       throw new UncheckedIOException(e);
     }
   }
+
+  /** Bytes Redis has allocated ({@code used_memory}), the figure {@code maxmemory} is held to. */
+  static long usedMemory(RedisProcess redis) {
+    return field(redis, "memory", "used_memory");
+  }
+
+  /** A whole-number field of one INFO section. */
+  static long field(RedisProcess redis, String section, String name) {
+    try {
+      String info = redis.command("INFO " + section);
+      for (String line : info.split("\r?\n")) {
+        if (line.startsWith(name + ":")) {
+          return Long.parseLong(line.substring(name.length() + 1).trim());
+        }
+      }
+      throw new IllegalStateException("INFO " + section + " has no " + name + ": " + info);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 }

@@ -72,6 +72,48 @@ class ServerSettingsTest {
   }
 
   @Test
+  void theArchiveIsOffUnlessAJdbcUrlIsGivenAndItsPasswordIsNeverPrinted() {
+    assertThat(ServerSettings.parse(Map.of(), List.of()).archiving()).isFalse();
+
+    ServerSettings settings =
+        ServerSettings.parse(
+            Map.of(
+                "LINEUP_ARCHIVE_JDBC_URL", "jdbc:postgresql://db:5432/lineup?ssl=true",
+                "LINEUP_ARCHIVE_USER", "lineup",
+                "LINEUP_ARCHIVE_PASSWORD", "s3cret-password",
+                "LINEUP_ARCHIVE_RETENTION_MS", "86400000"),
+            List.of("--archive-outbox-max=5000", "--archive-batch-size", "200"));
+
+    assertThat(settings.archiving()).isTrue();
+    assertThat(settings.archive().user()).isEqualTo("lineup");
+    assertThat(settings.archive().password()).isEqualTo("s3cret-password");
+    assertThat(settings.archive().retention()).isEqualTo(Duration.ofDays(1));
+    assertThat(settings.archive().outboxMax()).isEqualTo(5000);
+    assertThat(settings.archive().batchSize()).isEqualTo(200);
+    assertThat(settings.archive().retentionBatchSize()).isEqualTo(1000);
+    assertThat(settings.toString()).doesNotContain("s3cret-password").doesNotContain("ssl=true");
+    assertThat(settings.archive().safeUrl()).isEqualTo("jdbc:postgresql://db:5432/lineup");
+  }
+
+  @Test
+  void aBadArchiveSettingIsRefusedNamingIt() {
+    assertThatThrownBy(() ->
+            ServerSettings.parse(Map.of("LINEUP_ARCHIVE_JDBC_URL", "jdbc:oracle:x"), List.of()))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("LINEUP_ARCHIVE_JDBC_URL");
+    Map<String, String> url = Map.of("LINEUP_ARCHIVE_JDBC_URL", "jdbc:mariadb://db/lineup");
+    assertThatThrownBy(() -> ServerSettings.parse(url, List.of("--archive-retention-ms=10")))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("LINEUP_ARCHIVE_RETENTION_MS");
+    assertThatThrownBy(() -> ServerSettings.parse(url, List.of("--archive-batch-size=0")))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("LINEUP_ARCHIVE_BATCH_SIZE");
+    assertThatThrownBy(() -> ServerSettings.parse(url, List.of("--archive-outbox-max=lots")))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("LINEUP_ARCHIVE_OUTBOX_MAX");
+  }
+
+  @Test
   void aBadValueIsRefusedNamingTheSetting() {
     assertThatThrownBy(() -> ServerSettings.parse(Map.of("LINEUP_PORT", "seventy"), List.of()))
         .isInstanceOf(InvalidSettingException.class)
@@ -120,7 +162,8 @@ class ServerSettingsTest {
                 4096,
                 Duration.ofMillis(250),
                 Duration.ZERO,
-                true));
+                true,
+                null));
 
     ServerSettings changed = settings.mutate().port(8800).redisUrl(null).build();
     assertThat(changed.port()).isEqualTo(8800);

@@ -98,6 +98,11 @@ final class TestTarget implements AutoCloseable {
     return seen.size();
   }
 
+  /** Requests being answered now. */
+  int inFlight() {
+    return inFlight.get();
+  }
+
   int maxInFlight() {
     return maxInFlight.get();
   }

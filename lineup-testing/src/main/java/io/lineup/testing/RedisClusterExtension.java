@@ -12,7 +12,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Gives a test class a real Redis Cluster of three masters on free ports, the 16384 slots split in
- * three equal ranges between them (no replicas).
+ * three equal ranges between them, without replicas or ({@link #threeMastersThreeReplicas()}) with
+ * one replica each.
  *
  * <p>Forming a cluster takes a few seconds (the nodes must meet and agree), so test classes that
  * isolate themselves with unique queue names share one: {@link #sharedThreeMasters()} starts it for
@@ -32,16 +33,33 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
       ExtensionContext.Namespace.create(RedisClusterExtension.class);
   private static final int MASTERS = 3;
 
+  /**
+   * How long a node may be unreachable before the others count it as failed, for clusters with
+   * replicas: short, so that a failover in a test takes a few seconds.
+   */
+  public static final Duration REPLICATED_NODE_TIMEOUT = Duration.ofMillis(2000);
+
   private final boolean shared;
+  private final int replicasPerMaster;
   private Cluster cluster;
 
-  private RedisClusterExtension(boolean shared) {
+  private RedisClusterExtension(boolean shared, int replicasPerMaster) {
     this.shared = shared;
+    this.replicasPerMaster = replicasPerMaster;
   }
 
   /** A cluster of three masters for this test class alone, stopped after its last test. */
   public static RedisClusterExtension threeMasters() {
-    return new RedisClusterExtension(false);
+    return new RedisClusterExtension(false, 0);
+  }
+
+  /**
+   * A cluster of three masters with one replica each, for this test class alone, stopped after its
+   * last test; a node counts as failed after {@link #REPLICATED_NODE_TIMEOUT}, after which its
+   * replica takes over.
+   */
+  public static RedisClusterExtension threeMastersThreeReplicas() {
+    return new RedisClusterExtension(false, 1);
   }
 
   /**
@@ -49,7 +67,7 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
    * reused by every later one, stopped when the run ends.
    */
   public static RedisClusterExtension sharedThreeMasters() {
-    return new RedisClusterExtension(true);
+    return new RedisClusterExtension(true, 0);
   }
 
   @Override
@@ -60,9 +78,10 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
           context
               .getRoot()
               .getStore(SHARED)
-              .getOrComputeIfAbsent("three-masters", key -> Cluster.start(MASTERS), Cluster.class);
+              .getOrComputeIfAbsent(
+                  "three-masters", key -> Cluster.start(MASTERS, 0), Cluster.class);
     } else {
-      cluster = Cluster.start(MASTERS);
+      cluster = Cluster.start(MASTERS, replicasPerMaster);
     }
   }
 
@@ -84,6 +103,18 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
       throw new IllegalStateException("The cluster starts before the test class's first test");
     }
     return cluster.nodes;
+  }
+
+  /**
+   * The replicas as started, the replica of master i of {@link #nodes()} at index i; empty for a
+   * cluster without replicas. After a failover a replica may be a master: ask the node ({@code
+   * ROLE}) when it matters.
+   *
+   * @throws IllegalStateException before the cluster has started
+   */
+  public List<RedisProcess> replicas() {
+    nodes();
+    return cluster.replicas;
   }
 
   /** All nodes as a comma list, the way Lineup is pointed at a cluster. */
@@ -113,11 +144,15 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
   /** Running nodes that agree they form one cluster; closing stops them and deletes their data. */
   private static final class Cluster implements AutoCloseable {
     private final List<RedisProcess> nodes = new ArrayList<>();
+    private final List<RedisProcess> replicas = new ArrayList<>();
 
-    static Cluster start(int masters) {
+    static Cluster start(int masters, int replicasPerMaster) {
       Cluster cluster = new Cluster();
       try {
         cluster.form(masters);
+        if (replicasPerMaster > 0) {
+          cluster.addReplicas();
+        }
         return cluster;
       } catch (RuntimeException | Error e) {
         cluster.close();
@@ -125,14 +160,72 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
       }
     }
 
+    private static RedisProcess clusterNode(Duration nodeTimeout) {
+      return RedisProcess.builder()
+          .setting("cluster-enabled", "yes")
+          .setting("cluster-config-file", "nodes.conf")
+          .setting("cluster-node-timeout", Long.toString(nodeTimeout.toMillis()))
+          // A replica synchronises at once instead of after the default 5 s pause.
+          .setting("repl-diskless-sync-delay", "0")
+          .build();
+    }
+
+    /**
+     * Starts one replica per master, introduces it and makes it replicate its master, then waits
+     * until every replica has synchronised.
+     */
+    private void addReplicas() {
+      for (RedisProcess master : nodes) {
+        // The masters learn the shorter timeout too, so that they notice a failed node as fast.
+        expectOk(
+            command(
+                master, "CONFIG SET cluster-node-timeout " + REPLICATED_NODE_TIMEOUT.toMillis()));
+      }
+      for (RedisProcess master : nodes) {
+        RedisProcess replica = clusterNode(REPLICATED_NODE_TIMEOUT);
+        replicas.add(replica);
+        replica.start();
+        expectOk(command(replica, "CLUSTER MEET 127.0.0.1 " + master.port()));
+      }
+      long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+      for (int i = 0; i < nodes.size(); i++) {
+        String masterId = command(nodes.get(i), "CLUSTER MYID").trim();
+        String reply;
+        // The replica must have heard of its master through the gossip before it can follow it.
+        while (!(reply = command(replicas.get(i), "CLUSTER REPLICATE " + masterId))
+            .startsWith("+OK")) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("Replica set-up refused: " + reply);
+          }
+          pause();
+        }
+      }
+      while (!replicasInSync()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "Replicas did not synchronise: " + command(nodes.get(0), "CLUSTER NODES"));
+        }
+        pause();
+      }
+    }
+
+    private boolean replicasInSync() {
+      for (RedisProcess replica : replicas) {
+        if (!command(replica, "INFO replication").contains("master_link_status:up")) {
+          return false;
+        }
+      }
+      for (RedisProcess node : nodes) {
+        if (!command(node, "CLUSTER INFO").contains("cluster_known_nodes:" + 2 * nodes.size())) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     private void form(int masters) {
       for (int i = 0; i < masters; i++) {
-        RedisProcess node =
-            RedisProcess.builder()
-                .setting("cluster-enabled", "yes")
-                .setting("cluster-config-file", "nodes.conf")
-                .setting("cluster-node-timeout", "5000")
-                .build();
+        RedisProcess node = clusterNode(Duration.ofMillis(5000));
         // Listed before it starts, so that a node that fails to start is cleaned up too.
         nodes.add(node);
         node.start();
@@ -171,6 +264,7 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
     @Override
     public void close() {
       nodes.forEach(RedisProcess::close);
+      replicas.forEach(RedisProcess::close);
     }
 
     private static String command(RedisProcess node, String inline) {

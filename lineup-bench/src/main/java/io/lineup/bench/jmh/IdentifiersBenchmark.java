@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the engine makes in-process on every script call: the lease nonce ({@link
- * LeaseNonce#next()}, once per lease call) and the eleven key names of a queue ({@link
+ * LeaseNonce#next()}, once per lease call) and the twelve key names of a queue ({@link
  * KeySpace#queueKeys}, built anew on every call). Job ids are generated inside Redis by the publish
  * script, so they cost nothing here.
  */

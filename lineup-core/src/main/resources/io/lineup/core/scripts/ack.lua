@@ -1,8 +1,8 @@
 -- ack: acknowledges leased jobs; each record (with its result) is kept for the retention window.
 -- The engine combines acks to one queue that arrive together into one call.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: jobs, leased, finished, ttl, meta, wake, events
+-- KEYS[1..12]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, leased, finished, ttl, meta, wake, events, outbox
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      number of acks n, then 3 values per ack: job id, lease token, result (bytes, '' = none)
 -- Returns      { code... }: one code (codes.lua) per ack, in order: 1 acked (also for a repeated

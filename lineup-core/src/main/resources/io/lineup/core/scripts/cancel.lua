@@ -1,8 +1,8 @@
 -- cancel: removes a job from whatever line it stands in (waiting, leased or dead); a leased job's
 -- ack then answers CANCELLED. The record becomes a tombstone kept for the retention window.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, events
+-- KEYS[1..12]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, events, outbox
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
 -- Returns      { code, state }

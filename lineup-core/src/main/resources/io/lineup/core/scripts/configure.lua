@@ -1,7 +1,7 @@
 -- configure: changes queue settings at run time (lib/settings.lua names them); resuming a paused
 -- queue or raising a limit wakes waiting consumers.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: meta, wake
 -- ARGV         name, value pairs; an empty value restores the default
 -- Returns      { ok }: always 1

@@ -1,6 +1,6 @@
 -- dead_list: a page of the dead letters, oldest death first.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, dead
 -- ARGV[1]      offset
 -- ARGV[2]      count

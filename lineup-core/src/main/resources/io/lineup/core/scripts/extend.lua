@@ -1,6 +1,6 @@
 -- extend: a heartbeat; moves the lease deadline of a leased job to now + time-to-run.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, leased, meta
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id

@@ -2,7 +2,7 @@
 -- EtaEstimator.java). Due delayed jobs of the queue are promoted first, so a job past its due time
 -- reads READY with its true position, not DELAYED until someone leases.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, ready, delayed, leased, meta, wake, events, rate
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id

@@ -2,8 +2,8 @@
 -- the ready line, within the queue's rate and concurrency limits. Before leasing it reclaims
 -- expired leases and promotes due delayed jobs, so no background loop is needed for either.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, wake, events, rate
+-- KEYS[1..12]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, wake, events, rate, outbox
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      count: most jobs to lease (0 = only acknowledge)
 -- ARGV[3]      nonce: random text that makes this call's lease tokens unique
@@ -105,7 +105,7 @@ local deadlines = {}      -- ZADD score/member pairs for the leased set
 local leases = {}         -- ZADD score/member pairs for the rate log
 for k, id in ipairs(ids) do
   if raws[k] then
-    local job = job_decode(raws[k])
+    local job, body = job_decode(raws[k])
     if present(job[F_EXPIRES]) and job[F_EXPIRES] <= now then
       expire_one(id, job, now, s)
     else
@@ -123,7 +123,8 @@ for k, id in ipairs(ids) do
       lease_begin(job, token)
       job[F_LINE] = tonumber(popped[2 * k])
       records[#records + 1] = id
-      records[#records + 1] = job_pack(job)
+      -- Only head fields changed: the stored body is kept as it is (lib/job.lua).
+      records[#records + 1] = job_pack_head(job, body)
       deadlines[#deadlines + 1] = deadline_text
       deadlines[#deadlines + 1] = id
       if s.rate > 0 then

@@ -1,8 +1,8 @@
 -- nack: a leased job failed; it goes back to the line after a delay (explicit or the queue's
 -- backoff), or to dead letters when out of attempts.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: jobs, ready, delayed, leased, dead, ttl, meta, wake, events
+-- KEYS[1..12]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, dead, ttl, meta, wake, events, outbox
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
 -- ARGV[3]      lease token

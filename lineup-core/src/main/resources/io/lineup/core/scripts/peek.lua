@@ -1,6 +1,6 @@
 -- peek: the next jobs of the ready line, in lease order, without leasing them.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, ready
 -- ARGV[1]      offset into the line (0 = next)
 -- ARGV[2]      count

@@ -1,6 +1,6 @@
 -- promote: background step; moves due delayed jobs to the ready line and wakes a consumer.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, ready, delayed, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most jobs moved per call

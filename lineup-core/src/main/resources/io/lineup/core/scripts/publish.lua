@@ -1,6 +1,6 @@
 -- publish: adds jobs to a queue, each atomically; an id or unique key seen before returns that job.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua); KEYS[12..] the unique-key locks of the jobs below that
+-- KEYS[1..12]  queue keys (lib/keys.lua); KEYS[13..] the unique-key locks of the jobs below that
 --              have one, in job order
 -- Touches      of the queue keys: jobs, ready, delayed, ttl, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
@@ -26,7 +26,7 @@
 -- This loop runs once per job, so it avoids what costs in Redis's Lua: global lookups (locals
 -- below), number parsing (options come once per set) and building a table per job.
 local sub, tonumber, pack = string.sub, tonumber, cmsgpack.pack
-local QUEUE_KEYS = 11
+local QUEUE_KEYS = 12
 local BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
 local function base62(n)

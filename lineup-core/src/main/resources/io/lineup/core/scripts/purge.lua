@@ -1,6 +1,6 @@
 -- purge: deletes dead letters for good, oldest first, at most `limit` per call.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, dead, meta, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit

@@ -1,8 +1,8 @@
 -- reclaim: background step; leases past their deadline go back to the line (attempts counted)
 -- or, out of attempts, to dead letters.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: jobs, ready, delayed, leased, dead, ttl, meta, wake, events
+-- KEYS[1..12]  queue keys (lib/keys.lua)
+-- Touches      of the queue keys: jobs, ready, delayed, leased, dead, ttl, meta, wake, events, outbox
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most leases reclaimed per call
 -- ARGV[3]      rand: a number in [0, 1) for backoff jitter

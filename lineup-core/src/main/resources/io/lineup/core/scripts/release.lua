@@ -1,7 +1,7 @@
 -- release: gives a leased job back without using it: it returns to the very place in the ready
 -- line it was leased from, and the attempt is not counted.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, ready, leased, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id

@@ -1,6 +1,6 @@
 -- respawn: puts dead jobs back at the end of the ready line with their attempts reset.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, ready, dead, ttl, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      fresh TTL (ms from now, 0 = none)

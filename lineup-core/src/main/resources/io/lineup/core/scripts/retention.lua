@@ -1,7 +1,7 @@
 -- retention: background step; drops finished records (done, cancelled, expired) older than the
 -- queue's retention window.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, finished, meta
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most records dropped per call

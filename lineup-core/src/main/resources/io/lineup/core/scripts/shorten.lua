@@ -2,7 +2,7 @@
 -- retention sweep drops it once grace has passed from now; a record due to go sooner keeps its
 -- time, and a job that has not finished (no place in the finished set) is left alone.
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: finished, meta
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id

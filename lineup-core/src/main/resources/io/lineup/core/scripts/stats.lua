@@ -1,7 +1,7 @@
 -- stats: counts per state, settings and counters of one queue, and the completions per second its
 -- service rate and ETA are computed from (by the engine, EtaEstimator.java).
 --
--- KEYS[1..11]  queue keys (lib/keys.lua)
+-- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: ready, delayed, leased, finished, dead, meta, rate
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- Returns      { ready, delayed, leased, finished, dead, now_ms, settings, done_per_s, rate_window }

@@ -80,14 +80,16 @@ public final class AdminHandlers {
         namespaceName(f.requiredText("namespace", QueueName.MAX_LENGTH + 1), "namespace");
     List<String> scopeNames = f.optionalTextList("scopes", Scope.values().length, 20);
     if (scopeNames == null) {
-      throw ApiException.invalidField("scopes", "is required: a list of publish, consume, manage");
+      throw ApiException.invalidField(
+          "scopes", "is required: a list of publish, consume, manage, read");
     }
     Set<Scope> scopes = EnumSet.noneOf(Scope.class);
     for (int i = 0; i < scopeNames.size(); i++) {
       try {
         scopes.add(Scope.fromJson(scopeNames.get(i)));
       } catch (IllegalArgumentException e) {
-        throw ApiException.invalidField("scopes[" + i + "]", "must be publish, consume or manage");
+        throw ApiException.invalidField(
+            "scopes[" + i + "]", "must be publish, consume, manage or read");
       }
     }
     int maxPriority =

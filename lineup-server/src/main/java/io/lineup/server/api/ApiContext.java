@@ -1,9 +1,11 @@
 package io.lineup.server.api;
 
 import io.lineup.core.Lineup;
+import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
 import io.lineup.server.dispatch.DispatchService;
+import io.lineup.server.history.QueueHistory;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
 import io.lineup.server.metrics.ServerMetrics;
@@ -19,6 +21,8 @@ import io.lineup.server.room.RoomService;
  * @param limits the request limits the handlers enforce
  * @param dispatch API dispatch: endpoints, tasks, callbacks
  * @param rooms waiting rooms: rooms, tickets, passes, grants
+ * @param history the recent history of every queue, kept in Redis
+ * @param archive the SQL archive: lookups of jobs Redis no longer holds, the listing
  */
 public record ApiContext(
     Lineup lineup,
@@ -26,7 +30,9 @@ public record ApiContext(
     ServerState state,
     RequestLimits limits,
     DispatchService dispatch,
-    RoomService rooms) {
+    RoomService rooms,
+    QueueHistory history,
+    JobArchive archive) {
 
   /**
    * The auth stores.

@@ -97,7 +97,7 @@ public final class DeadLetterHandlers {
     Responses.json(ctx, 200, answer);
   }
 
-  private static int queryInt(Context ctx, String name, int min, int max, int defaultValue) {
+  static int queryInt(Context ctx, String name, int min, int max, int defaultValue) {
     String text = ctx.queryParam(name);
     if (text == null || text.isEmpty()) {
       return defaultValue;

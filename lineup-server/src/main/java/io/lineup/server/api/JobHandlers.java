@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
+import io.lineup.core.Durability;
 import io.lineup.core.JobInfo;
 import io.lineup.core.JobState;
 import io.lineup.core.NewJob;
@@ -25,18 +26,30 @@ public final class JobHandlers {
     this.reader = new NewJobReader(api.limits().maxPayloadBytes());
   }
 
-  /** {@code POST /v1/queues/{ns}/{queue}/jobs}: one job (an object) or many (an array). */
+  /**
+   * {@code POST /v1/queues/{ns}/{queue}/jobs}: one job (an object) or many (an array); {@code
+   * ?durable_replicas=&durable_timeout_ms=} ask for replicas ({@link DurabilityQuery}).
+   */
   public void publish(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
+    Durability durability = DurabilityQuery.read(ctx);
     JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true);
     List<NewJob> jobs = reader.read(body, principal);
+    api.archive().beforePublish(queue);
     if (body.isArray()) {
-      List<PublishResult> results = api.lineup().publishAll(queue, jobs);
+      List<PublishResult> results =
+          durability == null
+              ? api.lineup().publishAll(queue, jobs)
+              : api.lineup().publishAll(queue, jobs, durability);
       ArrayNode answer = Json.MAPPER.createArrayNode();
       results.forEach(result -> answer.add(Views.published(result)));
       Responses.json(ctx, 201, answer);
     } else {
-      Responses.json(ctx, 201, Views.published(api.lineup().publish(queue, jobs.get(0))));
+      PublishResult result =
+          durability == null
+              ? api.lineup().publish(queue, jobs.get(0))
+              : api.lineup().publish(queue, jobs.get(0), durability);
+      Responses.json(ctx, 201, Views.published(result));
     }
   }
 
@@ -45,9 +58,10 @@ public final class JobHandlers {
     QueueName queue = PathNames.queue(ctx);
     String id = PathNames.jobId(ctx);
     PayloadEncoding encoding = PayloadEncoding.of(ctx);
+    // Redis first; a job whose record is gone is answered from the archive (when it is on).
     JobInfo job =
-        api.lineup()
-            .get(queue, id)
+        api.archive()
+            .find(queue, id)
             .orElseThrow(() -> ApiException.notFound("no job " + id + " in queue " + queue));
     Responses.json(ctx, 200, Views.job(job, encoding));
   }

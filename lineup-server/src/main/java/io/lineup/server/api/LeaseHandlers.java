@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
+import io.lineup.core.AckOutcome;
+import io.lineup.core.AckRequest;
 import io.lineup.core.LeasedJob;
 import io.lineup.core.Leases;
 import io.lineup.core.Limits;
@@ -14,11 +16,13 @@ import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.DisconnectWatch;
 import io.lineup.server.http.ErrorCode;
+import io.lineup.server.http.ErrorMapper;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.JsonFields;
 import io.lineup.server.http.RequestBody;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -31,6 +35,8 @@ public final class LeaseHandlers {
 
   private static final Set<String> LEASE_FIELDS = Set.of("count", "wait_ms");
   private static final Set<String> ACK_FIELDS = Set.of("token", "result");
+  private static final Set<String> ACKS_FIELDS = Set.of("acks");
+  private static final Set<String> ACKS_ITEM_FIELDS = Set.of("id", "token", "result");
   private static final Set<String> NACK_FIELDS = Set.of("token", "error", "retry_delay_ms");
   private static final Set<String> EXTEND_FIELDS = Set.of("token", "ttr_ms");
 
@@ -185,6 +191,66 @@ public final class LeaseHandlers {
     api.lineup().ack(queue, id, token, bytes);
     api.state().metrics().recordSettled(token, "acked");
     Responses.noContent(ctx);
+  }
+
+  /**
+   * {@code POST .../acks}: acknowledges 1 to {@link Limits#MAX_BATCH} leased jobs of the queue in
+   * one engine call; 200 with one outcome per ack, in order. A lost lease or an unknown job fails
+   * only its own ack (its outcome carries the error body {@code ack} would have answered); bad
+   * input refuses the whole request with 400 and acknowledges nothing.
+   */
+  public void ackAll(Context ctx, Principal principal) {
+    QueueName queue = PathNames.queue(ctx);
+    JsonFields body =
+        JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", ACKS_FIELDS);
+    JsonNode items = body.raw("acks");
+    if (items == null || !items.isArray() || items.isEmpty() || items.size() > Limits.MAX_BATCH) {
+      throw ApiException.invalidField(
+          "acks",
+          "is required: an array of 1 to "
+              + Limits.MAX_BATCH
+              + " acks {id, token, result}"
+              + (items != null && items.isArray() ? ", got " + items.size() : ""));
+    }
+    List<AckRequest> acks = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      JsonFields f = JsonFields.of(items.get(i), "acks[" + i + "]", ACKS_ITEM_FIELDS);
+      String id = f.requiredText("id", Limits.MAX_ID_LENGTH);
+      if (!PathNames.isJobId(id)) {
+        throw new ApiException(ErrorCode.INVALID_NAME, f.path("id"), PathNames.JOB_ID_RULE);
+      }
+      String token = f.requiredText("token", MAX_TOKEN_LENGTH);
+      JsonNode result = f.has("result") ? f.raw("result") : null;
+      byte[] bytes = result == null ? null : Json.write(result);
+      if (bytes != null && bytes.length > Limits.MAX_RESULT_BYTES) {
+        throw new ApiException(
+            ErrorCode.PAYLOAD_TOO_LARGE,
+            f.path("result"),
+            "the result is "
+                + bytes.length
+                + " bytes, over the limit of "
+                + Limits.MAX_RESULT_BYTES);
+      }
+      acks.add(new AckRequest(id, token, bytes));
+    }
+    List<AckOutcome> outcomes = api.lineup().ackAll(queue, acks);
+    ObjectNode answer = Json.object();
+    ArrayNode results = answer.putArray("results");
+    int acked = 0;
+    for (int i = 0; i < outcomes.size(); i++) {
+      AckOutcome outcome = outcomes.get(i);
+      ObjectNode item = results.addObject();
+      item.put("id", outcome.id());
+      item.put("acked", outcome.acked());
+      if (outcome.acked()) {
+        acked++;
+        api.state().metrics().recordSettled(acks.get(i).token(), "acked");
+      } else {
+        item.set("error", ErrorMapper.body(ErrorMapper.toApiException(outcome.failure())));
+      }
+    }
+    answer.put("acked", acked);
+    Responses.json(ctx, 200, answer);
   }
 
   /** {@code POST .../jobs/{id}/nack}: 200 with where the job went. */

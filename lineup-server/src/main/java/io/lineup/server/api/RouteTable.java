@@ -3,6 +3,7 @@ package io.lineup.server.api;
 import static io.lineup.server.auth.Scope.CONSUME;
 import static io.lineup.server.auth.Scope.MANAGE;
 import static io.lineup.server.auth.Scope.PUBLISH;
+import static io.lineup.server.auth.Scope.READ;
 
 import io.lineup.server.auth.Access;
 import java.util.List;
@@ -23,39 +24,59 @@ public final class RouteTable {
     String endpoint = "/v1/endpoints/{ns}/{endpoint}";
     String task = endpoint + "/tasks/{id}";
     RoomHandlers rooms = new RoomHandlers(api);
+    ArchiveHandlers archive = new ArchiveHandlers(api);
     String room = "/v1/rooms/{ns}/{room}";
     String ticket = room + "/tickets/{ticket}";
     String queue = "/v1/queues/{ns}/{queue}";
     String job = queue + "/jobs/{id}";
+    DashboardHandlers dashboard = new DashboardHandlers(api, queues);
+    DashboardAssets ui = new DashboardAssets();
     return List.of(
         Route.get("/health", Access.open(), system::health),
         Route.get("/ready", Access.open(), system::ready),
         Route.get("/metrics", Access.metrics(), system::metrics),
         Route.get("/openapi.json", Access.open(), system::openApi),
+        Route.get("/ui", Access.open(), ui::page),
+        Route.get("/ui/{file}", Access.open(), ui::file),
+        Route.get("/ui/vendor/{file}", Access.open(), ui::vendor),
+        Route.get("/v1/me", Access.anyToken(), dashboard::me),
+        Route.get("/v1/overview", Access.anyToken(), dashboard::overview),
         Route.post(queue + "/jobs", Access.namespace(PUBLISH), jobs::publish),
-        Route.get(job, Access.namespace(PUBLISH, CONSUME, MANAGE), jobs::get),
+        Route.get(job, Access.namespace(PUBLISH, CONSUME, MANAGE, READ), jobs::get),
         Route.delete(job, Access.namespace(PUBLISH, MANAGE), jobs::cancel),
         Route.post(queue + "/leases", Access.namespace(CONSUME), leases::lease),
         Route.post(job + "/ack", Access.namespace(CONSUME), leases::ack),
+        Route.post(queue + "/acks", Access.namespace(CONSUME), leases::ackAll),
         Route.post(job + "/nack", Access.namespace(CONSUME), leases::nack),
         Route.post(job + "/extend", Access.namespace(CONSUME), leases::extend),
         Route.get("/v1/queues", Access.anyToken(), queues::list),
-        Route.get(queue, Access.namespace(PUBLISH, CONSUME, MANAGE), queues::get),
+        Route.get(queue, Access.namespace(PUBLISH, CONSUME, MANAGE, READ), queues::get),
+        Route.get(
+            queue + "/history",
+            Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
+            dashboard::history),
+        Route.get(
+            queue + "/line", Access.namespace(PUBLISH, CONSUME, MANAGE, READ), dashboard::line),
+        Route.get(
+            job + "/events",
+            Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
+            dashboard::jobEvents),
         Route.patch(queue, Access.namespace(MANAGE), queues::patch),
-        Route.get(queue + "/dead", Access.namespace(MANAGE), dead::list),
+        Route.get(queue + "/dead", Access.namespace(MANAGE, READ), dead::list),
         Route.post(queue + "/dead/respawn", Access.namespace(MANAGE), dead::respawn),
         Route.delete(queue + "/dead", Access.namespace(MANAGE), dead::purge),
         Route.put(endpoint, Access.namespace(MANAGE), dispatch::putEndpoint),
-        Route.get(endpoint, Access.namespace(MANAGE), dispatch::getEndpoint),
+        Route.get(endpoint, Access.namespace(MANAGE, READ), dispatch::getEndpoint),
         Route.delete(endpoint, Access.namespace(MANAGE), dispatch::deleteEndpoint),
-        Route.get("/v1/endpoints/{ns}", Access.namespace(MANAGE), dispatch::listEndpoints),
+        Route.get("/v1/endpoints/{ns}", Access.namespace(MANAGE, READ), dispatch::listEndpoints),
         Route.post(endpoint + "/tasks", Access.namespace(PUBLISH), dispatch::submit),
-        Route.get(task, Access.namespace(PUBLISH, MANAGE), dispatch::getTask),
+        Route.get(task, Access.namespace(PUBLISH, MANAGE, READ), dispatch::getTask),
         Route.delete(task, Access.namespace(PUBLISH, MANAGE), dispatch::cancelTask),
         Route.put("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::putCallbacks),
         Route.get("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::getCallbacks),
         Route.put(room, Access.namespace(MANAGE), rooms::put),
-        Route.get(room, Access.namespace(MANAGE), rooms::get),
+        Route.get(room, Access.namespace(MANAGE, READ), rooms::get),
+        Route.get("/v1/rooms/{ns}", Access.namespace(MANAGE, READ), dashboard::rooms),
         Route.delete(room, Access.namespace(MANAGE), rooms::delete),
         Route.post(room + "/tickets", Access.namespace(PUBLISH), rooms::join),
         Route.get(ticket, Access.namespace(PUBLISH, MANAGE), rooms::poll),
@@ -68,6 +89,7 @@ public final class RouteTable {
         Route.post(room + "/grants", Access.namespace(MANAGE), rooms::createGrant),
         Route.get(room + "/grants", Access.namespace(MANAGE), rooms::grants),
         Route.post("/v1/passes/verify", Access.anyToken(), rooms::verify),
+        Route.get("/v1/archive/{ns}", Access.namespace(MANAGE), archive::list),
         Route.post("/v1/admin/namespaces", Access.admin(), admin::createNamespace),
         Route.get("/v1/admin/namespaces", Access.admin(), admin::listNamespaces),
         Route.delete("/v1/admin/namespaces/{ns}", Access.admin(), admin::deleteNamespace),

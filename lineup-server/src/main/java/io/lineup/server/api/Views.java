@@ -88,8 +88,11 @@ public final class Views {
     return node;
   }
 
-  /** A queue's counts, rate, settings and counters. */
-  public static ObjectNode queue(QueueStats stats) {
+  /**
+   * A queue's name (whole and in parts) and its counts per state: what every queue view starts
+   * with.
+   */
+  static ObjectNode queueCounts(QueueStats stats) {
     ObjectNode node = Json.object();
     node.put("queue", stats.queue().toString());
     node.put("namespace", stats.queue().namespace());
@@ -100,6 +103,12 @@ public final class Views {
     counts.put("leased", stats.leased());
     counts.put("dead", stats.dead());
     counts.put("finished", stats.finished());
+    return node;
+  }
+
+  /** A queue's counts, rate, settings and counters. */
+  public static ObjectNode queue(QueueStats stats) {
+    ObjectNode node = queueCounts(stats);
     node.put("service_rate", stats.serviceRate());
     putEta(node, "drain_eta", stats.drainEta());
     node.set("settings", settings(stats.settings()));
@@ -131,7 +140,7 @@ public final class Views {
     }
   }
 
-  private static void putTime(ObjectNode node, String name, Instant time) {
+  static void putTime(ObjectNode node, String name, Instant time) {
     if (time == null) {
       node.putNull(name);
     } else {

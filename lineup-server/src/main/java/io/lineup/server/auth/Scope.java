@@ -9,7 +9,12 @@ public enum Scope {
   /** Lease jobs, ack, nack and extend them, read them. */
   CONSUME,
   /** Read and change queue settings, pause and resume, dead letters, read and cancel jobs. */
-  MANAGE;
+  MANAGE,
+  /**
+   * Read everything of the namespace and change nothing: queues, jobs, dead letters, endpoints,
+   * tasks and rooms (a dashboard for people who watch but do not act).
+   */
+  READ;
 
   /** The name used in JSON, e.g. {@code publish}. */
   public String jsonName() {

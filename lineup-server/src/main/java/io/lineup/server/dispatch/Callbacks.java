@@ -3,6 +3,7 @@ package io.lineup.server.dispatch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.Backoff;
+import io.lineup.core.JobState;
 import io.lineup.core.LeasedJob;
 import io.lineup.core.NewJob;
 import io.lineup.core.QueueName;
@@ -125,6 +126,12 @@ final class Callbacks implements AutoCloseable {
     if (settings.secrets().isEmpty()) {
       throw new IllegalStateException("namespace " + ns + " has no callback signing secret");
     }
+    if (cancelledSince(callback.get("body"))) {
+      // The task ended here, then its DELETE landed before the end was stored: the caller gets
+      // the cancelled callback only.
+      LOG.debug("Callback of {} in {} not sent: the task was cancelled since", job.id(), ns);
+      return null;
+    }
     byte[] body = Json.write(callback.get("body"));
     String id = callback.path("webhook_id").asText();
     long timestamp = System.currentTimeMillis() / 1000;
@@ -144,6 +151,24 @@ final class Callbacks implements AutoCloseable {
       throw new IllegalStateException("callback answered " + response.statusCode());
     }
     return null;
+  }
+
+  /** Whether a callback other than a cancel's is for a task that now reads cancelled. */
+  private boolean cancelledSince(JsonNode body) {
+    if (Outcome.CANCELLED.json().equals(body.path("status").asText())) {
+      return false;
+    }
+    try {
+      EndpointKey key =
+          new EndpointKey(body.path("namespace").asText(), body.path("endpoint").asText());
+      return service
+          .lineup()
+          .get(key.queue(), body.path("id").asText())
+          .map(task -> task.state() == JobState.CANCELLED)
+          .orElse(false);
+    } catch (RuntimeException unreadable) {
+      return false;
+    }
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.lineup.server.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.Eta;
 import io.lineup.core.JobInfo;
 import io.lineup.core.JobState;
 import io.lineup.core.Lineup;
@@ -11,6 +12,8 @@ import io.lineup.core.QueueName;
 import io.lineup.core.QueueSettings;
 import io.lineup.core.QueueStats;
 import io.lineup.core.RecordStore;
+import io.lineup.core.ReleaseJobException;
+import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
@@ -60,18 +63,19 @@ public final class DispatchService implements AutoCloseable {
   public static final long LEASE_MARGIN_MS = 2_000;
 
   private final Lineup lineup;
+  private final JobArchive archive;
   private final RecordStore endpointRecords;
-  private final RecordStore breakerRecords;
+  private final Breakers breakers;
   private final RecordStore callbackRecords;
   private final int maxTaskBodyBytes;
   private final Map<String, EndpointDispatcher> dispatchers = new ConcurrentHashMap<>();
   private final Map<String, String> applied = new ConcurrentHashMap<>();
-  private final Map<String, BreakerState> breakers = new ConcurrentHashMap<>();
   private final Map<String, Thread> running = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Void>> ends = new ConcurrentHashMap<>();
   private final HttpClient plainClient;
   private final HttpClient tlsClient;
   private final Callbacks callbacks;
+  private final SubmitEtas submitEtas;
   private volatile boolean closed;
   private Thread syncer;
 
@@ -79,11 +83,13 @@ public final class DispatchService implements AutoCloseable {
    * @param lineup the engine
    * @param maxPayloadBytes the engine's payload limit; a task body may use it less {@link
    *     TaskRequest#HEAD_ROOM_BYTES}
+   * @param archive the SQL archive, which answers for tasks whose Redis record is gone
    */
-  public DispatchService(Lineup lineup, int maxPayloadBytes) {
+  public DispatchService(Lineup lineup, int maxPayloadBytes, JobArchive archive) {
     this.lineup = lineup;
+    this.archive = archive;
     this.endpointRecords = lineup.records("dispatch-endpoints");
-    this.breakerRecords = lineup.records("dispatch-breakers");
+    this.breakers = new Breakers(lineup.records("dispatch-breakers"));
     this.callbackRecords = lineup.records("dispatch-callbacks");
     this.maxTaskBodyBytes = Math.max(0, maxPayloadBytes - TaskRequest.HEAD_ROOM_BYTES);
     var executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -104,6 +110,7 @@ public final class DispatchService implements AutoCloseable {
             .executor(executor)
             .build();
     this.callbacks = new Callbacks(this);
+    this.submitEtas = new SubmitEtas(lineup);
   }
 
   /** Starts following the endpoints (and sending their tasks) and the callbacks. */
@@ -143,7 +150,7 @@ public final class DispatchService implements AutoCloseable {
     record.put("created_at", before.map(b -> b.path("created_at").asLong(now)).orElse(now));
     record.put("updated_at", now);
     endpointRecords.put(key.recordId(), new String(Json.write(record), StandardCharsets.UTF_8));
-    applySettings(key, spec, breakerState(key));
+    applySettings(key, spec, breakers.seen(key).state(), false);
     syncQuietly();
     return before.isEmpty();
   }
@@ -174,7 +181,7 @@ public final class DispatchService implements AutoCloseable {
    */
   public boolean deleteEndpoint(EndpointKey key) {
     boolean existed = endpointRecords.delete(key.recordId());
-    breakerRecords.delete(key.recordId());
+    breakers.delete(key);
     syncQuietly();
     return existed;
   }
@@ -221,7 +228,7 @@ public final class DispatchService implements AutoCloseable {
     view.setAll((ObjectNode) record.get("spec"));
     view.put("created_at", record.path("created_at").asLong());
     view.put("updated_at", record.path("updated_at").asLong());
-    BreakerState breaker = breakerState(key);
+    BreakerState breaker = breakers.read(key);
     ObjectNode b = view.putObject("circuit_breaker_state");
     b.put("state", breaker.json());
     if (breaker.state() == BreakerState.State.OPEN) {
@@ -229,6 +236,7 @@ public final class DispatchService implements AutoCloseable {
     } else {
       b.putNull("probe_at");
     }
+    b.put("consecutive_failures", breaker.failures());
     QueueStats stats = lineup.stats(key.queue());
     ObjectNode tasks = view.putObject("tasks");
     tasks.put("queued", stats.ready() + stats.delayed());
@@ -242,41 +250,122 @@ public final class DispatchService implements AutoCloseable {
 
   // ---- circuit breakers ----
 
-  /** The breaker of an endpoint as this instance last read or set it. */
-  BreakerState breakerState(EndpointKey key) {
-    return breakers.computeIfAbsent(
-        key.recordId(), id -> BreakerState.fromStored(breakerRecords.get(id).orElse(null)));
+  /**
+   * Decides whether a leased task may be sent, as far as the endpoint's breaker goes: returns false
+   * to send it as usual, true when it is the one probe of a half-open breaker (claimed for every
+   * instance; the caller reports its outcome or {@link #dropProbe}s it).
+   *
+   * <p>Redis is read only when this instance's view may be out of date: a closed breaker read less
+   * than half a cool-down ago cannot have opened and become half open since, so it is trusted.
+   *
+   * @throws ReleaseJobException when the breaker is open or another task holds the probe: the task
+   *     goes back to its place in line unsent and its attempt is not counted
+   */
+  boolean admit(EndpointKey key, String task, EndpointSpec spec) {
+    if (spec.breakerFailures() == 0) {
+      return false;
+    }
+    Breakers.Seen seen = breakers.seen(key);
+    if (seen.state().state() == BreakerState.State.CLOSED
+        && seen.ageMs() < spec.breakerCooldownMs() / 2) {
+      return false;
+    }
+    long now = System.currentTimeMillis();
+    BreakerState current = breakers.read(key);
+    if (current.state() == BreakerState.State.OPEN && now >= current.openUntil()) {
+      current = changeBreaker(key, spec, b -> b.halfOpenIfDue(now)).after();
+    }
+    switch (current.state()) {
+      case CLOSED -> {
+        return false;
+      }
+      case HALF_OPEN -> {
+        long until = now + spec.attemptTimeoutMs() + LEASE_MARGIN_MS + 1000;
+        BreakerState claimed =
+            changeBreaker(key, spec, b -> b.probeFree(task, now) ? b.probing(task, until) : b)
+                .after();
+        if (claimed.state() == BreakerState.State.HALF_OPEN && claimed.probe().equals(task)) {
+          LOG.info("Endpoint {}: circuit breaker half open, task {} is the probe", key, task);
+          return true;
+        }
+        current = claimed;
+      }
+      case OPEN -> {
+        // Leased although open: another instance's settings landed late. Put the queue right.
+      }
+    }
+    applySettings(key, spec, current, true);
+    throw new ReleaseJobException("circuit breaker " + current.json());
   }
 
-  /** Changes the breaker for every instance: stored, then the queue's pause and concurrency. */
-  void setBreaker(EndpointKey key, BreakerState state) {
-    breakers.put(key.recordId(), state);
-    if (state.state() == BreakerState.State.CLOSED) {
-      breakerRecords.delete(key.recordId());
-    } else {
-      breakerRecords.put(key.recordId(), state.stored());
-    }
-    EndpointDispatcher dispatcher = dispatchers.get(key.recordId());
-    if (dispatcher != null) {
-      applySettings(key, dispatcher.spec(), state);
-    }
-    LOG.info("Endpoint {}: circuit breaker {}", key, state.json());
+  /** A probe claimed by {@link #admit} was not sent after all: another task may probe. */
+  void dropProbe(EndpointKey key, String task, EndpointSpec spec) {
+    changeBreaker(key, spec, b -> b.withoutProbe(task));
   }
 
-  /** Number of endpoints whose breaker is not closed, as this instance last read them. */
-  public long openBreakers() {
-    return breakers.values().stream().filter(b -> b.state() != BreakerState.State.CLOSED).count();
+  /** A failed attempt (connection error, timeout, 429, 5xx): counted for every instance. */
+  void breakerFailure(EndpointKey key, EndpointSpec spec) {
+    if (spec.breakerFailures() == 0) {
+      return;
+    }
+    long now = System.currentTimeMillis();
+    Breakers.Change change =
+        changeBreaker(
+            key, spec, b -> b.afterFailure(spec.breakerFailures(), spec.breakerCooldownMs(), now));
+    if (change.moved() && change.after().state() == BreakerState.State.OPEN) {
+      LOG.warn(
+          "Endpoint {}: {} consecutive failed attempts, circuit breaker open for {} ms",
+          key,
+          change.after().failures(),
+          spec.breakerCooldownMs());
+    }
+  }
+
+  /**
+   * An answer that shows the endpoint up: the count starts again and a half-open breaker closes.
+   * Writes only when this instance knows of failures or a breaker not closed, so a healthy endpoint
+   * costs no Redis call per task.
+   */
+  void breakerSuccess(EndpointKey key, EndpointSpec spec) {
+    if (spec.breakerFailures() == 0 || breakers.seen(key).state().isClean()) {
+      return;
+    }
+    changeBreaker(key, spec, BreakerState::afterSuccess);
+  }
+
+  /** Changes the breaker for every instance; when its state moved, the queue's settings follow. */
+  private Breakers.Change changeBreaker(
+      EndpointKey key, EndpointSpec spec, java.util.function.UnaryOperator<BreakerState> change) {
+    Breakers.Change done = breakers.change(key, change);
+    if (done.moved()) {
+      applySettings(key, spec, done.after(), true);
+      LOG.info("Endpoint {}: circuit breaker {}", key, done.after().json());
+    }
+    return done;
+  }
+
+  /**
+   * The breaker of every endpoint this instance follows, as it last read or set them, by namespace
+   * and endpoint name.
+   */
+  public Map<EndpointKey, BreakerState> breakers() {
+    Map<EndpointKey, BreakerState> all = new java.util.HashMap<>();
+    breakers.known().forEach((id, state) -> all.put(EndpointKey.ofRecordId(id), state));
+    return all;
   }
 
   /**
    * The endpoint's limits in its queue's settings, where the engine checks them atomically in its
    * lease script: an open breaker pauses the queue, a half-open one lets one request run at once.
    */
-  private void applySettings(EndpointKey key, EndpointSpec spec, BreakerState breaker) {
-    boolean paused = spec.paused() || breaker.state() == BreakerState.State.OPEN;
-    int concurrency = breaker.state() == BreakerState.State.HALF_OPEN ? 1 : spec.concurrency();
+  private void applySettings(
+      EndpointKey key, EndpointSpec spec, BreakerState breaker, boolean force) {
+    BreakerState.State state =
+        spec.breakerFailures() == 0 ? BreakerState.State.CLOSED : breaker.state();
+    boolean paused = spec.paused() || state == BreakerState.State.OPEN;
+    int concurrency = state == BreakerState.State.HALF_OPEN ? 1 : spec.concurrency();
     String signature = spec.toJson().toString() + "|" + paused + "|" + concurrency;
-    if (signature.equals(applied.get(key.recordId()))) {
+    if (!force && signature.equals(applied.get(key.recordId()))) {
       return;
     }
     lineup.configure(
@@ -295,6 +384,7 @@ public final class DispatchService implements AutoCloseable {
                 Duration.ofMillis(
                     spec.expectedServiceMs() == null ? 0 : spec.expectedServiceMs())));
     applied.put(key.recordId(), signature);
+    submitEtas.forget(key.queue());
   }
 
   // ---- the sync loop ----
@@ -324,12 +414,11 @@ public final class DispatchService implements AutoCloseable {
   /** Brings this instance's dispatchers and breakers in line with what Redis holds. */
   private synchronized void sync() {
     Map<String, String> stored = endpointRecords.all();
-    Map<String, String> storedBreakers = breakerRecords.all();
+    Map<String, BreakerState> storedBreakers = breakers.readAll(stored.keySet());
     long now = System.currentTimeMillis();
     for (var entry : stored.entrySet()) {
       String id = entry.getKey();
-      int slash = id.indexOf('/');
-      EndpointKey key = new EndpointKey(id.substring(0, slash), id.substring(slash + 1));
+      EndpointKey key = EndpointKey.ofRecordId(id);
       EndpointSpec spec;
       try {
         spec = EndpointSpec.parse(parseRecord(entry.getValue()).get("spec"));
@@ -337,22 +426,22 @@ public final class DispatchService implements AutoCloseable {
         LOG.warn("Endpoint {} has settings this server cannot read: {}", id, e.getMessage());
         continue;
       }
-      BreakerState breaker = BreakerState.fromStored(storedBreakers.get(id));
-      if (breaker.state() == BreakerState.State.OPEN && now >= breaker.openUntil()) {
-        // The cool-down is over: let one probe through (any instance may be the one to say so).
-        breaker = BreakerState.halfOpen();
-        breakerRecords.put(id, breaker.stored());
-        LOG.info("Endpoint {}: circuit breaker half open, sending one probe", key);
+      BreakerState breaker = storedBreakers.get(id);
+      if (spec.breakerFailures() > 0
+          && breaker.state() == BreakerState.State.OPEN
+          && now >= breaker.openUntil()) {
+        // The cool-down is over: let one probe through. Every instance may try; the replace lets
+        // exactly one move it, and the others read the half-open breaker it stored.
+        breaker = changeBreaker(key, spec, b -> b.halfOpenIfDue(now)).after();
       }
-      breakers.put(id, breaker);
-      applySettings(key, spec, breaker);
+      applySettings(key, spec, breaker, false);
       dispatchers.computeIfAbsent(id, x -> new EndpointDispatcher(this, key, spec)).update(spec);
     }
     for (String id : List.copyOf(dispatchers.keySet())) {
       if (!stored.containsKey(id)) {
         EndpointDispatcher gone = dispatchers.remove(id);
         applied.remove(id);
-        breakers.remove(id);
+        submitEtas.forget(gone.key().queue());
         Thread.ofVirtual().start(gone::close);
       }
     }
@@ -378,7 +467,7 @@ public final class DispatchService implements AutoCloseable {
     EndpointSpec spec = spec(key);
     TaskSubmission task =
         TaskSubmission.parse(
-            body, spec, principal, maxTaskBodyBytes, callbackSettings(key.namespace()));
+            body, spec, principal, maxTaskBodyBytes, () -> callbackSettings(key.namespace()));
     NewJob job = NewJob.of(task.request().encode()).priority(task.priority());
     long waitBefore = 0;
     if (task.delayMs() != null) {
@@ -392,13 +481,25 @@ public final class DispatchService implements AutoCloseable {
       job.id(idFor(task.idempotencyKey()));
     }
     job.ttl(Duration.ofMillis(recordBound(spec, waitBefore)));
+    archive.beforePublish(key.queue());
     PublishResult result = lineup.publish(key.queue(), job);
-    ObjectNode view =
-        lineup
-            .get(key.queue(), result.id())
-            .map(info -> TaskViews.task(key, info))
-            .orElseGet(() -> TaskViews.published(key, result));
-    return new Submitted(result.created(), view);
+    if (!result.created()) {
+      // A repeat of an idempotency key answers the first task as it stands.
+      ObjectNode first =
+          lineup
+              .get(key.queue(), result.id())
+              .map(info -> TaskViews.task(key, info))
+              .orElseGet(() -> TaskViews.published(key, result));
+      return new Submitted(false, first);
+    }
+    // A paused endpoint (or an open breaker) gives no ETA, as a read of the task would say; the
+    // estimator may be up to SubmitEtas.MAX_AGE_MS older than a pause on another instance.
+    boolean stopped =
+        spec.paused()
+            || (spec.breakerFailures() > 0
+                && breakers.seen(key).state().state() != BreakerState.State.CLOSED);
+    Eta eta = stopped ? null : submitEtas.eta(key.queue(), result.position()).orElse(null);
+    return new Submitted(true, TaskViews.submitted(key, task, spec, result, eta));
   }
 
   /**
@@ -447,9 +548,10 @@ public final class DispatchService implements AutoCloseable {
     while (true) {
       CompletableFuture<Void> end =
           waitMs > 0 ? ends.computeIfAbsent(key.taskKey(id), k -> new CompletableFuture<>()) : null;
+      // Redis first; a task whose record is gone is answered from the archive (when it is on).
       JobInfo info =
-          lineup
-              .get(key.queue(), id)
+          archive
+              .find(key.queue(), id)
               .orElseThrow(
                   () -> ApiException.notFound("no task " + id + " at endpoint " + key.name()));
       long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
@@ -483,13 +585,36 @@ public final class DispatchService implements AutoCloseable {
    */
   public JobState cancel(EndpointKey key, String id) {
     spec(key);
+    // Read first: the callback needs the task's URL and attempts, and a cancelled job keeps no
+    // result to read them from afterwards.
+    Optional<JobInfo> info = lineup.get(key.queue(), id);
     JobState before = lineup.cancel(key.queue(), id);
     Thread thread = running.get(key.taskKey(id));
     if (thread != null) {
       thread.interrupt();
     }
     completeWaiters(key, id);
+    info.ifPresent(task -> callBackCancelled(key, task));
     return before;
+  }
+
+  /** A cancelled task ended too: its callback says so, with the attempts it had made. */
+  private void callBackCancelled(EndpointKey key, JobInfo task) {
+    TaskRequest request;
+    try {
+      request = TaskRequest.decode(task.payload());
+    } catch (RuntimeException notATask) {
+      return;
+    }
+    if (request.callbackUrl() == null) {
+      return;
+    }
+    ObjectNode record = Json.object();
+    record.put("outcome", Outcome.CANCELLED.json());
+    record.putNull("error");
+    record.set("attempts", Attempt.toJson(Attempt.parseHistory(task.lastError())));
+    record.putNull("response");
+    callbacks.enqueue(key, task.id(), request.callbackUrl(), record);
   }
 
   /** The attempts recorded by the previous nacks of a task. */

@@ -6,8 +6,6 @@ import io.lineup.core.RetryLaterException;
 import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
 import io.lineup.server.http.Json;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,9 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Sends the tasks of one endpoint from this instance: an engine {@link Worker} on virtual threads
@@ -31,17 +27,17 @@ import org.slf4j.LoggerFactory;
  * extends the lease while the request runs, and acks or nacks by the outcome.
  */
 final class EndpointDispatcher implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(EndpointDispatcher.class);
-
   /** Largest response body kept in a task's record: 256 KiB. */
   static final int MAX_RESPONSE_BODY = 256 * 1024;
+
+  /** Time a response body may take beyond the attempt timeout, in milliseconds. */
+  static final long BODY_GRACE_MS = 1000;
 
   /** Most response headers kept in a task's record. */
   static final int MAX_RESPONSE_HEADERS = 32;
 
   private final DispatchService service;
   private final EndpointKey key;
-  private final AtomicInteger consecutiveFailures = new AtomicInteger();
   private final java.util.ArrayDeque<Long> sends = new java.util.ArrayDeque<>();
   private volatile EndpointSpec spec;
   private Worker worker;
@@ -55,6 +51,10 @@ final class EndpointDispatcher implements AutoCloseable {
 
   EndpointSpec spec() {
     return spec;
+  }
+
+  EndpointKey key() {
+    return key;
   }
 
   /** Starts leasing, or restarts when the concurrency of this instance changed. */
@@ -94,7 +94,7 @@ final class EndpointDispatcher implements AutoCloseable {
     try {
       List<Attempt> attempts =
           job.attempt() > 1 ? service.previousAttempts(key.queue(), job.id()) : new ArrayList<>();
-      TaskRequest request;
+      TaskRequest request = null;
       URI uri;
       try {
         request = TaskRequest.decode(job.payload());
@@ -105,34 +105,49 @@ final class EndpointDispatcher implements AutoCloseable {
       } catch (RuntimeException notATask) {
         // Checked at submit; a job that reached the queue another way, or an endpoint changed
         // since, ends here without a request.
-        return end(job, Outcome.FAILED, attempts, null, "not sent: " + notATask.getMessage());
+        // A request that decoded but no longer fits keeps its callback.
+        return end(
+            job, request, Outcome.FAILED, attempts, null, "not sent: " + notATask.getMessage());
       }
       if (job.attempt() == 1
           && job.leasedAt().toEpochMilli() - job.dueAt().toEpochMilli() > current.lineTimeoutMs()) {
-        return end(job, Outcome.TIMED_OUT, attempts, null, "waited longer than the line timeout");
+        return end(
+            job, request, Outcome.TIMED_OUT, attempts, null, "waited longer than the line timeout");
       }
-      paceSend(current);
-      Result result = send(current, request, uri, job);
+      boolean probe = service.admit(key, taskKey, current);
+      Result result;
+      try {
+        paceSend(current);
+        result = send(current, request, uri, job);
+      } catch (InterruptedException | RuntimeException notSent) {
+        if (probe) {
+          service.dropProbe(key, taskKey, current);
+        }
+        throw notSent;
+      }
       attempts.add(result.attempt);
       RetryPolicy policy = current.retryPolicy();
       boolean success = result.response != null && result.attempt.status() / 100 == 2;
-      if (success) {
-        breakerSuccess();
-        return end(job, Outcome.SUCCEEDED, attempts, result.response, null);
-      }
+      // The endpoint's health: no answer, 429 or 5xx count against it; any other answer shows it
+      // up (a 404 is the caller's problem), and a probe answered so closes the breaker.
       boolean healthFailure =
           result.response == null
               || result.attempt.status() >= 500
               || result.attempt.status() == 429;
       if (healthFailure) {
-        breakerFailure(current);
+        service.breakerFailure(key, current);
+      } else {
+        service.breakerSuccess(key, current);
+      }
+      if (success) {
+        return end(job, request, Outcome.SUCCEEDED, attempts, result.response, null);
       }
       boolean retried =
           result.response == null
               ? (result.timedOut ? policy.retriesTimeout() : policy.retriesConnectionError())
               : policy.retriesStatus(result.attempt.status());
       if (!retried) {
-        return end(job, Outcome.FAILED, attempts, result.response, null);
+        return end(job, request, Outcome.FAILED, attempts, result.response, null);
       }
       String history = Attempt.history(attempts);
       if (job.lastAttempt()) {
@@ -158,19 +173,24 @@ final class EndpointDispatcher implements AutoCloseable {
     return record;
   }
 
+  /**
+   * Ends a task: its record (the ack's result), its long-polls woken and its callback queued.
+   *
+   * @param request the task's request as decoded; null when the job is not a task (nobody to call
+   *     back)
+   */
   private byte[] end(
-      LeasedJob job, Outcome outcome, List<Attempt> attempts, ObjectNode response, String error) {
+      LeasedJob job,
+      TaskRequest request,
+      Outcome outcome,
+      List<Attempt> attempts,
+      ObjectNode response,
+      String error) {
     ObjectNode record = Json.object();
     record.put("outcome", outcome.json());
     record.put("error", error);
     record.set("attempts", Attempt.toJson(attempts));
     record.set("response", response);
-    TaskRequest request = null;
-    try {
-      request = TaskRequest.decode(job.payload());
-    } catch (RuntimeException ignored) {
-      // Not a task: nobody to call back.
-    }
     service.ended(key, job.id(), request, record);
     return Json.write(record);
   }
@@ -181,8 +201,9 @@ final class EndpointDispatcher implements AutoCloseable {
 
   private Result send(EndpointSpec current, TaskRequest request, URI uri, LeasedJob job)
       throws InterruptedException {
-    HttpRequest.Builder builder =
-        HttpRequest.newBuilder(uri).timeout(Duration.ofMillis(current.attemptTimeoutMs()));
+    // No HttpRequest timeout: the wait below enforces the attempt timeout, which spares the
+    // client a timer registered and cancelled on its selector for every request.
+    HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
     boolean typed = false;
     for (var header : request.headers().entrySet()) {
       builder.header(header.getKey(), header.getValue());
@@ -201,18 +222,27 @@ final class EndpointDispatcher implements AutoCloseable {
     HttpClient client = service.clientFor(uri);
     long startedAt = System.currentTimeMillis();
     long start = System.nanoTime();
-    CompletableFuture<HttpResponse<InputStream>> future =
-        client.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+    AtomicBoolean headersIn = new AtomicBoolean();
+    CompletableFuture<HttpResponse<byte[]>> future =
+        client.sendAsync(
+            builder.build(),
+            info -> {
+              headersIn.set(true);
+              return new BoundedBody(MAX_RESPONSE_BODY);
+            });
     try {
-      HttpResponse<InputStream> response =
-          future.get(current.attemptTimeoutMs() + 1000, TimeUnit.MILLISECONDS);
-      byte[] body;
-      boolean cut;
-      try (InputStream in = response.body()) {
-        byte[] read = in.readNBytes(MAX_RESPONSE_BODY + 1);
-        cut = read.length > MAX_RESPONSE_BODY;
-        body = read;
+      HttpResponse<byte[]> response;
+      try {
+        // The response headers within the attempt timeout, the body within 1 s more.
+        response = future.get(current.attemptTimeoutMs(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException headersLate) {
+        if (!headersIn.get()) {
+          throw headersLate;
+        }
+        response = future.get(BODY_GRACE_MS, TimeUnit.MILLISECONDS);
       }
+      byte[] body = response.body();
+      boolean cut = body.length > MAX_RESPONSE_BODY;
       long took = (System.nanoTime() - start) / 1_000_000;
       ObjectNode view = Json.object();
       view.put("status", response.statusCode());
@@ -237,7 +267,7 @@ final class EndpointDispatcher implements AutoCloseable {
       // Cancelled while running: abort the request; the result is discarded with the lease.
       future.cancel(true);
       throw e;
-    } catch (ExecutionException | TimeoutException | IOException e) {
+    } catch (ExecutionException | TimeoutException e) {
       future.cancel(true);
       Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
       boolean timedOut = cause instanceof HttpTimeoutException || e instanceof TimeoutException;
@@ -302,32 +332,6 @@ final class EndpointDispatcher implements AutoCloseable {
       } catch (java.time.format.DateTimeParseException notADate) {
         return -1;
       }
-    }
-  }
-
-  private void breakerSuccess() {
-    consecutiveFailures.set(0);
-    if (service.breakerState(key).state() != BreakerState.State.CLOSED) {
-      service.setBreaker(key, BreakerState.closed());
-    }
-  }
-
-  private void breakerFailure(EndpointSpec current) {
-    int failures = consecutiveFailures.incrementAndGet();
-    if (current.breakerFailures() == 0) {
-      return;
-    }
-    BreakerState state = service.breakerState(key);
-    boolean probeFailed = state.state() == BreakerState.State.HALF_OPEN;
-    if (probeFailed
-        || (state.state() == BreakerState.State.CLOSED && failures >= current.breakerFailures())) {
-      LOG.warn(
-          "Endpoint {}: {} consecutive failed attempts, circuit breaker open for {} ms",
-          key,
-          failures,
-          current.breakerCooldownMs());
-      service.setBreaker(
-          key, BreakerState.open(System.currentTimeMillis() + current.breakerCooldownMs()));
     }
   }
 

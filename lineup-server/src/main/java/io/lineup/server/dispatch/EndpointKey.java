@@ -41,6 +41,12 @@ public record EndpointKey(String namespace, String name) {
     return namespace + "/" + name;
   }
 
+  /** The key of a record id ({@code namespace/name}). */
+  static EndpointKey ofRecordId(String id) {
+    int slash = id.indexOf('/');
+    return new EndpointKey(id.substring(0, slash), id.substring(slash + 1));
+  }
+
   String taskKey(String id) {
     return recordId() + "/" + id;
   }

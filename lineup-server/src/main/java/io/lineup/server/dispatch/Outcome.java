@@ -2,11 +2,12 @@ package io.lineup.server.dispatch;
 
 import java.util.Locale;
 
-/** How a task that ran ended. */
+/** How a task ended (as its record and its callback say). */
 enum Outcome {
   SUCCEEDED,
   FAILED,
-  TIMED_OUT;
+  TIMED_OUT,
+  CANCELLED;
 
   String json() {
     return name().toLowerCase(Locale.ROOT);

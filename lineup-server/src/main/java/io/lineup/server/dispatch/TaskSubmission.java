@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * A task as submitted: the request to send and how it waits in line.
@@ -50,6 +51,7 @@ public record TaskSubmission(
    * callback prefixes.
    *
    * @param maxBodyBytes the largest body, in bytes
+   * @param callbacks the namespace's callback settings, read only when the task has a callback URL
    * @throws ApiException 400 naming the field that is wrong, 413 {@code payload_too_large} for a
    *     body over the limit, 403 {@code priority_not_allowed} for a priority above the grant
    */
@@ -58,7 +60,7 @@ public record TaskSubmission(
       EndpointSpec spec,
       Principal principal,
       int maxBodyBytes,
-      CallbackSettings callbacks) {
+      Supplier<CallbackSettings> callbacks) {
     JsonFields f = JsonFields.of(node, "", FIELDS);
     String method = f.optionalText("method", 16);
     method = method == null ? defaultMethod(spec) : method.toUpperCase(Locale.ROOT);
@@ -123,7 +125,7 @@ public record TaskSubmission(
     }
     String callback = f.optionalText("callback_url", MAX_CALLBACK_URL);
     if (callback != null) {
-      callbacks.check(callback);
+      callbacks.get().check(callback);
     }
     TaskRequest request = new TaskRequest(method, path, headers, contentType, body, callback);
     return new TaskSubmission(request, p, delay, notBefore, key);

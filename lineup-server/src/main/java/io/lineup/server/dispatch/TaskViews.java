@@ -22,6 +22,41 @@ final class TaskViews {
     };
   }
 
+  /**
+   * A task just published (not a repeat of an idempotency key), from what the submit knows: the
+   * same fields as {@link #task}, without reading the task back.
+   *
+   * @param eta the ETA of its position, or null
+   */
+  static ObjectNode submitted(
+      EndpointKey key, TaskSubmission task, EndpointSpec spec, PublishResult result, Eta eta) {
+    ObjectNode node = Json.object();
+    node.put("id", result.id());
+    node.put("endpoint", key.name());
+    node.put("status", "queued");
+    node.put("priority", task.priority());
+    node.put("position", result.position());
+    putEta(node, eta);
+    long due = result.dueAt().toEpochMilli();
+    // Created when published: its due time less its delay, or now for a not-before time.
+    long created =
+        task.delayMs() != null
+            ? due - task.delayMs()
+            : task.notBefore() != null ? System.currentTimeMillis() : due;
+    node.put("created_at", created);
+    node.put("due_at", due);
+    node.putNull("started_at");
+    node.putNull("finished_at");
+    node.putArray("attempts");
+    node.put("max_attempts", spec.maxAttempts());
+    node.putNull("response");
+    node.putNull("error");
+    node.put("method", task.request().method());
+    node.put("path", task.request().path());
+    node.put("callback_url", task.request().callbackUrl());
+    return node;
+  }
+
   /** A just-published task whose record could not be read back. */
   static ObjectNode published(EndpointKey key, PublishResult result) {
     ObjectNode node = Json.object();
@@ -111,7 +146,10 @@ final class TaskViews {
    * measured completions, and gives none while the endpoint is paused. Null when not in line.
    */
   private static void putEta(ObjectNode node, JobInfo info) {
-    Eta eta = info.state() == JobState.READY ? info.eta() : null;
+    putEta(node, info.state() == JobState.READY ? info.eta() : null);
+  }
+
+  private static void putEta(ObjectNode node, Eta eta) {
     if (eta == null) {
       node.putNull("eta_ms");
       node.putNull("eta_low_ms");

@@ -50,6 +50,14 @@ public enum ErrorCode {
   REDIS_UNAVAILABLE(503),
   /** Redis refused to store more data (maxmemory reached under noeviction). */
   REDIS_OUT_OF_MEMORY(503),
+  /**
+   * A durable publish was WRITTEN, but fewer Redis replicas than asked acknowledged it in time;
+   * {@code jobs} lists what was written. Publishing again creates second jobs unless they carry
+   * ids.
+   */
+  REPLICATION_TIMEOUT(503),
+  /** The archive database cannot be reached or refused the read; retry later. */
+  ARCHIVE_UNAVAILABLE(503),
   /** The server is shutting down; retry on another instance. */
   SHUTTING_DOWN(503),
   /** A waiting room of method reject is full, or someone waits; try again later. */

@@ -10,6 +10,9 @@ import io.lineup.core.LeaseLostException;
 import io.lineup.core.PayloadTooLargeException;
 import io.lineup.core.RedisOutOfMemoryException;
 import io.lineup.core.RedisUnavailableException;
+import io.lineup.core.ReplicationTimeoutException;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -60,6 +63,21 @@ public final class ErrorMapper {
     if (error instanceof RedisOutOfMemoryException outOfMemory) {
       return new ApiException(ErrorCode.REDIS_OUT_OF_MEMORY, null, outOfMemory.getMessage())
           .header("Retry-After", Integer.toString(REDIS_RETRY_AFTER_SECONDS));
+    }
+    if (error instanceof ReplicationTimeoutException replication) {
+      List<Map<String, Object>> jobs =
+          replication.results().stream()
+              .map(result -> {
+                Map<String, Object> job = new LinkedHashMap<>();
+                job.put("id", result.id());
+                job.put("created", result.created());
+                return job;
+              })
+              .toList();
+      return new ApiException(ErrorCode.REPLICATION_TIMEOUT, null, replication.getMessage())
+          .with("replicas_requested", replication.requested())
+          .with("replicas_acknowledged", replication.acknowledged())
+          .with("jobs", jobs);
     }
     if (error instanceof HttpResponseException http) {
       return fromJavalin(http);

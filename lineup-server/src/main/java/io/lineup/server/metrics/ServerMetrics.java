@@ -1,10 +1,15 @@
 package io.lineup.server.metrics;
 
+import io.lineup.archive.Archive;
+import io.lineup.archive.ArchiveStats;
 import io.lineup.core.CommandLatencyListener;
 import io.lineup.core.LeasedJob;
 import io.lineup.core.Lineup;
 import io.lineup.core.QueueName;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -18,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * The server's Prometheus metrics (Micrometer): HTTP latency by route and status, Redis command
@@ -36,6 +42,11 @@ public final class ServerMetrics {
   private final Map<String, Timer> processing = new ConcurrentHashMap<>();
   private final LeaseClock leaseClock = new LeaseClock();
   private final QueueGauges queues = new QueueGauges(registry);
+  private final MultiGauge breakerGauge =
+      MultiGauge.builder("lineup.dispatch.breakers.open")
+          .description("1 when a dispatch endpoint's circuit breaker is open or half open, else 0")
+          .register(registry);
+  private volatile Supplier<List<EndpointBreaker>> breakers = List::of;
 
   public ServerMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -60,16 +71,56 @@ public final class ServerMetrics {
   }
 
   /**
-   * Reports how many dispatch endpoints have their circuit breaker open or half open, as {@code
-   * lineup_dispatch_breakers_open}.
+   * Reports the circuit breaker of every dispatch endpoint this instance follows, as {@code
+   * lineup_dispatch_breakers_open} labelled {@code namespace} and {@code endpoint}: 1 when open or
+   * half open, 0 when closed. Read at every scrape; endpoints that are gone drop out.
    *
-   * @param open read at every scrape; held for the life of the metrics
+   * @param breakers read at every scrape; held for the life of the metrics
    */
-  public void watchOpenBreakers(java.util.function.LongSupplier open) {
-    Gauge.builder("lineup.dispatch.breakers.open", open, java.util.function.LongSupplier::getAsLong)
-        .description("Dispatch endpoints whose circuit breaker is open or half open")
+  public void watchBreakers(Supplier<List<EndpointBreaker>> breakers) {
+    this.breakers = breakers;
+  }
+
+  /**
+   * The archive's meters (docs/operations.md): its lag, rows written, retention deletions, errors
+   * and ends dropped by a full outbox. Lag, outbox entries and drops are read from Redis at each
+   * scrape (NaN when Redis cannot be read then). Nothing is registered when archiving is off.
+   */
+  public void watchArchive(Archive archive) {
+    if (archive == null) {
+      return;
+    }
+    ArchiveStats stats = archive.stats();
+    Gauge.builder("lineup.archive.lag", archive, a -> orNaN(() -> a.lag().toMillis() / 1000.0))
+        .description("Age of the oldest ended job not yet archived, over all queues (0: none)")
+        .baseUnit("seconds")
         .strongReference(true)
         .register(registry);
+    Gauge.builder("lineup.archive.outbox.entries", archive, a -> orNaN(a::outboxLength))
+        .description("Ended jobs waiting in the queues' outboxes, cluster-wide")
+        .strongReference(true)
+        .register(registry);
+    FunctionCounter.builder("lineup.archive.outbox.dropped", archive, a -> orNaN(a::outboxDropped))
+        .description("Ended jobs not archived because their queue's outbox was full, cluster-wide")
+        .register(registry);
+    FunctionCounter.builder("lineup.archive.rows.written", stats, ArchiveStats::rowsWritten)
+        .description("Rows this instance upserted into the archive")
+        .register(registry);
+    FunctionCounter.builder(
+            "lineup.archive.retention.deleted", stats, ArchiveStats::retentionDeleted)
+        .description("Archive rows this instance's retention deleted")
+        .register(registry);
+    FunctionCounter.builder("lineup.archive.errors", stats, ArchiveStats::errors)
+        .description("Failed archive rounds of this instance (database or Redis failures)")
+        .register(registry);
+  }
+
+  private static double orNaN(java.util.function.DoubleSupplier read) {
+    try {
+      return read.getAsDouble();
+    } catch (RuntimeException unreadable) {
+      return Double.NaN;
+    }
   }
 
   /** The listener the engine tells every Redis command's latency. */
@@ -151,8 +202,39 @@ public final class ServerMetrics {
   /** The Prometheus text exposition, with queue statistics read from Redis first. */
   public String scrape(Lineup lineup) {
     queues.refresh(lineup);
+    breakerGauge.register(
+        breakers.get().stream()
+            .map(b ->
+                MultiGauge.Row.of(
+                    Tags.of("namespace", b.namespace(), "endpoint", b.endpoint()),
+                    b.open() ? 1 : 0))
+            .toList(),
+        true);
     leaseClock.prune(System.nanoTime());
     return registry.scrape();
+  }
+
+  /**
+   * The 99th percentile of the lateness of the queue's jobs leased through this instance since it
+   * started, as the upper bound of the histogram bucket it falls in (1 ms to 60 s); empty when this
+   * instance leased none of its jobs, or more than 1 % of them were later than 60 s.
+   */
+  public java.util.Optional<Duration> latenessP99(QueueName queue) {
+    Timer timer = lateness.get(queue);
+    if (timer == null) {
+      return java.util.Optional.empty();
+    }
+    io.micrometer.core.instrument.distribution.HistogramSnapshot snapshot = timer.takeSnapshot();
+    double wanted = snapshot.count() * 0.99;
+    if (snapshot.count() == 0) {
+      return java.util.Optional.empty();
+    }
+    for (var bucket : snapshot.histogramCounts()) {
+      if (bucket.count() >= wanted) {
+        return java.util.Optional.of(Duration.ofNanos((long) bucket.bucket(TimeUnit.NANOSECONDS)));
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   private Timer latenessTimer(QueueName queue) {

@@ -17,8 +17,9 @@ class ErrorMapperTest {
     QueueName queue = QueueName.of("shop", "orders");
     for (ScriptCode code : ScriptCode.values()) {
       LineupException failure = ScriptFailures.ofSettle(code, queue, "order-42");
-      if (code == ScriptCode.OK || code == ScriptCode.EXISTS) {
-        continue; // not failures of a settle
+      if (code == ScriptCode.OK || code == ScriptCode.EXISTS || code == ScriptCode.CHANGED) {
+        // Not failures of a settle (CHANGED answers a record's compare and set).
+        continue;
       }
       ApiException api = ErrorMapper.toApiException(failure);
       assertThat(api.code()).as(code.name()).isNotEqualTo(ErrorCode.INTERNAL);

@@ -31,7 +31,8 @@ public final class KeySpace {
     "meta",
     "wake",
     "events",
-    "rate"
+    "rate",
+    "outbox"
   };
 
   /** What a generated job id starts with; caller-given ids never do. */
@@ -58,6 +59,12 @@ public final class KeySpace {
   /** Index of the event stream within {@link #queueKeys(QueueName)}. */
   public static final int EVENTS_INDEX = 9;
 
+  /**
+   * Index of the archive outbox (a stream of ended jobs, written while archiving is on) within
+   * {@link #queueKeys(QueueName)}.
+   */
+  public static final int OUTBOX_INDEX = 11;
+
   private KeySpace() {}
 
   /** The hash tag of a queue: {@code {namespace/name}}. */
@@ -70,7 +77,7 @@ public final class KeySpace {
 
   private static final Map<QueueName, byte[][]> KEY_CACHE = new ConcurrentHashMap<>();
 
-  /** The eleven keys of a queue, in script order. The array is shared: do not change it. */
+  /** The twelve keys of a queue, in script order. The array is shared: do not change it. */
   public static byte[][] queueKeys(QueueName queue) {
     byte[][] keys = KEY_CACHE.get(queue);
     if (keys == null) {
@@ -131,6 +138,11 @@ public final class KeySpace {
   /** The hash of a named record collection (server data such as tokens): {@code lu:rec:{name}}. */
   public static byte[] recordCollection(String collection) {
     return bytes(PREFIX + "rec:{" + collection + "}");
+  }
+
+  /** A named lock held by one holder until it expires ({@code SET NX PX}). */
+  public static byte[] lock(String name) {
+    return bytes(PREFIX + "lock:{" + name + "}");
   }
 
   /** Registry member of a queue. */

@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * Parses a Redis address: one URI ({@code redis://}, {@code rediss://}, {@code redis-sentinel://})
  * for a server or Sentinel group, or a comma list of nodes for a Redis Cluster, e.g. {@code
- * redis://10.0.0.1:7000,10.0.0.2:7000} (items without a scheme take the first item's).
+ * redis://10.0.0.1:7000,10.0.0.2:7000} (items without a scheme take the first item's). A {@code
+ * redis-sentinel://} URI may list several sentinels separated by commas ({@code
+ * redis-sentinel://h1:26379,h2:26379,h3:26379/0#mymaster}); it names one Sentinel group.
  *
  * @param uris the parsed URIs
  * @param cluster whether the address names a Redis Cluster
@@ -20,6 +22,17 @@ public record RedisEndpoints(List<RedisURI> uris, boolean cluster) {
   public static RedisEndpoints parse(String address) {
     if (address == null || address.isBlank()) {
       throw new InvalidArgumentException("redisUrl", "must not be empty");
+    }
+    String trimmed = address.trim();
+    if (trimmed.startsWith("redis-sentinel://") || trimmed.startsWith("rediss-sentinel://")) {
+      // One Sentinel group, whatever the number of sentinels it lists
+      // (redis-sentinel://h1:26379,h2:26379/0#master): its commas do not name Cluster nodes.
+      try {
+        return new RedisEndpoints(List.of(RedisURI.create(trimmed)), false);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidArgumentException(
+            "redisUrl", "not a Redis Sentinel URI: " + trimmed + " (" + e.getMessage() + ")");
+      }
     }
     String[] items = address.split(",");
     String scheme = null;

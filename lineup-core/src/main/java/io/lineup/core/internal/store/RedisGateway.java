@@ -57,6 +57,15 @@ public final class RedisGateway implements AutoCloseable {
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
   private final WakeWaiter waiter;
   private final ReplyDeadlines deadlines;
+  private final Object durableLock = new Object();
+
+  /** Shortest time between two topology refreshes a failure triggers (Redis Cluster). */
+  static final Duration TOPOLOGY_REFRESH_SPACING = Duration.ofSeconds(1);
+
+  /** Time between two topology refreshes without any trigger (Redis Cluster). */
+  static final Duration TOPOLOGY_REFRESH_PERIOD = Duration.ofSeconds(15);
+
+  private volatile DurableLink durable;
 
   /**
    * Connects to one server, a Sentinel group, or (a comma list of nodes) a Redis Cluster.
@@ -90,6 +99,11 @@ public final class RedisGateway implements AutoCloseable {
                 .topologyRefreshOptions(
                     ClusterTopologyRefreshOptions.builder()
                         .enableAllAdaptiveRefreshTriggers()
+                        // After a master fails, the first refresh (on reconnect attempts) comes
+                        // before the replica has taken over; the next one must not wait Lettuce's
+                        // default 30 s. The periodic refresh catches changes no command noticed.
+                        .adaptiveRefreshTriggersTimeout(TOPOLOGY_REFRESH_SPACING)
+                        .enablePeriodicRefresh(TOPOLOGY_REFRESH_PERIOD)
                         .build())
                 .build());
         this.client = clusterClient;
@@ -253,6 +267,105 @@ public final class RedisGateway implements AutoCloseable {
    * java.util.concurrent.CompletionException}).
    */
   public CompletableFuture<Object> runAsync(LuaScript script, byte[][] keys, byte[][] args) {
+    return runAsync(commands, script, keys, args);
+  }
+
+  /**
+   * {@link #runAsync} on the connection of durable publishes, which {@link #awaitReplicas} then
+   * waits on. That connection is opened by the first call.
+   *
+   * @throws RedisUnavailableException when the connection cannot be opened
+   */
+  public CompletableFuture<Object> runDurableAsync(LuaScript script, byte[][] keys, byte[][] args) {
+    return runAsync(durableLink().commands(), script, keys, args);
+  }
+
+  /**
+   * Waits until {@code replicas} replicas of the server holding {@code key} have every write sent
+   * by {@link #runDurableAsync} so far, at most {@code timeout} (Redis {@code WAIT}); on Redis 7.2+
+   * with the append-only file on, also until that server wrote them to disk ({@code WAITAOF}).
+   * Fails like {@link #runAsync}.
+   */
+  public CompletableFuture<ReplicaAcknowledgement> awaitReplicas(
+      byte[] key, int replicas, Duration timeout) {
+    return durableLink()
+        .awaitReplicas(key, replicas, timeout)
+        .thenApply(ack -> new ReplicaAcknowledgement(ack.replicas(), ack.onDisk()))
+        .exceptionally(error -> {
+          throw new java.util.concurrent.CompletionException(translate(error));
+        });
+  }
+
+  /**
+   * What Redis confirmed after a durable publish.
+   *
+   * @param replicas replicas that acknowledged the writes
+   * @param onDisk whether the server wrote them to its disk; true when that was not checked (Redis
+   *     before 7.2, or no append-only file)
+   */
+  public record ReplicaAcknowledgement(long replicas, boolean onDisk) {}
+
+  private DurableLink durableLink() {
+    DurableLink link = durable;
+    if (link != null) {
+      return link;
+    }
+    synchronized (durableLock) {
+      if (durable == null) {
+        boolean waitForDisk = hasWaitAof(info());
+        try {
+          durable =
+              client instanceof RedisClusterClient cluster
+                  ? DurableLink.cluster(cluster, waitForDisk)
+                  : DurableLink.standalone((RedisClient) client, waitForDisk);
+        } catch (RedisException e) {
+          throw new RedisUnavailableException(
+              "Cannot open the connection for durable publishes", e);
+        }
+      }
+      return durable;
+    }
+  }
+
+  /** WAITAOF came with Redis 7.2, and waits for a local disk write only with the AOF on. */
+  static boolean hasWaitAof(RedisServerInfo info) {
+    if (!info.appendOnly() || info.version() == null) {
+      return false;
+    }
+    String[] parts = info.version().split("\\.");
+    try {
+      int major = Integer.parseInt(parts[0]);
+      int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+      return major > 7 || (major == 7 && minor >= 2);
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /**
+   * {@link #await} allowing {@code extra} beyond the command timeout, for a reply Redis holds back
+   * on purpose (a {@code WAIT}).
+   *
+   * @throws RedisUnavailableException when no answer came within both
+   */
+  public <T> T awaitLonger(CompletableFuture<T> future, Duration extra) {
+    try {
+      return future.get(commandTimeout.plus(extra).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RedisUnavailableException("Interrupted while waiting for Redis", e);
+    } catch (TimeoutException e) {
+      throw unanswered(e);
+    } catch (ExecutionException e) {
+      throw failure(e);
+    }
+  }
+
+  private static CompletableFuture<Object> runAsync(
+      RedisClusterAsyncCommands<byte[], byte[]> commands,
+      LuaScript script,
+      byte[][] keys,
+      byte[][] args) {
     return commands
         .evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args)
         .toCompletableFuture()
@@ -402,6 +515,9 @@ public final class RedisGateway implements AutoCloseable {
   @Override
   public void close() {
     waiter.close();
+    if (durable != null) {
+      durable.close();
+    }
     connection.close();
     // After the connection: its close fails the replies still pending with a clearer cause.
     deadlines.close();

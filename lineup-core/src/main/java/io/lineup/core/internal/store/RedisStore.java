@@ -1,11 +1,19 @@
 package io.lineup.core.internal.store;
 
+import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lineup.core.DeadPage;
 import io.lineup.core.JobInfo;
+import io.lineup.core.JobState;
 import io.lineup.core.NewJob;
+import io.lineup.core.OutboxEntry;
 import io.lineup.core.PeekedJob;
 import io.lineup.core.PublishResult;
 import io.lineup.core.QueueEvent;
@@ -105,6 +113,56 @@ public final class RedisStore implements AutoCloseable {
    * @return the results in job order
    */
   public CompletableFuture<List<PublishResult>> publish(QueueName queue, List<NewJob> jobs) {
+    return gateway
+        .runAsync(
+            ScriptLibrary.PUBLISH, publishKeys(queue, jobs), PublishWire.arguments(now(), jobs))
+        .thenApply(ScriptReplies::publish);
+  }
+
+  /**
+   * {@link #publish} on the connection of durable publishes, so that {@link #awaitReplicas} waits
+   * for these writes.
+   */
+  public CompletableFuture<List<PublishResult>> publishForReplicas(
+      QueueName queue, List<NewJob> jobs) {
+    return gateway
+        .runDurableAsync(
+            ScriptLibrary.PUBLISH, publishKeys(queue, jobs), PublishWire.arguments(now(), jobs))
+        .thenApply(ScriptReplies::publish);
+  }
+
+  /**
+   * Waits until {@code replicas} replicas of the queue's server (in a Cluster, the master of its
+   * slot) hold every publish {@link #publishForReplicas} sent so far, at most {@code timeout}.
+   */
+  public CompletableFuture<RedisGateway.ReplicaAcknowledgement> awaitReplicas(
+      QueueName queue, int replicas, Duration timeout) {
+    return gateway.awaitReplicas(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], replicas, timeout);
+  }
+
+  /**
+   * One stored setting of the queue (its meta-hash field), without blocking; null when never set.
+   */
+  public CompletableFuture<String> storedSetting(QueueName queue, String storedName) {
+    return gateway
+        .commands()
+        .hget(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], utf8(storedName))
+        .toCompletableFuture()
+        .thenApply(value -> value == null ? null : new String(value, StandardCharsets.UTF_8))
+        .exceptionally(error -> {
+          throw new java.util.concurrent.CompletionException(RedisGateway.translate(error));
+        });
+  }
+
+  /**
+   * {@link #await} allowing {@code extra} beyond the command timeout, for a reply Redis holds back
+   * on purpose (a durable publish's {@code WAIT}).
+   */
+  public <T> T awaitLonger(CompletableFuture<T> reply, Duration extra) {
+    return gateway.awaitLonger(reply, extra);
+  }
+
+  private static byte[][] publishKeys(QueueName queue, List<NewJob> jobs) {
     byte[][] queueKeys = KeySpace.queueKeys(queue);
     List<byte[]> uniqueKeys = null;
     for (NewJob job : jobs) {
@@ -122,9 +180,7 @@ public final class RedisStore implements AutoCloseable {
         keys[queueKeys.length + i] = uniqueKeys.get(i);
       }
     }
-    return gateway
-        .runAsync(ScriptLibrary.PUBLISH, keys, PublishWire.arguments(now(), jobs))
-        .thenApply(ScriptReplies::publish);
+    return keys;
   }
 
   /**
@@ -377,11 +433,42 @@ public final class RedisStore implements AutoCloseable {
     return Optional.ofNullable(value).map(RedisStore::text);
   }
 
+  /**
+   * Replaces a record only when it holds {@code expected} ({@code replace_record.lua}): a compare
+   * and set. A null {@code expected} means the record must be absent; a null {@code value} deletes
+   * it. Returns whether it was replaced.
+   */
+  public boolean replaceRecord(String collection, String id, String expected, String value) {
+    Args args =
+        new Args(5)
+            .add(id)
+            .add(expected == null ? "0" : "1")
+            .add(expected == null ? "" : expected)
+            .add(value == null ? "0" : "1")
+            .add(value == null ? "" : value);
+    Object reply =
+        gateway.run(
+            ScriptLibrary.REPLACE_RECORD,
+            new byte[][] {KeySpace.recordCollection(collection)},
+            args.toArray());
+    return ScriptReplies.replaceRecord(reply) == ScriptCode.OK;
+  }
+
   /** Deletes a record; returns whether it existed. */
   public boolean deleteRecord(String collection, String id) {
     Long removed =
         gateway.await(gateway.commands().hdel(KeySpace.recordCollection(collection), utf8(id)));
     return removed != null && removed > 0;
+  }
+
+  /**
+   * Deletes the whole collection once {@code ttl} has passed without another call of this method (a
+   * Redis PEXPIRE on its hash); returns whether the collection exists.
+   */
+  public boolean expireRecords(String collection, Duration ttl) {
+    return Boolean.TRUE.equals(
+        gateway.await(
+            gateway.commands().pexpire(KeySpace.recordCollection(collection), ttl.toMillis())));
   }
 
   /** Every record of a collection, sorted by id. */
@@ -391,6 +478,176 @@ public final class RedisStore implements AutoCloseable {
     Map<String, String> sorted = new TreeMap<>();
     raw.forEach((k, v) -> sorted.put(text(k), text(v)));
     return new LinkedHashMap<>(sorted);
+  }
+
+  // ---- the archive outbox (lib/archive.lua writes it) ----
+
+  private static final byte[] ARCHIVE_MAX = utf8("archive_max");
+  private static final byte[] ARCHIVE_DROPPED = utf8("n_archive_dropped");
+
+  /** Sets the queue's outbox bound (0 switches archiving off). */
+  public void setArchiveMax(QueueName queue, long max) {
+    byte[] meta = KeySpace.queueKeys(queue)[KeySpace.META_INDEX];
+    if (max <= 0) {
+      gateway.await(gateway.commands().hdel(meta, ARCHIVE_MAX));
+    } else {
+      gateway.await(gateway.commands().hset(meta, ARCHIVE_MAX, utf8(Long.toString(max))));
+    }
+  }
+
+  /** The queue's outbox bound, 0 when archiving is off. */
+  public long archiveMax(QueueName queue) {
+    return longOrZero(
+        gateway.await(
+            gateway.commands().hget(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], ARCHIVE_MAX)));
+  }
+
+  /** Ends that found the outbox full, ever. */
+  public long outboxDropped(QueueName queue) {
+    return longOrZero(
+        gateway.await(
+            gateway
+                .commands()
+                .hget(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], ARCHIVE_DROPPED)));
+  }
+
+  /** Creates the consumer group (and the stream) unless it exists. */
+  public void createOutboxGroup(QueueName queue, String group) {
+    try {
+      gateway.await(
+          gateway
+              .commands()
+              .xgroupCreate(
+                  XReadArgs.StreamOffset.from(outboxKey(queue), "0"),
+                  utf8(group),
+                  XGroupCreateArgs.Builder.mkstream()));
+    } catch (RuntimeException e) {
+      if (!String.valueOf(e.getMessage()).contains("BUSYGROUP")) {
+        throw e;
+      }
+    }
+  }
+
+  /** New entries for the consumer ({@code >}), or its own pending ones ({@code 0}). */
+  public List<OutboxEntry> readOutbox(
+      QueueName queue, String group, String consumer, int count, boolean ownPending) {
+    byte[] key = outboxKey(queue);
+    List<StreamMessage<byte[], byte[]>> messages =
+        gateway.await(
+            gateway
+                .commands()
+                .xreadgroup(
+                    Consumer.from(utf8(group), utf8(consumer)),
+                    XReadArgs.Builder.count(count),
+                    ownPending
+                        ? XReadArgs.StreamOffset.from(key, "0")
+                        : XReadArgs.StreamOffset.lastConsumed(key)));
+    return outboxEntries(queue, messages);
+  }
+
+  /** Entries pending for any consumer for at least minIdle, now pending for this consumer. */
+  public List<OutboxEntry> claimOutbox(
+      QueueName queue, String group, String consumer, Duration minIdle, int count) {
+    ClaimedMessages<byte[], byte[]> claimed =
+        gateway.await(
+            gateway
+                .commands()
+                .xautoclaim(
+                    outboxKey(queue),
+                    XAutoClaimArgs.Builder.xautoclaim(
+                            Consumer.from(utf8(group), utf8(consumer)), minIdle, "0-0")
+                        .count(count)));
+    return outboxEntries(queue, claimed.getMessages());
+  }
+
+  /** Acknowledges and deletes entries ({@code outbox_ack.lua}); returns how many were deleted. */
+  public long ackOutbox(QueueName queue, String group, List<String> entryIds) {
+    Args args = new Args(1 + entryIds.size()).add(group);
+    entryIds.forEach(args::add);
+    return ScriptReplies.sweep(run(ScriptLibrary.OUTBOX_ACK, queue, args));
+  }
+
+  /** Entries in the outbox. */
+  public long outboxLength(QueueName queue) {
+    Long length = gateway.await(gateway.commands().xlen(outboxKey(queue)));
+    return length == null ? 0 : length;
+  }
+
+  /** When the oldest entry was added (its stream id's time), or empty. */
+  public Optional<Instant> oldestOutboxEntry(QueueName queue) {
+    List<StreamMessage<byte[], byte[]>> first =
+        gateway.await(
+            gateway.commands().xrange(outboxKey(queue), Range.unbounded(), Limit.from(1)));
+    if (first == null || first.isEmpty()) {
+      return Optional.empty();
+    }
+    String id = first.get(0).getId();
+    return Optional.of(Instant.ofEpochMilli(Long.parseLong(id.substring(0, id.indexOf('-')))));
+  }
+
+  /** SET NX PX: whether the holder took the lock. */
+  public boolean tryLock(String name, String holder, Duration ttl) {
+    String reply =
+        gateway.await(
+            gateway
+                .commands()
+                .set(KeySpace.lock(name), utf8(holder), SetArgs.Builder.nx().px(ttl.toMillis())));
+    return "OK".equals(reply);
+  }
+
+  private static byte[] outboxKey(QueueName queue) {
+    return KeySpace.queueKeys(queue)[KeySpace.OUTBOX_INDEX];
+  }
+
+  private static long longOrZero(byte[] value) {
+    return value == null ? 0 : Long.parseLong(text(value));
+  }
+
+  private static List<OutboxEntry> outboxEntries(
+      QueueName queue, List<StreamMessage<byte[], byte[]>> messages) {
+    List<OutboxEntry> entries = new ArrayList<>(messages.size());
+    for (StreamMessage<byte[], byte[]> message : messages) {
+      Map<byte[], byte[]> body = message.getBody();
+      if (body == null || body.isEmpty()) {
+        continue; // deleted while pending: nothing left to archive
+      }
+      Map<String, byte[]> fields = new HashMap<>();
+      body.forEach((k, v) -> fields.put(text(k), v));
+      // lib/archive.lua: priority, attempts, max attempts, created, due, started, finished.
+      String[] n = text(fields.get("n")).split(",", -1);
+      entries.add(
+          new OutboxEntry(
+              message.getId(),
+              queue,
+              text(fields.get("id")),
+              JobState.valueOf(text(fields.get("st"))),
+              Integer.parseInt(n[0]),
+              Integer.parseInt(n[1]),
+              Integer.parseInt(n[2]),
+              outboxInstant(n[3]),
+              outboxInstant(n[4]),
+              outboxInstant(n[5]),
+              outboxInstant(n[6]),
+              outboxText(fields, "err"),
+              outboxBytes(fields, "res"),
+              outboxBytes(fields, "pay")));
+    }
+    return entries;
+  }
+
+  private static Instant outboxInstant(String ms) {
+    long value = Long.parseLong(ms);
+    return value <= 0 ? null : Instant.ofEpochMilli(value);
+  }
+
+  private static String outboxText(Map<String, byte[]> fields, String name) {
+    byte[] value = fields.get(name);
+    return value == null || value.length == 0 ? null : text(value);
+  }
+
+  private static byte[] outboxBytes(Map<String, byte[]> fields, String name) {
+    byte[] value = fields.get(name);
+    return value == null || value.length == 0 ? null : value;
   }
 
   // ---- the server ----

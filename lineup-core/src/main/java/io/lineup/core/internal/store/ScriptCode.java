@@ -23,7 +23,9 @@ public enum ScriptCode {
   /** The token's lease was released. */
   RELEASED(-8),
   /** The token is not one of the job's last two leases. */
-  WRONG_TOKEN(-9);
+  WRONG_TOKEN(-9),
+  /** Replace of a record: it holds another value than the one expected. */
+  CHANGED(-10);
 
   private final int code;
 

@@ -32,7 +32,7 @@ public final class ScriptFailures {
       case NACKED -> lost(id, LeaseLostException.Reason.NACKED);
       case RELEASED -> lost(id, LeaseLostException.Reason.RELEASED);
       case WRONG_TOKEN -> lost(id, LeaseLostException.Reason.WRONG_TOKEN);
-      case EXISTS -> new LineupException("Unexpected answer " + code + " for job " + id);
+      case EXISTS, CHANGED -> new LineupException("Unexpected answer " + code + " for job " + id);
     };
   }
 

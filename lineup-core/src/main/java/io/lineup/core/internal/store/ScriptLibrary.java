@@ -48,7 +48,25 @@ public final class ScriptLibrary {
           "expire",
           "retention",
           "release",
-          "shorten");
+          "shorten",
+          "outbox_ack",
+          "replace_record");
+
+  /**
+   * The first line of the scripts that add jobs or settings ({@code publish}, {@code configure}):
+   * flags declared (none), so that Redis at its {@code maxmemory} refuses the call before it
+   * starts, and a refused call has written nothing.
+   */
+  static final String REFUSED_AT_MEMORY_LIMIT = "#!lua\n";
+
+  /**
+   * The first line of every other script: they move, settle or remove jobs, so consumers keep
+   * working at the memory limit and free memory. Without it Redis would refuse such a script at its
+   * first write that may add memory (an extend's {@code ZADD}), however much it would free.
+   */
+  static final String ALLOWED_AT_MEMORY_LIMIT = "#!lua flags=allow-oom\n";
+
+  private static final Set<String> ADDING_SCRIPTS = Set.of("publish", "configure");
 
   public static final LuaScript PUBLISH = load("publish");
   public static final LuaScript LEASE = load("lease");
@@ -69,6 +87,8 @@ public final class ScriptLibrary {
   public static final LuaScript RETENTION = load("retention");
   public static final LuaScript RELEASE = load("release");
   public static final LuaScript SHORTEN = load("shorten");
+  public static final LuaScript OUTBOX_ACK = load("outbox_ack");
+  public static final LuaScript REPLACE_RECORD = load("replace_record");
 
   private ScriptLibrary() {}
 
@@ -101,7 +121,7 @@ public final class ScriptLibrary {
       StringBuilder whole = new StringBuilder();
       helpers.forEach(chunk -> whole.append(chunk.text()));
       body.forEach(line -> whole.append(line).append('\n'));
-      return LuaScript.of(name, whole.toString());
+      return LuaScript.of(name, shebang(name) + whole);
     }
     String used = String.join("\n", body);
     boolean grew = true;
@@ -124,7 +144,12 @@ public final class ScriptLibrary {
       }
     }
     body.forEach(line -> out.append(line).append('\n'));
-    return LuaScript.of(name, out.toString());
+    return LuaScript.of(name, shebang(name) + out);
+  }
+
+  /** The first line: how the script behaves when Redis is at its memory limit (Redis 7.0+). */
+  private static String shebang(String name) {
+    return ADDING_SCRIPTS.contains(name) ? REFUSED_AT_MEMORY_LIMIT : ALLOWED_AT_MEMORY_LIMIT;
   }
 
   /**

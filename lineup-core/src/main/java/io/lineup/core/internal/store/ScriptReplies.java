@@ -84,6 +84,11 @@ public final class ScriptReplies {
     CODE
   }
 
+  /** {@code replace_record.lua}. */
+  enum ReplaceRecord {
+    CODE
+  }
+
   /** {@code cancel.lua}. */
   enum Cancel {
     CODE,
@@ -162,7 +167,7 @@ public final class ScriptReplies {
     LEFT
   }
 
-  /** {@code reclaim.lua}, {@code expire.lua}, {@code retention.lua}. */
+  /** {@code reclaim.lua}, {@code expire.lua}, {@code retention.lua}, {@code outbox_ack.lua}. */
   enum Sweep {
     HANDLED
   }
@@ -314,6 +319,10 @@ public final class ScriptReplies {
 
   static ScriptCode shorten(Object reply) {
     return code(Replies.asList(reply), Shorten.CODE);
+  }
+
+  static ScriptCode replaceRecord(Object reply) {
+    return code(Replies.asList(reply), ReplaceRecord.CODE);
   }
 
   static CancelReply cancel(Object replyObject) {

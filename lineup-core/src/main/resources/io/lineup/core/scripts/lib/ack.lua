@@ -10,6 +10,7 @@
 --#include lib/events.lua
 --#include lib/line.lua
 --#include lib/finish.lua
+--#include lib/archive.lua
 --#include lib/service.lua
 local function ack_all(first, n, now, s)
   local codes = {}
@@ -27,7 +28,6 @@ local function ack_all(first, n, now, s)
   local records = {}        -- HSET field/value pairs: the finished records
   local finished = {}       -- ZADD score/member pairs for the finished set
   local unleased = {}
-  local untimed = {}        -- jobs that had a TTL
   local gone = {}           -- records deleted at once (no retention)
   for i = 1, n do
     local id, token = ids[i], ARGV[first + (i - 1) * 3 + 1]
@@ -38,23 +38,28 @@ local function ack_all(first, n, now, s)
     elseif not raws[i] then
       code = C_NOT_FOUND
     else
-      local job = job_decode(raws[i])
+      -- Only the head: an ack changes no field of the body (lib/job.lua), and reads none unless
+      -- the archive's outbox entry needs them (priority, creation, payload).
+      local job, body
+      if s.archive_max > 0 then
+        job, body = job_decode(raws[i])
+      else
+        job, body = job_decode_head(raws[i])
+      end
       if job[F_STATE] ~= ST_LEASED or job[F_TOKEN] ~= token then
         code = not_leased_code(job, token)
       else
         code = C_OK
         acked_by[id] = token
+        outbox_add(id, job, ST_DONE, now, s, ARGV[first + (i - 1) * 3 + 2])
         unleased[#unleased + 1] = id
-        if present(job[F_EXPIRES]) then
-          untimed[#untimed + 1] = id
-        end
         if keep then
           -- What finish() does, with the writes gathered for the whole call.
           job[F_RESULT] = ARGV[first + (i - 1) * 3 + 2]
           job[F_LINE] = 0
           finished_record(job, ST_DONE, now)
           records[#records + 1] = id
-          records[#records + 1] = job_pack(job)
+          records[#records + 1] = job_pack_head(job, body)
           finished[#finished + 1] = now_text
           finished[#finished + 1] = id
         else
@@ -68,8 +73,10 @@ local function ack_all(first, n, now, s)
   if #unleased > 0 then
     redis.call('ZREM', K_LEASED, unpack(unleased))
   end
-  if #untimed > 0 then
-    redis.call('ZREM', K_TTL, unpack(untimed))
+  -- Whether a job had a TTL is in its body, which the ack does not read: while any job of the
+  -- queue has one, every acked job leaves the TTL set (a no-op for those not in it).
+  if #unleased > 0 and redis.call('ZCARD', K_TTL) > 0 then
+    redis.call('ZREM', K_TTL, unpack(unleased))
   end
   if #records > 0 then
     records_put(records)

@@ -10,3 +10,4 @@ local C_ALREADY_DONE = -6    -- the job was acked (under this lease, for nack/ex
 local C_NACKED = -7          -- the token's lease was nacked
 local C_RELEASED = -8        -- the token's lease was released
 local C_WRONG_TOKEN = -9     -- the token is not one of the job's last two leases
+local C_CHANGED = -10        -- replace_record: the record holds another value than the one expected

@@ -2,6 +2,7 @@
 -- queue's retention window (and at most retention_max records), then the record goes.
 --#include lib/keys.lua
 --#include lib/job.lua
+--#include lib/archive.lua
 local FINISHED_TRIM_STEP = 8
 local FINISHED_TRIM_MAX = 1000 -- per script call, within what one unpack may pass
 
@@ -37,6 +38,7 @@ local function finished_record(job, state, now)
 end
 
 local function finish(id, job, state, now, s)
+  outbox_add(id, job, state, now, s, nil)
   if present(job[F_EXPIRES]) then
     redis.call('ZREM', K_TTL, id)
   end

@@ -1,4 +1,5 @@
--- A job is one field of the queue's jobs hash: a msgpack array, positions below.
+-- A job is one field of the queue's jobs hash: a msgpack array, positions below (or the split form,
+-- job_decode).
 -- Absent values are 0 and trailing ones are not stored, so a new job waiting in line costs
 -- only its payload and creation time (see docs/engine.md, data layout).
 --#include lib/keys.lua
@@ -91,23 +92,54 @@ local function present(v)
   return v ~= nil and v ~= 0 and v ~= ''
 end
 
--- A job from its stored form, every absent value 0.
-local function job_decode(raw)
-  local job = cmsgpack.unpack(raw)
-  for i = 1, JOB_FIELDS do
-    if job[i] == nil then
-      job[i] = 0
-    end
+-- A record is stored in one of two forms. Whole: one msgpack array of the fields above (what
+-- publish writes, and job_store). Split: the byte 0xc1 (a byte msgpack never uses, so no whole
+-- record starts with it), then the head, a msgpack array at the same positions whose body fields
+-- (BODY_FIELDS) are 0, then a whole record, the body, whose head fields the head overrides. Leases
+-- and acks change only head fields, so they write the split form (job_pack_head): the head packed
+-- in front of the body's stored bytes, instead of packing the payload and every other body field
+-- once more; an ack does not unpack the body at all (job_decode_head).
+local SPLIT_MARK = 193 -- 0xc1
+local SPLIT_TEXT = string.char(SPLIT_MARK)
+local BODY_FIELDS = {F_PAYLOAD, F_CREATED, F_PRIORITY, F_MAX_ATTEMPTS, F_TTR, F_DUE, F_EXPIRES}
+local mp_unpack, mp_unpack_one, mp_pack = cmsgpack.unpack, cmsgpack.unpack_one, cmsgpack.pack
+
+local function zero_filled(job)
+  for i = #job + 1, JOB_FIELDS do
+    job[i] = 0
   end
   return job
 end
 
+-- A job from its stored form, every absent value 0, and its stored body (for job_pack_head).
+local function job_decode(raw)
+  if str_byte(raw, 1) ~= SPLIT_MARK then
+    return zero_filled(mp_unpack(raw)), raw
+  end
+  local body_at, job = mp_unpack_one(raw, 1)
+  local _, body = mp_unpack_one(raw, body_at)
+  for _, f in ipairs(BODY_FIELDS) do
+    job[f] = body[f] or 0
+  end
+  return zero_filled(job), str_sub(raw, body_at + 1)
+end
+
+-- Only the head fields of a stored job (absent values 0; the body fields read 0 whatever the body
+-- holds, so callers must not read them), and its stored body. Cheaper than job_decode for a split
+-- record: the body, with the payload, is not unpacked.
+local function job_decode_head(raw)
+  if str_byte(raw, 1) ~= SPLIT_MARK then
+    return job_decode(raw)
+  end
+  local body_at, job = mp_unpack_one(raw, 1)
+  return zero_filled(job), str_sub(raw, body_at + 1)
+end
 local function job_load(id)
   local raw = redis.call('HGET', record_key(id), id)
   if not raw then
     return nil
   end
-  return job_decode(raw)
+  return (job_decode(raw))
 end
 
 -- The stored form of a job (as job_decode returns it: no nil below JOB_FIELDS), trailing absent
@@ -127,6 +159,27 @@ local function job_pack(job)
     return string.char(0x90 + n) .. cmsgpack.pack(unpack(job, 1, n))
   end
   return string.char(0xdc, 0, n) .. cmsgpack.pack(unpack(job, 1, n))
+end
+
+-- The split stored form of a job whose body fields are as in its stored body (as job_decode or
+-- job_decode_head returned them): its head fields packed in front of that body, trailing absent
+-- values dropped. One pack of the values, no table built: the body positions go in as 0.
+local function job_pack_head(job, body)
+  local n = JOB_FIELDS
+  while n > F_EXPIRES do
+    local v = job[n]
+    if v ~= 0 and v ~= '' then
+      break
+    end
+    n = n - 1
+  end
+  if n == F_EXPIRES then
+    -- Positions 6 to 9 are body fields: the head ends with the state.
+    return SPLIT_TEXT .. string.char(0x90 + F_STATE) .. mp_pack(0, 0, 0, job[F_ATTEMPTS], job[F_STATE]) .. body
+  end
+  local header = n < 16 and string.char(0x90 + n) or string.char(0xdc, 0, n)
+  return SPLIT_TEXT .. header .. mp_pack(0, 0, 0, job[F_ATTEMPTS], job[F_STATE], 0, 0, 0, 0, unpack(job, F_STARTED, n))
+    .. body
 end
 
 -- A new lease of a job: the ended lease's token and how it ended move to the previous fields.

@@ -5,6 +5,7 @@
 --#include lib/job.lua
 --#include lib/events.lua
 --#include lib/line.lua
+--#include lib/archive.lua
 local function backoff_delay(s, attempts, rand)
   local delay = s.backoff_ms
   if s.backoff == 'exponential' then
@@ -36,6 +37,7 @@ local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
     end
     job_store(id, job)
     redis.call('ZADD', K_DEAD, now, id)
+    outbox_add(id, job, ST_DEAD, now, s, nil)
     note('dead', id)
     return ST_DEAD, now
   end

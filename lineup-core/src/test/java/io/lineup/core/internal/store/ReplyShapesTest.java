@@ -37,6 +37,7 @@ class ReplyShapesTest {
           Map.entry("release", Map.of("Returns", names(ScriptReplies.Release.class))),
           Map.entry("cancel", Map.of("Returns", names(ScriptReplies.Cancel.class))),
           Map.entry("shorten", Map.of("Returns", names(ScriptReplies.Shorten.class))),
+          Map.entry("replace_record", Map.of("Returns", names(ScriptReplies.ReplaceRecord.class))),
           Map.entry("get", Map.of("Returns", names(ScriptReplies.Get.class))),
           Map.entry("stats", Map.of("Returns", names(ScriptReplies.Stats.class))),
           Map.entry(
@@ -52,6 +53,7 @@ class ReplyShapesTest {
           Map.entry("reclaim", Map.of("Returns", names(ScriptReplies.Sweep.class))),
           Map.entry("expire", Map.of("Returns", names(ScriptReplies.Sweep.class))),
           Map.entry("retention", Map.of("Returns", names(ScriptReplies.Sweep.class))),
+          Map.entry("outbox_ack", Map.of("Returns", names(ScriptReplies.Sweep.class))),
           Map.entry("configure", Map.of("Returns", names(ScriptReplies.Configure.class))));
 
   static Stream<Arguments> shapes() {

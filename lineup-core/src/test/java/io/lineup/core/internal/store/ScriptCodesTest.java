@@ -46,6 +46,7 @@ class ScriptCodesTest {
       switch (code) {
         case OK -> assertThat(failure).isNull();
         case EXISTS -> assertThat(failure).as("publish only").isNotNull();
+        case CHANGED -> assertThat(failure).as("replace_record only").isNotNull();
         case NOT_FOUND -> assertThat(failure).isInstanceOf(JobNotFoundException.class);
         default ->
             assertThat(failure)

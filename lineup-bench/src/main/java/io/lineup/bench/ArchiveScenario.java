@@ -1,0 +1,192 @@
+package io.lineup.bench;
+
+import io.lineup.archive.Archive;
+import io.lineup.archive.ArchiveSettings;
+import io.lineup.bench.report.Figure;
+import io.lineup.core.ArchiveOutbox;
+import io.lineup.core.QueueName;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code consume_per_s_archived}, {@code archive_rows_per_s} and {@code archive_lag_ms_p99}: the
+ * {@code consume_per_s} drain with the SQL archive on, to a PostgreSQL schema of the run's own.
+ *
+ * <p>{@code consume_per_s_archived} is the drain's rate, measured as {@code consume_per_s} is.
+ * {@code archive_rows_per_s} is the jobs archived divided by the time from the drain's start until
+ * the last row was committed. {@code archive_lag_ms_p99} is the 99th percentile of the age of the
+ * queue's oldest unarchived outbox entry, sampled every {@value #SAMPLE_MS} ms from the drain's
+ * start until the archive caught up (0 while the outbox is empty). The outbox's peak length is
+ * printed.
+ */
+final class ArchiveScenario {
+  /** The database: {@code LINEUP_BENCH_ARCHIVE_URL}, else the local PostgreSQL's {@code test}. */
+  static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test";
+
+  /** The database user: {@code LINEUP_BENCH_ARCHIVE_USER}, else {@code postgres}. */
+  static final String DEFAULT_USER = "postgres";
+
+  static final int SAMPLE_MS = 10;
+
+  /** Longest the archive may take to catch up after the drain before the run fails. */
+  static final Duration CATCH_UP = Duration.ofMinutes(5);
+
+  private ArchiveScenario() {}
+
+  /** The database URL this run archives to. */
+  static String url() {
+    String url = System.getenv("LINEUP_BENCH_ARCHIVE_URL");
+    return url == null || url.isBlank() ? DEFAULT_URL : url;
+  }
+
+  private static String user() {
+    String user = System.getenv("LINEUP_BENCH_ARCHIVE_USER");
+    return user == null || user.isBlank() ? DEFAULT_USER : user;
+  }
+
+  private static String password() {
+    String password = System.getenv("LINEUP_BENCH_ARCHIVE_PASSWORD");
+    return password == null ? "" : password;
+  }
+
+  /**
+   * Whether the database answers; the reason it does not otherwise.
+   *
+   * @return empty when reachable
+   */
+  static Optional<String> unreachable() {
+    try (Connection c = DriverManager.getConnection(url(), user(), password())) {
+      return Optional.empty();
+    } catch (SQLException e) {
+      return Optional.of("the archive database " + url() + " is not reachable: " + e.getMessage());
+    }
+  }
+
+  static List<Figure> run(BenchContext context) throws SQLException {
+    String schema =
+        "lineup_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    execute("CREATE SCHEMA " + schema);
+    String url = url() + (url().contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    QueueName queue = context.freshQueue("consume-archived");
+    int jobs = context.counts().consumeJobs();
+    ArchiveSettings settings =
+        ArchiveSettings.defaults(url)
+            .withCredentials(user(), password().isEmpty() ? null : password());
+    try (Archive archive = Archive.start(context.lineup(), settings, "bench")) {
+      long waitUntil = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (!archive.archiver().isReady()) {
+        if (System.nanoTime() > waitUntil) {
+          throw new IllegalStateException("the archive did not create its schema within 30 s");
+        }
+        Pause.millis(10);
+      }
+      archive.archiver().enable(queue);
+      QueueFiller.fill(context, queue, jobs, 0);
+      context.say(
+          "consume_per_s_archived: %,d jobs waiting, archived to %s", jobs, settings.safeUrl());
+      ArchiveOutbox outbox = context.lineup().archiveOutbox();
+      List<Double> lags = new ArrayList<>();
+      AtomicLong peak = new AtomicLong();
+      AtomicBoolean sampling = new AtomicBoolean(true);
+      Thread sampler =
+          Thread.ofPlatform()
+              .name("archive-lag-sampler")
+              .start(() -> {
+                while (sampling.get()) {
+                  long now = System.currentTimeMillis();
+                  Optional<Instant> oldest = outbox.oldestEntryAt(queue);
+                  synchronized (lags) {
+                    lags.add(
+                        oldest
+                            .map(at -> (double) Math.max(0, now - at.toEpochMilli()))
+                            .orElse(0.0));
+                  }
+                  peak.accumulateAndGet(outbox.length(queue), Math::max);
+                  Pause.millis(SAMPLE_MS);
+                }
+              });
+      long start = System.nanoTime();
+      long rowsBefore = archive.stats().rowsWritten();
+      RedisProbe probe = RedisProbe.start(context);
+      Figure consumed = ConsumeScenario.drain(context, queue, jobs, "consume_per_s_archived");
+      long deadline = System.nanoTime() + CATCH_UP.toNanos();
+      while (outbox.length(queue) > 0 || archive.stats().rowsWritten() - rowsBefore < jobs) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the archive did not catch up within " + CATCH_UP);
+        }
+        Pause.millis(1);
+      }
+      long nanos = System.nanoTime() - start;
+      sampling.set(false);
+      try {
+        sampler.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      RedisProbe.Cost cost = probe.finish("archive_rows_per_s", jobs);
+      long rows = rows(url);
+      if (rows != jobs) {
+        throw new IllegalStateException("archived " + rows + " rows of " + jobs + " jobs");
+      }
+      double p99;
+      synchronized (lags) {
+        p99 = new Percentiles(lags.stream().mapToDouble(Double::doubleValue).toArray()).at(99);
+      }
+      context.say(
+          "archive: %,d rows, outbox peak length %,d entries, lag p99 %.0f ms (%d samples)",
+          rows, peak.get(), p99, lags.size());
+      return List.of(
+          consumed,
+          new Figure(
+              "archive_rows_per_s",
+              BenchContext.perSecond(rows, nanos),
+              Figure.Unit.PER_SECOND,
+              cost.redisMicrosPerJob(),
+              cost.benchMicrosPerJob(),
+              rows),
+          new Figure(
+              "archive_lag_ms_p99",
+              // At least a millisecond: a lag below the clock's resolution still took time.
+              Math.max(1, p99),
+              Figure.Unit.MILLISECONDS,
+              cost.redisMicrosPerJob(),
+              cost.benchMicrosPerJob(),
+              rows));
+    } finally {
+      // Archiving stays switched on per queue in Redis: switch it off for what follows.
+      for (QueueName known : context.lineup().queues()) {
+        context.lineup().archiveOutbox().disable(known);
+      }
+      context.redis().dropQueue(queue);
+      execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    }
+  }
+
+  private static long rows(String url) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url, user(), password());
+        PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM lineup_archive");
+        ResultSet r = s.executeQuery()) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  private static void execute(String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url(), user(), password());
+        Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+}

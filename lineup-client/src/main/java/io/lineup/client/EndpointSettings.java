@@ -1,0 +1,141 @@
+package io.lineup.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The settings of an endpoint for {@link DispatchClient#putEndpoint}: its base URL and only the
+ * settings named; the server gives the others their defaults (docs/dispatch.md, "Endpoint
+ * settings", lists every range). The server checks every value and answers 400 naming the field.
+ *
+ * <pre>{@code
+ * EndpointSettings.of("https://render.internal.example/api")
+ *     .rate(300, Duration.ofSeconds(1)).concurrency(4).maxAttempts(3);
+ * }</pre>
+ */
+public final class EndpointSettings {
+  private final ObjectNode json = Json.object();
+
+  private EndpointSettings(String baseUrl) {
+    json.put("base_url", Objects.requireNonNull(baseUrl, "baseUrl"));
+  }
+
+  /** Settings of an endpoint at this http or https base URL; tasks reach only paths under it. */
+  public static EndpointSettings of(String baseUrl) {
+    return new EndpointSettings(baseUrl);
+  }
+
+  /** The methods a task may use (default {@code POST} only). */
+  public EndpointSettings methods(List<String> methods) {
+    ArrayNode list = json.putArray("methods");
+    methods.forEach(list::add);
+    return this;
+  }
+
+  /** At most {@code rate} requests started per {@code period}, across all server instances. */
+  public EndpointSettings rate(int rate, Duration period) {
+    json.put("rate", rate);
+    json.put("period_ms", period.toMillis());
+    return this;
+  }
+
+  /** Most requests started at once (default a tenth of the rate, at least 1). */
+  public EndpointSettings burst(int burst) {
+    json.put("burst", burst);
+    return this;
+  }
+
+  /** Most requests in flight across all instances (default 10; 0: no shared cap). */
+  public EndpointSettings concurrency(int concurrency) {
+    json.put("concurrency", concurrency);
+    return this;
+  }
+
+  /** Longest time of one request, up to its response headers (default 30 s). */
+  public EndpointSettings attemptTimeout(Duration timeout) {
+    json.put("attempt_timeout_ms", timeout.toMillis());
+    return this;
+  }
+
+  /** Requests per task before it fails (default 3). */
+  public EndpointSettings maxAttempts(int attempts) {
+    json.put("max_attempts", attempts);
+    return this;
+  }
+
+  /** Exponential backoff between retries, from {@code initial} up to {@code max}, with jitter. */
+  public EndpointSettings exponentialBackoff(Duration initial, Duration max, double jitter) {
+    ObjectNode b = json.putObject("backoff");
+    b.put("kind", "exponential");
+    b.put("initial_ms", initial.toMillis());
+    b.put("max_ms", max.toMillis());
+    b.put("jitter", jitter);
+    return this;
+  }
+
+  /** A fixed wait between retries. */
+  public EndpointSettings fixedBackoff(Duration wait) {
+    ObjectNode b = json.putObject("backoff");
+    b.put("kind", "fixed");
+    b.put("initial_ms", wait.toMillis());
+    return this;
+  }
+
+  /**
+   * The outcomes that are retried: {@code connection_error}, {@code timeout}, {@code 4xx}, {@code
+   * 5xx} or a status code such as {@code 429}.
+   */
+  public EndpointSettings retryOn(List<String> outcomes) {
+    ArrayNode list = json.putArray("retry_on");
+    outcomes.forEach(list::add);
+    return this;
+  }
+
+  /** Longest wait in line before the first attempt (default 1 h); then the task times out. */
+  public EndpointSettings lineTimeout(Duration timeout) {
+    json.put("line_timeout_ms", timeout.toMillis());
+    return this;
+  }
+
+  /** How long a finished task is kept (default 1 h). */
+  public EndpointSettings retention(Duration retention) {
+    json.put("retention_ms", retention.toMillis());
+    return this;
+  }
+
+  /** How long a finished task is kept once its caller has read it (default 60 s). */
+  public EndpointSettings readGrace(Duration grace) {
+    json.put("read_grace_ms", grace.toMillis());
+    return this;
+  }
+
+  /** The expected length of one request, for ETAs until completions have been measured. */
+  public EndpointSettings expectedService(Duration expected) {
+    json.put("expected_service_ms", expected.toMillis());
+    return this;
+  }
+
+  /** A paused endpoint accepts tasks and sends none. */
+  public EndpointSettings paused(boolean paused) {
+    json.put("paused", paused);
+    return this;
+  }
+
+  /**
+   * Opens the breaker after {@code failures} consecutive failures (0: off) for {@code cooldown}.
+   */
+  public EndpointSettings circuitBreaker(int failures, Duration cooldown) {
+    ObjectNode b = json.putObject("circuit_breaker");
+    b.put("failures", failures);
+    b.put("cooldown_ms", cooldown.toMillis());
+    return this;
+  }
+
+  JsonNode toJson() {
+    return json.deepCopy();
+  }
+}

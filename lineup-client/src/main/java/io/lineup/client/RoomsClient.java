@@ -1,0 +1,236 @@
+package io.lineup.client;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Waiting rooms ({@code /v1/rooms}): rooms, tickets with their position, ETA and pass, priority
+ * grants, and the online check of a pass. Get it from {@link LineupClient#rooms()}.
+ *
+ * <pre>{@code
+ * RoomsClient rooms = client.rooms();
+ * RoomName checkout = RoomName.of("shop", "checkout");
+ * Ticket ticket = rooms.join(checkout);
+ * while (ticket.status() == TicketStatus.WAITING) {
+ *   Thread.sleep(ticket.pollAfter().toMillis());
+ *   ticket = rooms.ticket(checkout, ticket.id()); // a poll keeps the place
+ * }
+ * String pass = ticket.pass(); // null when the ticket is gone
+ * }</pre>
+ */
+public final class RoomsClient {
+  private final Transport transport;
+
+  RoomsClient(Transport transport) {
+    this.transport = transport;
+  }
+
+  private static String roomPath(RoomName room) {
+    return "/v1/rooms/"
+        + Transport.segment(room.namespace())
+        + "/"
+        + Transport.segment(room.name());
+  }
+
+  private static String ticketPath(RoomName room, String ticket) {
+    return roomPath(room)
+        + "/tickets/"
+        + Transport.segment(Objects.requireNonNull(ticket, "ticket"));
+  }
+
+  // ---- rooms
+
+  /**
+   * Creates or replaces a room (scope {@code manage}); its limits hold at once on every instance.
+   *
+   * @return the room with its counts
+   * @throws InvalidRequestException when a setting is out of range (the field names it)
+   */
+  public Room putRoom(RoomName room, RoomSettings settings) {
+    return Room.read(transport.put(roomPath(room), settings.toJson()).body());
+  }
+
+  /**
+   * A room's settings and counts (scope {@code manage}).
+   *
+   * @throws NotFoundException when there is no such room
+   */
+  public Room room(RoomName room) {
+    return Room.read(transport.get(roomPath(room)).body());
+  }
+
+  /**
+   * Deletes a room (scope {@code manage}): its waiting tickets are dropped and its passes no longer
+   * verify online.
+   *
+   * @throws NotFoundException when there is no such room
+   */
+  public void deleteRoom(RoomName room) {
+    transport.delete(roomPath(room));
+  }
+
+  // ---- tickets
+
+  /**
+   * Joins the line (scope {@code publish}) at the token's maximum priority (0 for the admin token).
+   *
+   * @throws NotFoundException when there is no such room
+   * @throws RoomFullException when a room of method reject is full
+   */
+  public Ticket join(RoomName room) {
+    return joinWith(room, Json.object());
+  }
+
+  /**
+   * Joins the line at a priority no higher than the token allows.
+   *
+   * @throws ForbiddenException {@code priority_not_allowed} when it is above the token's maximum
+   * @see #join(RoomName)
+   */
+  public Ticket join(RoomName room, int priority) {
+    ObjectNode body = Json.object();
+    body.put("priority", priority);
+    return joinWith(room, body);
+  }
+
+  /**
+   * Joins the line with a single-use grant the business backend made ({@link #createGrant}): the
+   * ticket gets the grant's priority.
+   *
+   * @param subject the subject the grant names, or null when it names none
+   * @throws GrantRefusedException when the grant is unknown, used, expired, or for another room or
+   *     subject
+   */
+  public Ticket joinWithGrant(RoomName room, String grant, String subject) {
+    ObjectNode body = Json.object();
+    body.put("grant", Objects.requireNonNull(grant, "grant"));
+    if (subject != null) {
+      body.put("subject", subject);
+    }
+    return joinWith(room, body);
+  }
+
+  private Ticket joinWith(RoomName room, ObjectNode body) {
+    return Ticket.read(transport.post(roomPath(room) + "/tickets", body).body());
+  }
+
+  /**
+   * Polls a ticket (scope {@code publish} or {@code manage}): its position and ETA, or once
+   * admitted its pass. A poll keeps a waiting ticket's place for another grace period.
+   *
+   * @throws InvalidRequestException when the id is not a ticket id
+   * @throws NotFoundException when the room has no such ticket
+   */
+  public Ticket ticket(RoomName room, String ticket) {
+    return Ticket.read(transport.get(ticketPath(room, ticket)).body());
+  }
+
+  /**
+   * Leaves the line, or gives back an admitted ticket's slot (its pass stops verifying online).
+   *
+   * @return the status the ticket was in
+   * @throws NotFoundException when the room has no such ticket
+   */
+  public TicketStatus leave(RoomName room, String ticket) {
+    return TicketStatus.read(
+        Json.text(transport.delete(ticketPath(room, ticket)).body(), "previous_status"));
+  }
+
+  /**
+   * Renews an admitted ticket's pass for another pass lifetime (scope {@code publish}).
+   *
+   * @return the ticket with its new pass
+   * @throws NotRenewableException when the room does not allow it or the ticket holds no pass
+   */
+  public Ticket renew(RoomName room, String ticket) {
+    return Ticket.read(transport.post(ticketPath(room, ticket) + "/renew", Json.object()).body());
+  }
+
+  // ---- passes and keys
+
+  /**
+   * The room's public keys as a JWKS (no token needed), for {@code PassVerifier.fromJwks} of
+   * lineup-pass.
+   *
+   * @throws NotFoundException when there is no such room
+   */
+  public String jwks(RoomName room) {
+    return transport.getText(roomPath(room) + "/jwks.json");
+  }
+
+  /**
+   * Checks a pass online (any token of the room's namespace): what an offline check checks, and
+   * also that it was not revoked and its ticket still holds its slot.
+   *
+   * @throws PassRejectedException when it is refused ({@link PassRejectedException#reason()})
+   * @throws InvalidRequestException when the text is not a pass at all
+   */
+  public VerifiedPass verifyPass(RoomName room, String pass) {
+    ObjectNode body = Json.object();
+    body.put("room", room.toString());
+    body.put("pass", Objects.requireNonNull(pass, "pass"));
+    return VerifiedPass.read(transport.post("/v1/passes/verify", body).body());
+  }
+
+  /**
+   * Revokes a pass by its id (scope {@code manage}): its slot is freed at once and the online check
+   * refuses it from then on; offline checks cannot know.
+   *
+   * @throws NotFoundException when the room has no such pass
+   */
+  public void revokePass(RoomName room, String passId) {
+    transport.delete(roomPath(room) + "/passes/" + Transport.segment(passId));
+  }
+
+  /**
+   * Makes a new signing key current (scope {@code manage}); the old one stays published until its
+   * passes can have expired.
+   *
+   * @return the id of the new current key
+   */
+  public String rotateKeys(RoomName room) {
+    return Json.text(
+        transport.post(roomPath(room) + "/keys/rotate", Json.object()).body(), "current_kid");
+  }
+
+  // ---- grants
+
+  /**
+   * Creates a single-use priority grant (scope {@code manage}) for the business backend to hand to
+   * one user.
+   *
+   * @param priority the ticket's priority, at most the token's maximum
+   * @param subject the only subject that may use it, or null
+   * @param note why (kept in the grant log), or null
+   * @param ttl how long it can be used (1 s to 30 days), or null for the default 1 h
+   * @throws ForbiddenException {@code priority_not_allowed} above the token's maximum priority
+   */
+  public Grant createGrant(RoomName room, int priority, String subject, String note, Duration ttl) {
+    ObjectNode body = Json.object();
+    body.put("priority", priority);
+    if (subject != null) {
+      body.put("subject", subject);
+    }
+    if (note != null) {
+      body.put("note", note);
+    }
+    if (ttl != null) {
+      body.put("ttl_ms", ttl.toMillis());
+    }
+    return Grant.read(transport.post(roomPath(room) + "/grants", body).body());
+  }
+
+  /** The room's grants, newest first, each with the ticket that used it (scope {@code manage}). */
+  public List<Grant> grants(RoomName room) {
+    List<Grant> list = new ArrayList<>();
+    transport
+        .get(roomPath(room) + "/grants")
+        .body()
+        .path("grants")
+        .forEach(item -> list.add(Grant.read(item)));
+    return List.copyOf(list);
+  }
+}

@@ -1,0 +1,10 @@
+package io.lineup.client;
+
+/**
+ * What a task's cancel did.
+ *
+ * @param id the task's id
+ * @param previousStatus the status it was cancelled in ({@link TaskStatus#QUEUED} or {@link
+ *     TaskStatus#RUNNING})
+ */
+public record TaskCancelResult(String id, TaskStatus previousStatus) {}

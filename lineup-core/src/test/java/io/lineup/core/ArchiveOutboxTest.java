@@ -1,0 +1,195 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static io.lineup.core.Fixtures.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * While archiving is on for a queue, every script that ends a job adds one entry with what the
+ * archive keeps to the queue's outbox, and the outbox stays within its bound; while it is off,
+ * nothing is written.
+ */
+abstract class ArchiveOutboxTest extends EngineSuite {
+  private static final String GROUP = "archivers";
+  private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
+
+  private ManualClock clock;
+  private QueueName queue;
+  private Lineup lineup;
+  private ArchiveOutbox outbox;
+
+  @BeforeEach
+  void connect() {
+    clock = new ManualClock(START);
+    queue = aFreshQueue();
+    lineup = anEngine(options -> options.timeSource(clock).maintenance(false));
+    outbox = lineup.archiveOutbox();
+  }
+
+  @AfterEach
+  void close() {
+    lineup.close();
+  }
+
+  private LeasedJob leaseOne() {
+    return lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+  }
+
+  private Map<String, OutboxEntry> everythingInTheOutbox() {
+    return outbox.readNew(queue, GROUP, "reader", ArchiveOutbox.MAX_BATCH).stream()
+        .collect(Collectors.toMap(OutboxEntry::id, Function.identity()));
+  }
+
+  @Test
+  void everyWayAJobEndsAddsOneEntryWithWhatTheArchiveKeeps() {
+    outbox.enable(queue, 1_000);
+    lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+
+    lineup.publish(queue, aJob("done-payload").id("done").priority(7));
+    LeasedJob done = leaseOne();
+    clock.advance(Duration.ofSeconds(2));
+    lineup.ack(done, "the result".getBytes(StandardCharsets.UTF_8));
+
+    lineup.publish(queue, aJob("dead-payload").id("dead"));
+    LeasedJob dead = leaseOne();
+    lineup.nack(dead, "it broke");
+
+    lineup.publish(queue, aJob("cancel-payload").id("cancelled"));
+    lineup.cancel(queue, "cancelled");
+
+    lineup.publish(queue, aJob("lease-expiry").id("timed-out"));
+    leaseOne();
+    clock.advance(Duration.ofMinutes(5));
+    lineup.lease(queue, 1, Duration.ZERO); // reclaims the expired lease: out of attempts, dead
+
+    lineup.publish(queue, aJob("ttl-payload").id("expired").ttl(Duration.ofSeconds(1)));
+    clock.advance(Duration.ofSeconds(2));
+    lineup.lease(queue, 1, Duration.ZERO); // the job past its TTL ends as it is leased
+
+    Map<String, OutboxEntry> entries = everythingInTheOutbox();
+
+    assertThat(entries).containsOnlyKeys("done", "dead", "cancelled", "timed-out", "expired");
+    OutboxEntry acked = entries.get("done");
+    assertThat(acked.state()).isEqualTo(JobState.DONE);
+    assertThat(acked.priority()).isEqualTo(7);
+    assertThat(acked.attempts()).isEqualTo(1);
+    assertThat(acked.maxAttempts()).isEqualTo(1);
+    assertThat(acked.createdAt()).isEqualTo(START);
+    assertThat(acked.startedAt()).isEqualTo(START);
+    assertThat(acked.finishedAt()).isEqualTo(START.plusSeconds(2));
+    assertThat(acked.result()).asString(StandardCharsets.UTF_8).isEqualTo("the result");
+    assertThat(acked.payload()).asString(StandardCharsets.UTF_8).isEqualTo("done-payload");
+    assertThat(acked.lastError()).isNull();
+    assertThat(acked.queue()).isEqualTo(queue);
+
+    assertThat(entries.get("dead").state()).isEqualTo(JobState.DEAD);
+    assertThat(entries.get("dead").lastError()).isEqualTo("it broke");
+    assertThat(entries.get("dead").payload())
+        .asString(StandardCharsets.UTF_8)
+        .isEqualTo("dead-payload");
+    assertThat(entries.get("cancelled").state()).isEqualTo(JobState.CANCELLED);
+    assertThat(entries.get("cancelled").payload()).isNull();
+    assertThat(entries.get("timed-out").state()).isEqualTo(JobState.DEAD);
+    assertThat(entries.get("timed-out").lastError()).contains("lease expired");
+    assertThat(entries.get("expired").state()).isEqualTo(JobState.EXPIRED);
+  }
+
+  @Test
+  void aQueueWithoutArchivingWritesNoOutbox() {
+    lineup.publish(queue, aJob("x"));
+    lineup.ack(leaseOne());
+
+    assertThat(outbox.maxEntries(queue)).isZero();
+    assertThat(outbox.length(queue)).isZero();
+    assertThat(raw().exists(keyOfTheOutbox())).isZero();
+  }
+
+  @Test
+  void aFullOutboxTakesNoMoreEntriesAndCountsWhatItDropped() {
+    outbox.enable(queue, 3);
+    for (int i = 0; i < 5; i++) {
+      lineup.publish(queue, aJob("job " + i));
+    }
+    List<LeasedJob> leased = lineup.lease(queue, 5, Duration.ZERO).jobs();
+    leased.forEach(lineup::ack);
+
+    assertThat(outbox.length(queue)).isEqualTo(3);
+    assertThat(outbox.dropped(queue)).isEqualTo(2);
+    // The jobs themselves ended as always.
+    assertThat(lineup.get(queue, leased.get(4).id()).orElseThrow().state())
+        .isEqualTo(JobState.DONE);
+  }
+
+  @Test
+  void acknowledgedEntriesLeaveTheOutboxAndAnotherConsumerTakesOverWhatADeadOneHeld() {
+    outbox.enable(queue, 100);
+    lineup.publish(queue, aJob("a").id("a"));
+    lineup.publish(queue, aJob("b").id("b"));
+    lineup.lease(queue, 2, Duration.ZERO).jobs().forEach(lineup::ack);
+
+    List<OutboxEntry> readByFirst = outbox.readNew(queue, GROUP, "first", 1);
+    assertThat(readByFirst).extracting(OutboxEntry::id).containsExactly("a");
+    // "first" dies holding "a"; "second" reads the rest, then takes "a" over.
+    List<OutboxEntry> readBySecond = outbox.readNew(queue, GROUP, "second", 10);
+    assertThat(readBySecond).extracting(OutboxEntry::id).containsExactly("b");
+    // Idle for at least zero: every pending entry, also the one "second" holds itself.
+    List<OutboxEntry> claimed = outbox.claimIdle(queue, GROUP, "second", Duration.ZERO, 10);
+    assertThat(claimed).extracting(OutboxEntry::id).containsExactly("a", "b");
+    assertThat(outbox.readPending(queue, GROUP, "second", 10))
+        .extracting(OutboxEntry::id)
+        .containsExactly("a", "b");
+
+    long deleted =
+        outbox.acknowledge(queue, GROUP, claimed.stream().map(OutboxEntry::entryId).toList());
+
+    assertThat(deleted).isEqualTo(2);
+    assertThat(outbox.length(queue)).isZero();
+    assertThat(outbox.readPending(queue, GROUP, "second", 10)).isEmpty();
+    assertThat(outbox.oldestEntryAt(queue)).isEmpty();
+  }
+
+  @Test
+  void theOldestEntrySaysWhenItWasAdded() {
+    outbox.enable(queue, 100);
+    Instant before = Instant.now().minusSeconds(1);
+    lineup.publish(queue, aJob("a"));
+    lineup.ack(leaseOne());
+
+    assertThat(outbox.oldestEntryAt(queue)).get().matches(at -> at.isAfter(before));
+  }
+
+  @Test
+  void badArgumentsAreRefusedBeforeAnythingIsSent() {
+    assertThatThrownBy(() -> outbox.enable(queue, 0)).isInstanceOf(InvalidArgumentException.class);
+    assertThatThrownBy(() -> outbox.readNew(queue, GROUP, "", 1))
+        .isInstanceOf(InvalidArgumentException.class);
+    assertThatThrownBy(() -> outbox.readNew(queue, GROUP, "c", 0))
+        .isInstanceOf(InvalidArgumentException.class);
+    assertThatThrownBy(() -> outbox.claimIdle(queue, GROUP, "c", Duration.ofMillis(-1), 1))
+        .isInstanceOf(InvalidArgumentException.class);
+  }
+
+  @Test
+  void aLockIsHeldByOneHolderUntilItExpires() {
+    String name = "archive-test-" + queue.name();
+    assertThat(lineup.tryLock(name, "one", Duration.ofMinutes(1))).isTrue();
+    assertThat(lineup.tryLock(name, "two", Duration.ofMinutes(1))).isFalse();
+  }
+
+  private byte[] keyOfTheOutbox() {
+    return io.lineup.core.internal.store.KeySpace.queueKeys(queue)[
+        io.lineup.core.internal.store.KeySpace.OUTBOX_INDEX];
+  }
+}

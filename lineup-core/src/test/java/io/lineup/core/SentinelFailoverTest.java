@@ -1,0 +1,195 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lineup.redis.RedisProcess;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One master, two replicas and three sentinels: the engine, pointed at the sentinels, follows a
+ * failover after the master is killed; every job published with a replica's acknowledgement is
+ * consumed, and the plain ones lost are counted.
+ */
+class SentinelFailoverTest {
+  static final String GROUP = "mymaster";
+  static final int JOBS = 1_000;
+
+  static RedisProcess master;
+  static final List<RedisProcess> replicas = new ArrayList<>();
+  static final List<RedisProcess> sentinels = new ArrayList<>();
+
+  @BeforeAll
+  static void startAGroup() throws IOException {
+    master = RedisProcess.builder().setting("repl-diskless-sync-delay", "0").build().start();
+    for (int i = 0; i < 2; i++) {
+      RedisProcess replica =
+          RedisProcess.builder().setting("repl-diskless-sync-delay", "0").build().start();
+      replicas.add(replica);
+      replica.command("REPLICAOF 127.0.0.1 " + master.port());
+    }
+    for (int i = 0; i < 3; i++) {
+      RedisProcess sentinel = RedisProcess.builder().sentinel().build().start();
+      sentinels.add(sentinel);
+      sentinel.command("SENTINEL MONITOR " + GROUP + " 127.0.0.1 " + master.port() + " 2");
+      sentinel.command("SENTINEL SET " + GROUP + " down-after-milliseconds 1000");
+      sentinel.command("SENTINEL SET " + GROUP + " failover-timeout 10000");
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> {
+          for (RedisProcess sentinel : sentinels) {
+            if (!sentinel
+                .command("INFO sentinel")
+                .contains(
+                    "status=ok,address=127.0.0.1:" + master.port() + ",slaves=2,sentinels=3")) {
+              return false;
+            }
+          }
+          return true;
+        });
+  }
+
+  @AfterAll
+  static void stopTheGroup() {
+    sentinels.forEach(RedisProcess::close);
+    replicas.forEach(RedisProcess::close);
+    if (master != null) {
+      master.close();
+    }
+  }
+
+  private static String sentinelUri() {
+    StringBuilder uri = new StringBuilder("redis-sentinel://");
+    for (int i = 0; i < sentinels.size(); i++) {
+      uri.append(i == 0 ? "" : ",").append("127.0.0.1:").append(sentinels.get(i).port());
+    }
+    return uri.append("/0#").append(GROUP).toString();
+  }
+
+  @Test
+  void theEngineFollowsAFailoverAndLosesNoDurablyPublishedJob() {
+    QueueName queue = aFreshQueue();
+    Set<String> durable = ConcurrentHashMap.newKeySet();
+    Set<String> plain = ConcurrentHashMap.newKeySet();
+    Set<String> unconfirmed = ConcurrentHashMap.newKeySet();
+    Set<String> acked = ConcurrentHashMap.newKeySet();
+    AtomicInteger refused = new AtomicInteger();
+    AtomicBoolean stop = new AtomicBoolean();
+    try (Lineup lineup =
+        Lineup.connect(
+            LineupOptions.builder(sentinelUri())
+                .commandTimeout(Duration.ofSeconds(2))
+                .maintenanceInterval(Duration.ofMillis(200))
+                .build())) {
+      Thread producer =
+          Thread.ofVirtual()
+              .start(() -> {
+                for (int i = 0; i < JOBS && !stop.get(); i++) {
+                  String id = "job-" + i;
+                  boolean wantsReplica = i % 2 == 0;
+                  while (!stop.get()) {
+                    try {
+                      lineup.publish(
+                          queue,
+                          NewJob.ofText(id).id(id),
+                          wantsReplica ? Durability.replicas(1) : Durability.NONE);
+                      (wantsReplica ? durable : plain).add(id);
+                      break;
+                    } catch (ReplicationTimeoutException e) {
+                      unconfirmed.add(id);
+                      break;
+                    } catch (LineupException unavailableWhileFailingOver) {
+                      refused.incrementAndGet();
+                      sleep(100);
+                    }
+                  }
+                }
+              });
+      Thread consumer =
+          Thread.ofVirtual()
+              .start(() -> {
+                while (!stop.get()) {
+                  try {
+                    for (LeasedJob job : lineup.lease(queue, 50, Duration.ofMillis(200)).jobs()) {
+                      lineup.ack(job);
+                      acked.add(job.id());
+                    }
+                  } catch (LineupException e) {
+                    sleep(100);
+                  }
+                }
+              });
+
+      await().atMost(Duration.ofMinutes(1)).until(() -> durable.size() + plain.size() >= JOBS / 3);
+      int oldPort = master.port();
+      master.kill();
+      long killedAt = System.nanoTime();
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> !sentinels.get(0).command("INFO sentinel").contains(":" + oldPort + ","));
+      System.out.printf(
+          "Sentinel failover: a replica took over %.1f s after the master was killed%n",
+          (System.nanoTime() - killedAt) / 1e9);
+      try {
+        producer.join(Duration.ofMinutes(2));
+        await()
+            .atMost(Duration.ofMinutes(1))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> acked.containsAll(durable) && drained(lineup, queue));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        stop.set(true);
+      }
+      long lostPlain = plain.stream().filter(id -> !acked.contains(id)).count();
+      System.out.printf(
+          "Sentinel failover run: published durable %d, plain %d, unconfirmed %d; acked %d;"
+              + " lost: durable %d, plain %d; refused while failing over %d%n",
+          durable.size(),
+          plain.size(),
+          unconfirmed.size(),
+          acked.size(),
+          durable.stream().filter(id -> !acked.contains(id)).count(),
+          lostPlain,
+          refused.get());
+      assertThat(durable).as("some publishes waited for a replica").isNotEmpty();
+      assertThat(acked)
+          .as("every job published with a replica's acknowledgement was consumed")
+          .containsAll(durable);
+      assertThat(lineup.publish(queue, NewJob.ofText("after"), Durability.replicas(1)).created())
+          .as("the new master has a replica again")
+          .isTrue();
+    }
+  }
+
+  private static boolean drained(Lineup lineup, QueueName queue) {
+    try {
+      QueueStats stats = lineup.stats(queue);
+      return stats.ready() + stats.delayed() + stats.leased() == 0;
+    } catch (LineupException e) {
+      return false;
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package io.lineup.server.room;
+
+import io.lineup.core.LeasedJob;
+import io.lineup.core.Leases;
+import io.lineup.core.Lineup;
+import io.lineup.core.RecordStore;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Admission on this instance: a lease of the room's tickets within its limits (checked in Redis, so
+ * they hold across instances), made by a ticker for every room, on a release, and on joins and
+ * polls while the room was not found full ({@link AdmissionGate}). An admission records the pass's
+ * lease and wakes this instance's event streams of the ticket; the ticket's poll record stays until
+ * its pass is handed out ({@link TicketViews}).
+ */
+final class AdmissionTicker {
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionTicker.class);
+
+  private final Lineup lineup;
+  private final RecordStore leases;
+  private final Map<RoomKey, RoomSpec> known;
+  private final PreQueue preQueue;
+  private final Runnable syncRooms;
+  private final BooleanSupplier closed;
+  private final AdmissionGate gate = new AdmissionGate();
+  private final Map<String, Semaphore> admittedSignals = new ConcurrentHashMap<>();
+
+  AdmissionTicker(
+      Lineup lineup,
+      RecordStore leases,
+      Map<RoomKey, RoomSpec> known,
+      PreQueue preQueue,
+      Runnable syncRooms,
+      BooleanSupplier closed) {
+    this.lineup = lineup;
+    this.leases = leases;
+    this.known = known;
+    this.preQueue = preQueue;
+    this.syncRooms = syncRooms;
+    this.closed = closed;
+  }
+
+  /** Lets joins and polls try again at once (a slot was freed, or the room changed). */
+  void open(RoomKey key) {
+    gate.open(key);
+  }
+
+  /**
+   * {@link #admit} unless an attempt on this instance met the room's limits within the last {@link
+   * #ADMIT_INTERVAL_MS} ({@link AdmissionGate}); returns how many were admitted.
+   */
+  int admitIfOpen(RoomKey key, RoomSpec spec, long now) {
+    return gate.isOpen(key, now) ? admit(key, spec) : 0;
+  }
+
+  /** Admits as many of the room's tickets as its limits allow now; returns how many. */
+  int admit(RoomKey key, RoomSpec spec) {
+    if (spec.suspended()) {
+      return 0;
+    }
+    int admitted = 0;
+    while (!closed.getAsBoolean()) {
+      Leases got = lineup.lease(key.queue(), RoomService.ADMIT_BATCH, Duration.ZERO);
+      gate.record(key, got, System.currentTimeMillis());
+      for (LeasedJob job : got.jobs()) {
+        leases.put(job.id(), job.token() + " " + job.leaseDeadline().toEpochMilli());
+        Semaphore signal = admittedSignals.get(job.id());
+        if (signal != null) {
+          signal.release();
+        }
+      }
+      admitted += got.jobs().size();
+      if (got.jobs().size() < RoomService.ADMIT_BATCH) {
+        return admitted;
+      }
+    }
+    return admitted;
+  }
+
+  /**
+   * Waits until the ticket may have changed (admitted on this instance) or {@code maxMs} passes.
+   */
+  void awaitChange(String ticket, long maxMs) throws InterruptedException {
+    Semaphore signal = admittedSignals.get(ticket);
+    if (signal == null) {
+      Thread.sleep(Math.max(1, maxMs));
+    } else if (signal.tryAcquire(Math.max(1, maxMs), TimeUnit.MILLISECONDS)) {
+      signal.drainPermits();
+    }
+  }
+
+  /** Starts waking {@link #awaitChange} callers of this ticket when this instance admits it. */
+  void watch(String ticket) {
+    admittedSignals.computeIfAbsent(ticket, t -> new Semaphore(0));
+  }
+
+  /** Stops watching a ticket (the last stream of it ended). */
+  void unwatch(String ticket) {
+    admittedSignals.remove(ticket);
+  }
+
+  /** Admits every room's tickets every {@link RoomService#ADMIT_INTERVAL_MS} until closed. */
+  void loop() {
+    long lastSync = 0;
+    while (!closed.getAsBoolean()) {
+      try {
+        long now = System.currentTimeMillis();
+        if (now - lastSync >= 1_000) {
+          syncRooms.run();
+          lastSync = now;
+        }
+        for (var e : known.entrySet()) {
+          preQueue.open(e.getKey(), e.getValue(), now);
+          admit(e.getKey(), e.getValue());
+        }
+        Thread.sleep(RoomService.ADMIT_INTERVAL_MS);
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        if (!closed.getAsBoolean()) {
+          LOG.warn("Admitting tickets failed, trying again: {}", e.toString());
+          try {
+            Thread.sleep(500);
+          } catch (InterruptedException ie) {
+            return;
+          }
+        }
+      }
+    }
+  }
+}
