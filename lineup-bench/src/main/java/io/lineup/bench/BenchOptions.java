@@ -58,8 +58,9 @@ public record BenchOptions(
         --commandstats     after each scenario, print what each Redis command cost per job
                            (INFO commandstats before and after; nothing is reset)
         --only GROUPS      run only these scenario groups (comma list of publish, bulk,
-                           consume, deep, late, late10k, eta, http, prune, dispatch, room,
-                           pass), e.g. to profile one; the reference raw_script_per_s always
+                           durable, consume, archive, deep, late, late10k, eta, http, prune,
+                           dispatch, room, pass), e.g. to profile one; the reference
+                           raw_script_per_s always
                            runs, and the floor (floor_publish_us, floor_consume_us) with
                            publish, bulk, consume or deep
         --deep-10m         fill the deep queue with 10,000,000 jobs (quick: 1,000,000) instead

@@ -156,7 +156,11 @@ final class LatenessScenario {
                 .start());
       }
       awaitIdle(context, blockedBefore + shape.workers());
+      long publishStart = System.nanoTime();
       publishDelayed(context, shape, queue, jobs, spreadMs);
+      context.say(
+          "late_ms%s: published %,d jobs in %,d ms (the first is due %,d ms after the start)",
+          shape.suffix(), jobs, (System.nanoTime() - publishStart) / 1_000_000, shape.leadMs());
       long waitMs = shape.leadMs() + spreadMs + 60_000;
       if (!done.await(waitMs, TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException(
