@@ -4,6 +4,7 @@ import io.lineup.core.internal.store.RedisStore;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A small named collection of records in Redis (one hash), for the server's own data such as
@@ -29,6 +30,19 @@ public final class RecordStore {
   /** Stores or replaces a record. */
   public void put(String id, String value) {
     store.putRecord(collection, present(id), present(value));
+  }
+
+  /**
+   * {@link #put} without blocking, so the caller can send another command meanwhile (one round trip
+   * for both). The command is on its way when this returns: on a standalone Redis, a publish or
+   * record write this engine sends afterwards runs after it.
+   *
+   * @return completes when Redis stored the record; fails with {@link RedisUnavailableException} or
+   *     {@link LineupException} as the cause of a {@link java.util.concurrent.CompletionException}
+   * @throws InvalidArgumentException when {@code id} or {@code value} is null (nothing is sent)
+   */
+  public CompletableFuture<Void> putAsync(String id, String value) {
+    return store.putRecordAsync(collection, present(id), present(value));
   }
 
   /** Stores a record unless one with this id exists; returns whether it stored. */

@@ -54,11 +54,16 @@ final class AdmissionTicker {
 
   /**
    * {@link #admit} unless an attempt on this instance met the room's limits within the last {@link
-   * #ADMIT_INTERVAL_MS} ({@link AdmissionGate}); returns how many were admitted.
+   * RoomService#ADMIT_INTERVAL_MS} ({@link AdmissionGate}).
+   *
+   * @return how many were admitted, or {@link #NOT_TRIED} when the gate held the attempt back
    */
   int admitIfOpen(RoomKey key, RoomSpec spec, long now) {
-    return gate.isOpen(key, now) ? admit(key, spec) : 0;
+    return gate.isOpen(key, now) ? admit(key, spec) : NOT_TRIED;
   }
+
+  /** What {@link #admitIfOpen} returns when it did not try: nothing was leased by this call. */
+  static final int NOT_TRIED = -1;
 
   /** Admits as many of the room's tickets as its limits allow now; returns how many. */
   int admit(RoomKey key, RoomSpec spec) {

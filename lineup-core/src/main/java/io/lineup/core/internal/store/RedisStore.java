@@ -417,6 +417,21 @@ public final class RedisStore implements AutoCloseable {
         gateway.commands().hset(KeySpace.recordCollection(collection), utf8(id), utf8(value)));
   }
 
+  /**
+   * {@link #putRecord} without blocking: the command is handed to the connection before this
+   * returns, so a call sent after it on the same connection runs after it in Redis.
+   */
+  public CompletableFuture<Void> putRecordAsync(String collection, String id, String value) {
+    return gateway
+        .commands()
+        .hset(KeySpace.recordCollection(collection), utf8(id), utf8(value))
+        .toCompletableFuture()
+        .<Void>thenApply(stored -> null)
+        .exceptionally(error -> {
+          throw new java.util.concurrent.CompletionException(RedisGateway.translate(error));
+        });
+  }
+
   /** Stores a record unless one with this id exists; returns whether it stored. */
   public boolean putRecordIfAbsent(String collection, String id, String value) {
     return Boolean.TRUE.equals(
