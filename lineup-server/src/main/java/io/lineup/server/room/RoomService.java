@@ -313,6 +313,7 @@ public final class RoomService implements AutoCloseable {
     // The record is sent before the publish and both are awaited together: one wait instead of
     // two. The join answers only once both are stored, so nobody can poll or be handed the
     // ticket's pass before its record exists.
+    long quiet = admissions.quietMark(key);
     CompletableFuture<Void> recorded = polls.putAsync(ticket, record.text());
     // Should the publish fail, the record left behind is dropped by the sweep after the grace.
     PublishResult published =
@@ -324,11 +325,11 @@ public final class RoomService implements AutoCloseable {
       cancelQuietly(key, ticket);
       throw e;
     }
-    int admitted = admissions.admitIfOpen(key, spec, now);
-    if (admitted == AdmissionTicker.NOT_TRIED && published.position() >= 0) {
-      // No admission ran here since the publish, which placed the ticket at this position: the
-      // answer needs no second read. (An admission on another instance or this one's ticker in
-      // the meantime shows at the next poll, as one just after a read would.)
+    admissions.admitIfOpen(key, spec, now);
+    if (published.position() >= 0 && admissions.noneSince(key, quiet)) {
+      // No admission of this instance ran since before the publish, which placed the ticket at
+      // this position: the answer needs no second read. (One on another instance in the meantime
+      // shows at the next poll, as one just after a read would.)
       return views.waitingAt(key, spec, ticket, record, published.position(), now);
     }
     // Read after the admission (this instance's or another's ticker's may have taken the ticket).
