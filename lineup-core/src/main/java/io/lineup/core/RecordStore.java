@@ -33,16 +33,29 @@ public final class RecordStore {
   }
 
   /**
-   * {@link #put} without blocking, so the caller can send another command meanwhile (one round trip
-   * for both). The command is on its way when this returns: on a standalone Redis, a publish or
-   * record write this engine sends afterwards runs after it.
+   * Stores or replaces several records in one command (one round trip whatever their number),
+   * without blocking: the caller may send other commands before waiting, or gather the records of
+   * concurrent callers into one write.
    *
-   * @return completes when Redis stored the record; fails with {@link RedisUnavailableException} or
-   *     {@link LineupException} as the cause of a {@link java.util.concurrent.CompletionException}
-   * @throws InvalidArgumentException when {@code id} or {@code value} is null (nothing is sent)
+   * @param records ids and values; when empty, nothing is sent
+   * @return completes when Redis stored them all (one command: all or none); fails with {@link
+   *     RedisUnavailableException} or {@link LineupException} as the cause of a {@link
+   *     java.util.concurrent.CompletionException}
+   * @throws InvalidArgumentException when {@code records} is null or holds a null id or value
+   *     (nothing is sent)
    */
-  public CompletableFuture<Void> putAsync(String id, String value) {
-    return store.putRecordAsync(collection, present(id), present(value));
+  public CompletableFuture<Void> putAllAsync(Map<String, String> records) {
+    if (records == null) {
+      throw new InvalidArgumentException("records", "must not be null");
+    }
+    records.forEach((id, value) -> {
+      present(id);
+      present(value);
+    });
+    if (records.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return store.putRecordsAsync(collection, records);
   }
 
   /** Stores a record unless one with this id exists; returns whether it stored. */

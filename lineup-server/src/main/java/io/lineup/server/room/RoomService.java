@@ -81,6 +81,7 @@ public final class RoomService implements AutoCloseable {
 
   private final Lineup lineup;
   private final RecordStore polls;
+  private final PollRecordWrites joinRecords;
   private final RecordStore leases;
   private final RecordStore revoked;
   private final RoomIds ids = new RoomIds();
@@ -105,6 +106,7 @@ public final class RoomService implements AutoCloseable {
     this.settings = new RoomSettingsStore(lineup);
     this.signingKeys = new RoomSigningKeys(lineup, ids);
     this.polls = lineup.records("room-polls");
+    this.joinRecords = new PollRecordWrites(polls);
     this.leases = lineup.records("room-leases");
     this.revoked = lineup.records("room-revoked");
     this.grants = new RoomGrants(lineup, ids);
@@ -301,8 +303,9 @@ public final class RoomService implements AutoCloseable {
       throw new ApiException(ErrorCode.GRANT_REFUSED, "grant", "the grant was used already");
     }
     String payload = joinPayload(now, priority, grantId);
-    // A ticket in line always has its poll record, which the admission deletes (so the sweep
-    // never drops an admitted ticket's place for want of polls).
+    // A ticket in line has its poll record by the time anyone knows its id (the join's answer);
+    // handing out its pass deletes it (so the sweep never drops an admitted ticket's place for
+    // want of polls).
     PollRecord record = new PollRecord(key.toString(), now, now, priority);
     if (spec.eventStartAt() > now) {
       polls.put(ticket, record.text());
@@ -310,11 +313,11 @@ public final class RoomService implements AutoCloseable {
       preQueue.of(key).put(ticket, payload);
       return views.ticketView(key, spec, ticket, now);
     }
-    // The record is sent before the publish and both are awaited together: one wait instead of
-    // two. The join answers only once both are stored, so nobody can poll or be handed the
-    // ticket's pass before its record exists.
+    // The record is sent (maybe with other joins' records) beside the publish, and both are
+    // awaited together: one wait instead of two. The join answers only once both are stored, so
+    // nobody can poll or be handed the ticket's pass before its record exists.
     long quiet = admissions.quietMark(key);
-    CompletableFuture<Void> recorded = polls.putAsync(ticket, record.text());
+    CompletableFuture<Void> recorded = joinRecords.put(ticket, record.text());
     // Should the publish fail, the record left behind is dropped by the sweep after the grace.
     PublishResult published =
         lineup.publish(key.queue(), NewJob.ofText(payload).id(ticket).priority(priority));

@@ -10,8 +10,10 @@ import io.lineup.server.auth.Principal;
 import io.lineup.server.http.Json;
 import io.lineup.testing.RedisServerExtension;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -106,6 +108,19 @@ class RoomJoinTest {
     granted.put("grant", "gAbc_-123");
     assertThat(RoomService.joinPayload(1_700_000_000_123L, -7, "gAbc_-123"))
         .isEqualTo(granted.toString());
+  }
+
+  @Test
+  void idsAreTheirBytesInUnpaddedBase64UrlAsTheJdkWritesThem() {
+    Random random = new Random(7);
+    for (int length = 0; length <= 20; length++) {
+      byte[] bytes = new byte[length];
+      for (int round = 0; round < 50; round++) {
+        random.nextBytes(bytes);
+        assertThat(RoomIds.encode('g', bytes))
+            .isEqualTo('g' + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
+      }
+    }
   }
 
   @Test

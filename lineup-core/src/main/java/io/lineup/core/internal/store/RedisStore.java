@@ -418,13 +418,15 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
-   * {@link #putRecord} without blocking: the command is handed to the connection before this
-   * returns, so a call sent after it on the same connection runs after it in Redis.
+   * Stores or replaces records of a collection in one command (an HSET of every pair) without
+   * blocking.
    */
-  public CompletableFuture<Void> putRecordAsync(String collection, String id, String value) {
+  public CompletableFuture<Void> putRecordsAsync(String collection, Map<String, String> records) {
+    Map<byte[], byte[]> fields = new LinkedHashMap<>();
+    records.forEach((id, value) -> fields.put(utf8(id), utf8(value)));
     return gateway
         .commands()
-        .hset(KeySpace.recordCollection(collection), utf8(id), utf8(value))
+        .hset(KeySpace.recordCollection(collection), fields)
         .toCompletableFuture()
         .<Void>thenApply(stored -> null)
         .exceptionally(error -> {

@@ -4,8 +4,8 @@ import io.lineup.testing.RedisClusterExtension;
 import io.lineup.testing.TestRedis;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link RecordPutAsyncTest} on the run's three-master Redis Cluster. */
-class RecordPutAsyncOnClusterTest extends RecordPutAsyncTest {
+/** {@link RecordPutAllAsyncTest} on the run's three-master Redis Cluster. */
+class RecordPutAllAsyncOnClusterTest extends RecordPutAllAsyncTest {
   @RegisterExtension
   static final RedisClusterExtension cluster = RedisClusterExtension.sharedThreeMasters();
 

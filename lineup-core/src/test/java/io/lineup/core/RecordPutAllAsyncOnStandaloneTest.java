@@ -4,8 +4,8 @@ import io.lineup.testing.RedisServerExtension;
 import io.lineup.testing.TestRedis;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link RecordPutAsyncTest} on a standalone Redis of its own. */
-class RecordPutAsyncOnStandaloneTest extends RecordPutAsyncTest {
+/** {@link RecordPutAllAsyncTest} on a standalone Redis of its own. */
+class RecordPutAllAsyncOnStandaloneTest extends RecordPutAllAsyncTest {
   @RegisterExtension
   static final RedisServerExtension standalone = RedisServerExtension.withDefaults();
 
