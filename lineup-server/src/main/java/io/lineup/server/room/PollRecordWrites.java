@@ -1,12 +1,16 @@
 package io.lineup.server.room;
 
 import io.lineup.core.RecordStore;
+import io.lineup.core.RedisUnavailableException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Writes joining tickets' poll records, combining the writes that arrive while {@value #IN_FLIGHT}
@@ -24,18 +28,25 @@ final class PollRecordWrites {
   private record Pending(String ticket, String text, CompletableFuture<Void> stored) {}
 
   private final RecordStore polls;
+  private final long timeoutMs;
   private final List<Pending> waiting = new ArrayList<>(); // guarded by this
   private int running; // guarded by this
 
-  PollRecordWrites(RecordStore polls) {
+  /**
+   * @param polls the record store of poll records
+   * @param timeout how long a write may go unanswered before it fails
+   */
+  PollRecordWrites(RecordStore polls, Duration timeout) {
     this.polls = polls;
+    this.timeoutMs = timeout.toMillis();
   }
 
   /**
    * Stores or replaces a ticket's poll record, maybe together with others.
    *
-   * @return completes once stored; fails like {@link RecordStore#putAllAsync} (the engine's
-   *     exception as the cause)
+   * @return completes once stored; every write ends within the timeout, so this one ends too; fails
+   *     with the engine's exception as the cause ({@link RedisUnavailableException} when Redis did
+   *     not answer in time)
    */
   CompletableFuture<Void> put(String ticket, String text) {
     Pending pending = new Pending(ticket, text, new CompletableFuture<>());
@@ -57,24 +68,33 @@ final class PollRecordWrites {
     }
     CompletableFuture<Void> write;
     try {
-      write = polls.putAllAsync(records);
+      write = polls.putAllAsync(records).orTimeout(timeoutMs, TimeUnit.MILLISECONDS);
     } catch (RuntimeException e) {
-      write = CompletableFuture.failedFuture(new CompletionException(e));
+      write = CompletableFuture.failedFuture(e);
     }
     write.whenComplete((ok, error) -> {
       sendNext();
+      RuntimeException failure = error == null ? null : failure(error);
       for (Pending p : batch) {
-        if (error == null) {
+        if (failure == null) {
           p.stored().complete(null);
         } else {
-          p.stored()
-              .completeExceptionally(
-                  error instanceof CompletionException && error.getCause() != null
-                      ? error.getCause()
-                      : error);
+          p.stored().completeExceptionally(failure);
         }
       }
     });
+  }
+
+  private RuntimeException failure(Throwable error) {
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof TimeoutException) {
+      return new RedisUnavailableException(
+          "Redis did not store poll records within " + timeoutMs + " ms", cause);
+    }
+    return cause instanceof RuntimeException r
+        ? r
+        : new RedisUnavailableException("poll records were not stored", cause);
   }
 
   /** Sends what waited meanwhile as one write, or notes one write fewer under way. */

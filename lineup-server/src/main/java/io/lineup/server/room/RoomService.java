@@ -27,8 +27,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +104,7 @@ public final class RoomService implements AutoCloseable {
     this.settings = new RoomSettingsStore(lineup);
     this.signingKeys = new RoomSigningKeys(lineup, ids);
     this.polls = lineup.records("room-polls");
-    this.joinRecords = new PollRecordWrites(polls);
+    this.joinRecords = new PollRecordWrites(polls, lineup.options().commandTimeout());
     this.leases = lineup.records("room-leases");
     this.revoked = lineup.records("room-revoked");
     this.grants = new RoomGrants(lineup, ids);
@@ -555,20 +553,20 @@ public final class RoomService implements AutoCloseable {
   }
 
   /**
-   * Waits for a write sent without blocking, within the engine's command timeout.
+   * Waits for a poll record's write, which ends by itself (stored, failed, or timed out: {@link
+   * PollRecordWrites}).
    *
    * @throws RuntimeException the engine's exception the write failed with ({@link
    *     RedisUnavailableException} when Redis did not answer in time)
    */
-  private void awaitStored(CompletableFuture<Void> write) {
+  private static void awaitStored(CompletableFuture<Void> write) {
     try {
-      write.get(lineup.options().commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      // No timeout of its own: a timed wait costs a timer task per call on a virtual thread.
+      write.get();
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r
           ? r
-          : new IllegalStateException("a record write failed", e.getCause());
-    } catch (TimeoutException e) {
-      throw new RedisUnavailableException("Redis did not store a record in time", e);
+          : new RedisUnavailableException("a poll record was not stored", e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisUnavailableException("Interrupted while waiting for Redis", e);
