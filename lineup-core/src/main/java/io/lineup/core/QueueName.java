@@ -1,7 +1,5 @@
 package io.lineup.core;
 
-import java.util.regex.Pattern;
-
 /**
  * A queue's address: a namespace (a tenant or application) and a name within it.
  *
@@ -15,8 +13,6 @@ import java.util.regex.Pattern;
 public record QueueName(String namespace, String name) {
   /** Longest namespace or queue name, in characters. */
   public static final int MAX_LENGTH = 64;
-
-  private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9_.-]+");
 
   /**
    * @throws InvalidArgumentException when a part is empty, too long, has other characters or is
@@ -53,14 +49,29 @@ public record QueueName(String namespace, String name) {
       throw new InvalidArgumentException(
           field, "must be at most " + MAX_LENGTH + " characters, got " + value.length());
     }
-    if (!ALLOWED.matcher(value).matches()) {
-      throw new InvalidArgumentException(
-          field, "may only contain A-Z a-z 0-9 _ . - but was '" + value + "'");
+    // A loop, not a regular expression: names are checked on every call that takes a queue.
+    boolean onlyDots = true;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (!isAllowed(c)) {
+        throw new InvalidArgumentException(
+            field, "may only contain A-Z a-z 0-9 _ . - but was '" + value + "'");
+      }
+      onlyDots &= c == '.';
     }
-    if (value.chars().allMatch(c -> c == '.')) {
+    if (onlyDots) {
       throw new InvalidArgumentException(
           field, "must not be made only of dots (. and .. are path segments), got '" + value + "'");
     }
+  }
+
+  private static boolean isAllowed(char c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '_'
+        || c == '.'
+        || c == '-';
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.lineup.core.internal.store.RedisStore;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A small named collection of records in Redis (one hash), for the server's own data such as
@@ -29,6 +30,32 @@ public final class RecordStore {
   /** Stores or replaces a record. */
   public void put(String id, String value) {
     store.putRecord(collection, present(id), present(value));
+  }
+
+  /**
+   * Stores or replaces several records in one command (one round trip whatever their number),
+   * without blocking: the caller may send other commands before waiting, or gather the records of
+   * concurrent callers into one write.
+   *
+   * @param records ids and values; when empty, nothing is sent
+   * @return completes when Redis stored them all (one command: all or none); fails with {@link
+   *     RedisUnavailableException} or {@link LineupException} as the cause of a {@link
+   *     java.util.concurrent.CompletionException}
+   * @throws InvalidArgumentException when {@code records} is null or holds a null id or value
+   *     (nothing is sent)
+   */
+  public CompletableFuture<Void> putAllAsync(Map<String, String> records) {
+    if (records == null) {
+      throw new InvalidArgumentException("records", "must not be null");
+    }
+    records.forEach((id, value) -> {
+      present(id);
+      present(value);
+    });
+    if (records.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return store.putRecordsAsync(collection, records);
   }
 
   /** Stores a record unless one with this id exists; returns whether it stored. */

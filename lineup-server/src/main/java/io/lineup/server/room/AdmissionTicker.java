@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,13 @@ final class AdmissionTicker {
   private final BooleanSupplier closed;
   private final AdmissionGate gate = new AdmissionGate();
   private final Map<String, Semaphore> admittedSignals = new ConcurrentHashMap<>();
+  private final Map<RoomKey, LeaseCounts> leaseCounts = new ConcurrentHashMap<>();
+
+  /** A room's admission calls on this instance: started, and ended (answered or failed). */
+  private static final class LeaseCounts {
+    final AtomicLong started = new AtomicLong();
+    final AtomicLong ended = new AtomicLong();
+  }
 
   AdmissionTicker(
       Lineup lineup,
@@ -60,6 +68,29 @@ final class AdmissionTicker {
     return gate.isOpen(key, now) ? admit(key, spec) : 0;
   }
 
+  /**
+   * Marks the present, for {@link #noneSince}: this instance's count of the room's admission calls,
+   * or -1 when one is under way (it may still take tickets published from now on).
+   */
+  long quietMark(RoomKey key) {
+    LeaseCounts counts = leaseCounts.computeIfAbsent(key, k -> new LeaseCounts());
+    // Ended first: when no call ended in between and the counts are equal, none was under way
+    // from the first read until the second.
+    long ended = counts.ended.get();
+    long started = counts.started.get();
+    return ended == started ? started : -1;
+  }
+
+  /**
+   * Whether no admission call of the room started on this instance since {@code mark} ({@link
+   * #quietMark}, taken when none was under way): then none of this instance's took a ticket
+   * published after the mark.
+   */
+  boolean noneSince(RoomKey key, long mark) {
+    LeaseCounts counts = leaseCounts.get(key);
+    return mark >= 0 && counts != null && counts.started.get() == mark;
+  }
+
   /** Admits as many of the room's tickets as its limits allow now; returns how many. */
   int admit(RoomKey key, RoomSpec spec) {
     if (spec.suspended()) {
@@ -67,7 +98,14 @@ final class AdmissionTicker {
     }
     int admitted = 0;
     while (!closed.getAsBoolean()) {
-      Leases got = lineup.lease(key.queue(), RoomService.ADMIT_BATCH, Duration.ZERO);
+      LeaseCounts counts = leaseCounts.computeIfAbsent(key, k -> new LeaseCounts());
+      counts.started.incrementAndGet();
+      Leases got;
+      try {
+        got = lineup.lease(key.queue(), RoomService.ADMIT_BATCH, Duration.ZERO);
+      } finally {
+        counts.ended.incrementAndGet();
+      }
       gate.record(key, got, System.currentTimeMillis());
       for (LeasedJob job : got.jobs()) {
         leases.put(job.id(), job.token() + " " + job.leaseDeadline().toEpochMilli());

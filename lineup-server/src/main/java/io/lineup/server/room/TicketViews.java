@@ -66,6 +66,16 @@ final class TicketViews {
     return full;
   }
 
+  /**
+   * The view of a ticket known to be waiting at {@code position} (0 = next), such as a publish just
+   * reported it: no read from the engine but the room's ETA estimate's (at most every {@link
+   * RoomEtas#READ_EVERY_MS}).
+   */
+  ObjectNode waitingAt(
+      RoomKey key, RoomSpec spec, String ticket, PollRecord record, long position, long now) {
+    return waitingView(key, spec, ticket, position, record.joinedAt(), record.priority(), now);
+  }
+
   private ObjectNode waitingView(
       RoomKey key,
       RoomSpec spec,

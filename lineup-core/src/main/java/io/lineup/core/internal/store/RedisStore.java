@@ -417,6 +417,23 @@ public final class RedisStore implements AutoCloseable {
         gateway.commands().hset(KeySpace.recordCollection(collection), utf8(id), utf8(value)));
   }
 
+  /**
+   * Stores or replaces records of a collection in one command (an HSET of every pair) without
+   * blocking.
+   */
+  public CompletableFuture<Void> putRecordsAsync(String collection, Map<String, String> records) {
+    Map<byte[], byte[]> fields = new LinkedHashMap<>();
+    records.forEach((id, value) -> fields.put(utf8(id), utf8(value)));
+    return gateway
+        .commands()
+        .hset(KeySpace.recordCollection(collection), fields)
+        .toCompletableFuture()
+        .<Void>thenApply(stored -> null)
+        .exceptionally(error -> {
+          throw new java.util.concurrent.CompletionException(RedisGateway.translate(error));
+        });
+  }
+
   /** Stores a record unless one with this id exists; returns whether it stored. */
   public boolean putRecordIfAbsent(String collection, String id, String value) {
     return Boolean.TRUE.equals(
