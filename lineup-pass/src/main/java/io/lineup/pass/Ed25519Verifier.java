@@ -1,0 +1,151 @@
+package io.lineup.pass;
+
+import java.math.BigInteger;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.PublicKey;
+import java.security.interfaces.EdECPublicKey;
+import java.security.spec.EdECPoint;
+import java.security.spec.NamedParameterSpec;
+import java.util.Arrays;
+
+/**
+ * Verifies Ed25519 signatures (RFC 8032) of one public key A, with the same answers as the JDK's
+ * {@code Signature.getInstance("Ed25519")}: the cofactorless equation [S]B = R + [k]A with k =
+ * SHA-512(R || A || M) mod L, S of L or more refused, and A and R refused when their y is not below
+ * p, they are not on the curve, or x = 0 carries the sign bit. Faster because A is decoded and its
+ * multiples are tabulated once per key, and B's once per process; a check then adds 128 table
+ * points and doubles four times, and encodes the result to compare it with R's bytes (R's bytes
+ * equal the encoding of [S]B - [k]A exactly when R is a valid encoding of that point).
+ *
+ * <p>Not constant-time, which is fine: it handles only public data. Immutable and thread-safe.
+ */
+final class Ed25519Verifier {
+  private static final MultiplesTable BASE_TABLE;
+  private static final MessageDigest SHA512;
+
+  static {
+    BigInteger p = Field25519.P;
+    // B's y is 4/5 and its x is even (RFC 8032 section 5.1).
+    BigInteger y = BigInteger.valueOf(4).multiply(BigInteger.valueOf(5).modInverse(p)).mod(p);
+    EdwardsPoint base = EdwardsPoint.decode(Field25519.littleEndian(y), 0);
+    BASE_TABLE = new MultiplesTable(base);
+    try {
+      SHA512 = MessageDigest.getInstance("SHA-512");
+    } catch (NoSuchAlgorithmException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final byte[] encodedKey; // A's 32 bytes, hashed into k
+  private final MultiplesTable keyTable; // null when A is refused: nothing verifies
+
+  private Ed25519Verifier(byte[] encodedKey, MultiplesTable keyTable) {
+    this.encodedKey = encodedKey;
+    this.keyTable = keyTable;
+  }
+
+  /**
+   * The verifier of a key of 32 encoded bytes. A key the JDK would refuse gives a verifier that
+   * refuses every signature.
+   */
+  static Ed25519Verifier of(byte[] encodedKey) {
+    if (encodedKey == null || encodedKey.length != 32) {
+      return new Ed25519Verifier(new byte[32], null);
+    }
+    byte[] key = encodedKey.clone();
+    EdwardsPoint a = EdwardsPoint.decode(key, 0);
+    return new Ed25519Verifier(key, a == null ? null : new MultiplesTable(a));
+  }
+
+  /**
+   * The verifier of an Ed25519 public key: its point if it is a JDK {@link EdECPublicKey} of
+   * Ed25519, else the last 32 bytes of its X.509 encoding. A key of another curve or form gives a
+   * verifier that refuses every signature, as the JDK's would refuse the key.
+   */
+  static Ed25519Verifier of(PublicKey key) {
+    if (key instanceof EdECPublicKey ed) {
+      if (!(ed.getParams() instanceof NamedParameterSpec named)
+          || !"Ed25519".equalsIgnoreCase(named.getName())) {
+        return of((byte[]) null);
+      }
+      EdECPoint point = ed.getPoint();
+      BigInteger y = point.getY();
+      if (y.signum() < 0 || y.compareTo(Field25519.P) >= 0) {
+        return of((byte[]) null);
+      }
+      byte[] encoded = Field25519.littleEndian(y);
+      if (point.isXOdd()) {
+        encoded[31] |= (byte) 0x80;
+      }
+      return of(encoded);
+    }
+    try {
+      return of(Ed25519Keys.raw(key));
+    } catch (IllegalArgumentException e) {
+      return of((byte[]) null);
+    }
+  }
+
+  /** Whether the key can verify anything (the JDK accepts it). */
+  boolean keyIsValid() {
+    return keyTable != null;
+  }
+
+  /**
+   * Whether {@code signature} (64 bytes: R then S) is this key's signature of {@code message}. Any
+   * malformed signature gives false.
+   */
+  boolean verify(byte[] message, byte[] signature) {
+    if (keyTable == null || signature == null || signature.length != 64) {
+      return false;
+    }
+    if (!Scalar25519.isBelowOrder(signature, 32)) {
+      return false;
+    }
+    MessageDigest sha = sha512();
+    sha.update(signature, 0, 32);
+    sha.update(encodedKey);
+    sha.update(message);
+    byte[] k = Scalar25519.reduce(sha.digest());
+    byte[] kDigits = Scalar25519.signedDigits(k, 0);
+    byte[] sDigits = Scalar25519.signedDigits(signature, 32);
+
+    // [S]B - [k]A: odd digits first, times 16, then the even digits.
+    EdwardsPoint sum = new EdwardsPoint();
+    for (int i = 1; i < 64; i += 2) {
+      addDigits(sum, i, sDigits[i], kDigits[i]);
+    }
+    for (int j = 0; j < 4; j++) {
+      sum.doubleInPlace();
+    }
+    for (int i = 0; i < 64; i += 2) {
+      addDigits(sum, i, sDigits[i], kDigits[i]);
+    }
+    return Arrays.equals(sum.encode(), 0, 32, signature, 0, 32);
+  }
+
+  /** sum += s_i 16^i B - k_i 16^i A, for an even i or, times 16 later, an odd one. */
+  private void addDigits(EdwardsPoint sum, int i, int s, int k) {
+    int row = i >> 1;
+    if (s != 0) {
+      sum.add(BASE_TABLE.get(row, Math.abs(s)), s < 0);
+    }
+    if (k != 0) {
+      sum.add(keyTable.get(row, Math.abs(k)), k > 0);
+    }
+  }
+
+  /** A digest of its own: a MessageDigest is not thread-safe, and a clone is cheap to make. */
+  private static MessageDigest sha512() {
+    try {
+      return (MessageDigest) SHA512.clone();
+    } catch (CloneNotSupportedException e) {
+      try {
+        return MessageDigest.getInstance("SHA-512");
+      } catch (NoSuchAlgorithmException impossible) {
+        throw new IllegalStateException(impossible);
+      }
+    }
+  }
+}
