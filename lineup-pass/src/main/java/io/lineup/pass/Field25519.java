@@ -3,25 +3,26 @@ package io.lineup.pass;
 import java.math.BigInteger;
 
 /**
- * Arithmetic modulo p = 2^255 - 19 on elements held as {@code long[10]}: ten signed limbs of
- * alternately 26 and 25 bits (limb i weighs 2^ceil(25.5 i)), so that a product of two limbs and the
- * sum of ten such products fit in a long without a 128-bit type.
+ * Arithmetic modulo p = 2^255 - 19 on elements held as {@code long[5]}: five signed limbs of 51
+ * bits (limb i weighs 2^(51 i)). A product of two limbs needs up to 110 bits; it is taken as its
+ * low 64 bits and {@link Math#multiplyHigh} and split at bit 51 at once, so that sums of five such
+ * halves fit in a long.
  *
- * <p>Bounds (why no overflow): {@link #mul} and {@link #square} accept limbs of magnitude up to
- * 2^27 and give carried limbs of magnitude at most about 2^25; an {@link #add} or {@link #sub} of
- * two carried elements gives at most 2^26, and one more gives at most 2^27. The point formulas keep
- * to that. Every output array may be one of the inputs.
+ * <p>Bounds (why no overflow): {@link #mul} and {@link #square} accept limbs of magnitude below
+ * 2^53 and give limbs below 2^51 in magnitude (limb 1 a little more); an {@link #add} or {@link
+ * #sub} of two such elements stays below 2^52, and one more below 2^53. The point formulas keep to
+ * that. Every output array may be one of the inputs.
  *
  * <p>Not constant-time: it only ever handles public data (keys, signatures, messages).
  */
 final class Field25519 {
   /** Number of limbs of an element. */
-  static final int LIMBS = 10;
+  static final int LIMBS = 5;
 
   static final BigInteger P = BigInteger.ONE.shiftLeft(255).subtract(BigInteger.valueOf(19));
 
-  private static final int[] WIDTH = {26, 25, 26, 25, 26, 25, 26, 25, 26, 25};
-  private static final int[] OFFSET = {0, 26, 51, 77, 102, 128, 153, 179, 204, 230};
+  private static final int BITS = 51;
+  private static final long MASK = (1L << BITS) - 1;
 
   private Field25519() {}
 
@@ -77,209 +78,188 @@ final class Field25519 {
   }
 
   /**
-   * out = f * g. A limb pair (i, j) lands in limb i + j, times 2 when both are odd (their offsets
-   * add up to one bit more than limb i + j's), times 19 when i + j is 10 or more (2^255 = 19 mod
-   * p).
+   * out = f * g. Limb pair (i, j) lands in limb i + j, times 19 when i + j is 5 or more (2^255 = 19
+   * mod p). Each product is split into its bits below 51 (summed into {@code l}) and above (summed
+   * into {@code h}, which belongs one limb up).
    */
   static void mul(long[] out, long[] f, long[] g) {
     long f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4];
-    long f5 = f[5], f6 = f[6], f7 = f[7], f8 = f[8], f9 = f[9];
     long g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4];
-    long g5 = g[5], g6 = g[6], g7 = g[7], g8 = g[8], g9 = g[9];
-    long f1x2 = 2 * f1, f3x2 = 2 * f3, f5x2 = 2 * f5, f7x2 = 2 * f7, f9x2 = 2 * f9;
-    long g1x19 = 19 * g1, g2x19 = 19 * g2, g3x19 = 19 * g3, g4x19 = 19 * g4, g5x19 = 19 * g5;
-    long g6x19 = 19 * g6, g7x19 = 19 * g7, g8x19 = 19 * g8, g9x19 = 19 * g9;
-
-    long h0 =
-        f0 * g0
-            + f1x2 * g9x19
-            + f2 * g8x19
-            + f3x2 * g7x19
-            + f4 * g6x19
-            + f5x2 * g5x19
-            + f6 * g4x19
-            + f7x2 * g3x19
-            + f8 * g2x19
-            + f9x2 * g1x19;
-    long h1 =
-        f0 * g1
-            + f1 * g0
-            + f2 * g9x19
-            + f3 * g8x19
-            + f4 * g7x19
-            + f5 * g6x19
-            + f6 * g5x19
-            + f7 * g4x19
-            + f8 * g3x19
-            + f9 * g2x19;
-    long h2 =
-        f0 * g2
-            + f1x2 * g1
-            + f2 * g0
-            + f3x2 * g9x19
-            + f4 * g8x19
-            + f5x2 * g7x19
-            + f6 * g6x19
-            + f7x2 * g5x19
-            + f8 * g4x19
-            + f9x2 * g3x19;
-    long h3 =
-        f0 * g3
-            + f1 * g2
-            + f2 * g1
-            + f3 * g0
-            + f4 * g9x19
-            + f5 * g8x19
-            + f6 * g7x19
-            + f7 * g6x19
-            + f8 * g5x19
-            + f9 * g4x19;
-    long h4 =
-        f0 * g4
-            + f1x2 * g3
-            + f2 * g2
-            + f3x2 * g1
-            + f4 * g0
-            + f5x2 * g9x19
-            + f6 * g8x19
-            + f7x2 * g7x19
-            + f8 * g6x19
-            + f9x2 * g5x19;
-    long h5 =
-        f0 * g5
-            + f1 * g4
-            + f2 * g3
-            + f3 * g2
-            + f4 * g1
-            + f5 * g0
-            + f6 * g9x19
-            + f7 * g8x19
-            + f8 * g7x19
-            + f9 * g6x19;
-    long h6 =
-        f0 * g6
-            + f1x2 * g5
-            + f2 * g4
-            + f3x2 * g3
-            + f4 * g2
-            + f5x2 * g1
-            + f6 * g0
-            + f7x2 * g9x19
-            + f8 * g8x19
-            + f9x2 * g7x19;
-    long h7 =
-        f0 * g7
-            + f1 * g6
-            + f2 * g5
-            + f3 * g4
-            + f4 * g3
-            + f5 * g2
-            + f6 * g1
-            + f7 * g0
-            + f8 * g9x19
-            + f9 * g8x19;
-    long h8 =
-        f0 * g8
-            + f1x2 * g7
-            + f2 * g6
-            + f3x2 * g5
-            + f4 * g4
-            + f5x2 * g3
-            + f6 * g2
-            + f7x2 * g1
-            + f8 * g0
-            + f9x2 * g9x19;
-    long h9 =
-        f0 * g9 + f1 * g8 + f2 * g7 + f3 * g6 + f4 * g5 + f5 * g4 + f6 * g3 + f7 * g2 + f8 * g1
-            + f9 * g0;
-    carry(out, h0, h1, h2, h3, h4, h5, h6, h7, h8, h9);
+    long g1x19 = 19 * g1, g2x19 = 19 * g2, g3x19 = 19 * g3, g4x19 = 19 * g4;
+    long lo, l0, l1, l2, l3, l4, h0, h1, h2, h3, h4;
+    // limb 0: f0 g0 + 19 (f1 g4 + f2 g3 + f3 g2 + f4 g1)
+    lo = f0 * g0;
+    l0 = lo & MASK;
+    h0 = (Math.multiplyHigh(f0, g0) << 13) | (lo >>> 51);
+    lo = f1 * g4x19;
+    l0 += lo & MASK;
+    h0 += (Math.multiplyHigh(f1, g4x19) << 13) | (lo >>> 51);
+    lo = f2 * g3x19;
+    l0 += lo & MASK;
+    h0 += (Math.multiplyHigh(f2, g3x19) << 13) | (lo >>> 51);
+    lo = f3 * g2x19;
+    l0 += lo & MASK;
+    h0 += (Math.multiplyHigh(f3, g2x19) << 13) | (lo >>> 51);
+    lo = f4 * g1x19;
+    l0 += lo & MASK;
+    h0 += (Math.multiplyHigh(f4, g1x19) << 13) | (lo >>> 51);
+    // limb 1: f0 g1 + f1 g0 + 19 (f2 g4 + f3 g3 + f4 g2)
+    lo = f0 * g1;
+    l1 = lo & MASK;
+    h1 = (Math.multiplyHigh(f0, g1) << 13) | (lo >>> 51);
+    lo = f1 * g0;
+    l1 += lo & MASK;
+    h1 += (Math.multiplyHigh(f1, g0) << 13) | (lo >>> 51);
+    lo = f2 * g4x19;
+    l1 += lo & MASK;
+    h1 += (Math.multiplyHigh(f2, g4x19) << 13) | (lo >>> 51);
+    lo = f3 * g3x19;
+    l1 += lo & MASK;
+    h1 += (Math.multiplyHigh(f3, g3x19) << 13) | (lo >>> 51);
+    lo = f4 * g2x19;
+    l1 += lo & MASK;
+    h1 += (Math.multiplyHigh(f4, g2x19) << 13) | (lo >>> 51);
+    // limb 2: f0 g2 + f1 g1 + f2 g0 + 19 (f3 g4 + f4 g3)
+    lo = f0 * g2;
+    l2 = lo & MASK;
+    h2 = (Math.multiplyHigh(f0, g2) << 13) | (lo >>> 51);
+    lo = f1 * g1;
+    l2 += lo & MASK;
+    h2 += (Math.multiplyHigh(f1, g1) << 13) | (lo >>> 51);
+    lo = f2 * g0;
+    l2 += lo & MASK;
+    h2 += (Math.multiplyHigh(f2, g0) << 13) | (lo >>> 51);
+    lo = f3 * g4x19;
+    l2 += lo & MASK;
+    h2 += (Math.multiplyHigh(f3, g4x19) << 13) | (lo >>> 51);
+    lo = f4 * g3x19;
+    l2 += lo & MASK;
+    h2 += (Math.multiplyHigh(f4, g3x19) << 13) | (lo >>> 51);
+    // limb 3: f0 g3 + f1 g2 + f2 g1 + f3 g0 + 19 f4 g4
+    lo = f0 * g3;
+    l3 = lo & MASK;
+    h3 = (Math.multiplyHigh(f0, g3) << 13) | (lo >>> 51);
+    lo = f1 * g2;
+    l3 += lo & MASK;
+    h3 += (Math.multiplyHigh(f1, g2) << 13) | (lo >>> 51);
+    lo = f2 * g1;
+    l3 += lo & MASK;
+    h3 += (Math.multiplyHigh(f2, g1) << 13) | (lo >>> 51);
+    lo = f3 * g0;
+    l3 += lo & MASK;
+    h3 += (Math.multiplyHigh(f3, g0) << 13) | (lo >>> 51);
+    lo = f4 * g4x19;
+    l3 += lo & MASK;
+    h3 += (Math.multiplyHigh(f4, g4x19) << 13) | (lo >>> 51);
+    // limb 4: f0 g4 + f1 g3 + f2 g2 + f3 g1 + f4 g0 (no wrap, so 19 h4 below fits)
+    lo = f0 * g4;
+    l4 = lo & MASK;
+    h4 = (Math.multiplyHigh(f0, g4) << 13) | (lo >>> 51);
+    lo = f1 * g3;
+    l4 += lo & MASK;
+    h4 += (Math.multiplyHigh(f1, g3) << 13) | (lo >>> 51);
+    lo = f2 * g2;
+    l4 += lo & MASK;
+    h4 += (Math.multiplyHigh(f2, g2) << 13) | (lo >>> 51);
+    lo = f3 * g1;
+    l4 += lo & MASK;
+    h4 += (Math.multiplyHigh(f3, g1) << 13) | (lo >>> 51);
+    lo = f4 * g0;
+    l4 += lo & MASK;
+    h4 += (Math.multiplyHigh(f4, g0) << 13) | (lo >>> 51);
+    finish(out, l0 + 19 * h4, l1 + h0, l2 + h1, l3 + h2, l4 + h3);
   }
 
-  /**
-   * out = f^2: the products of {@link #mul} with f = g, each pair (i, j) and (j, i) taken once
-   * doubled, which needs 55 multiplications instead of 100.
-   */
+  /** out = f^2: the products of {@link #mul} with f = g, each pair (i, j), i != j, taken once. */
   static void square(long[] out, long[] f) {
     long f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4];
-    long f5 = f[5], f6 = f[6], f7 = f[7], f8 = f[8], f9 = f[9];
-    long f0x2 = 2 * f0, f1x2 = 2 * f1, f2x2 = 2 * f2, f3x2 = 2 * f3, f4x2 = 2 * f4;
-    long f5x2 = 2 * f5, f6x2 = 2 * f6, f7x2 = 2 * f7;
-    long f5x38 = 38 * f5, f6x19 = 19 * f6, f7x38 = 38 * f7, f8x19 = 19 * f8, f9x38 = 38 * f9;
-
-    long h0 = f0 * f0 + f1x2 * f9x38 + f2x2 * f8x19 + f3x2 * f7x38 + f4x2 * f6x19 + f5 * f5x38;
-    long h1 = f0x2 * f1 + f2 * f9x38 + f3x2 * f8x19 + f4 * f7x38 + f5x2 * f6x19;
-    long h2 = f0x2 * f2 + f1x2 * f1 + f3x2 * f9x38 + f4x2 * f8x19 + f5x2 * f7x38 + f6 * f6x19;
-    long h3 = f0x2 * f3 + f1x2 * f2 + f4 * f9x38 + f5x2 * f8x19 + f6 * f7x38;
-    long h4 = f0x2 * f4 + f1x2 * f3x2 + f2 * f2 + f5x2 * f9x38 + f6x2 * f8x19 + f7 * f7x38;
-    long h5 = f0x2 * f5 + f1x2 * f4 + f2x2 * f3 + f6 * f9x38 + f7x2 * f8x19;
-    long h6 = f0x2 * f6 + f1x2 * f5x2 + f2x2 * f4 + f3x2 * f3 + f7x2 * f9x38 + f8 * f8x19;
-    long h7 = f0x2 * f7 + f1x2 * f6 + f2x2 * f5 + f3x2 * f4 + f8 * f9x38;
-    long h8 = f0x2 * f8 + f1x2 * f7x2 + f2x2 * f6 + f3x2 * f5x2 + f4 * f4 + f9 * f9x38;
-    long h9 = f0x2 * f9 + f1x2 * f8 + f2x2 * f7 + f3x2 * f6 + f4x2 * f5;
-    carry(out, h0, h1, h2, h3, h4, h5, h6, h7, h8, h9);
+    long f0x2 = 2 * f0, f1x2 = 2 * f1;
+    long f3x19 = 19 * f3, f3x38 = 38 * f3, f4x19 = 19 * f4, f4x38 = 38 * f4;
+    long lo, l0, l1, l2, l3, l4, h0, h1, h2, h3, h4;
+    // limb 0: f0^2 + 38 (f1 f4 + f2 f3)
+    lo = f0 * f0;
+    l0 = lo & MASK;
+    h0 = (Math.multiplyHigh(f0, f0) << 13) | (lo >>> 51);
+    lo = f1 * f4x38;
+    l0 += lo & MASK;
+    h0 += (Math.multiplyHigh(f1, f4x38) << 13) | (lo >>> 51);
+    lo = f2 * f3x38;
+    l0 += lo & MASK;
+    h0 += (Math.multiplyHigh(f2, f3x38) << 13) | (lo >>> 51);
+    // limb 1: 2 f0 f1 + 38 f2 f4 + 19 f3^2
+    lo = f0x2 * f1;
+    l1 = lo & MASK;
+    h1 = (Math.multiplyHigh(f0x2, f1) << 13) | (lo >>> 51);
+    lo = f2 * f4x38;
+    l1 += lo & MASK;
+    h1 += (Math.multiplyHigh(f2, f4x38) << 13) | (lo >>> 51);
+    lo = f3 * f3x19;
+    l1 += lo & MASK;
+    h1 += (Math.multiplyHigh(f3, f3x19) << 13) | (lo >>> 51);
+    // limb 2: 2 f0 f2 + f1^2 + 38 f3 f4
+    lo = f0x2 * f2;
+    l2 = lo & MASK;
+    h2 = (Math.multiplyHigh(f0x2, f2) << 13) | (lo >>> 51);
+    lo = f1 * f1;
+    l2 += lo & MASK;
+    h2 += (Math.multiplyHigh(f1, f1) << 13) | (lo >>> 51);
+    lo = f3 * f4x38;
+    l2 += lo & MASK;
+    h2 += (Math.multiplyHigh(f3, f4x38) << 13) | (lo >>> 51);
+    // limb 3: 2 f0 f3 + 2 f1 f2 + 19 f4^2
+    lo = f0x2 * f3;
+    l3 = lo & MASK;
+    h3 = (Math.multiplyHigh(f0x2, f3) << 13) | (lo >>> 51);
+    lo = f1x2 * f2;
+    l3 += lo & MASK;
+    h3 += (Math.multiplyHigh(f1x2, f2) << 13) | (lo >>> 51);
+    lo = f4 * f4x19;
+    l3 += lo & MASK;
+    h3 += (Math.multiplyHigh(f4, f4x19) << 13) | (lo >>> 51);
+    // limb 4: 2 f0 f4 + 2 f1 f3 + f2^2
+    lo = f0x2 * f4;
+    l4 = lo & MASK;
+    h4 = (Math.multiplyHigh(f0x2, f4) << 13) | (lo >>> 51);
+    lo = f1x2 * f3;
+    l4 += lo & MASK;
+    h4 += (Math.multiplyHigh(f1x2, f3) << 13) | (lo >>> 51);
+    lo = f2 * f2;
+    l4 += lo & MASK;
+    h4 += (Math.multiplyHigh(f2, f2) << 13) | (lo >>> 51);
+    finish(out, l0 + 19 * h4, l1 + h0, l2 + h1, l3 + h2, l4 + h3);
   }
 
-  /** Brings limbs of any size below 2^62 back to their widths (rounded, so signed). */
+  /** Brings limbs of magnitude below 2^58 back to 51 bits (limb 1 may end a little off). */
   static void carry(long[] f) {
-    carry(f, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]);
+    finish(f, f[0], f[1], f[2], f[3], f[4]);
   }
 
-  private static void carry(
-      long[] out,
-      long h0,
-      long h1,
-      long h2,
-      long h3,
-      long h4,
-      long h5,
-      long h6,
-      long h7,
-      long h8,
-      long h9) {
+  /** Carries r0..r4 (each below 2^63 in magnitude) into out, limb 4 wrapping round as 19. */
+  private static void finish(long[] out, long r0, long r1, long r2, long r3, long r4) {
     long c;
-    c = (h0 + (1L << 25)) >> 26;
-    h1 += c;
-    h0 -= c << 26;
-    c = (h1 + (1L << 24)) >> 25;
-    h2 += c;
-    h1 -= c << 25;
-    c = (h2 + (1L << 25)) >> 26;
-    h3 += c;
-    h2 -= c << 26;
-    c = (h3 + (1L << 24)) >> 25;
-    h4 += c;
-    h3 -= c << 25;
-    c = (h4 + (1L << 25)) >> 26;
-    h5 += c;
-    h4 -= c << 26;
-    c = (h5 + (1L << 24)) >> 25;
-    h6 += c;
-    h5 -= c << 25;
-    c = (h6 + (1L << 25)) >> 26;
-    h7 += c;
-    h6 -= c << 26;
-    c = (h7 + (1L << 24)) >> 25;
-    h8 += c;
-    h7 -= c << 25;
-    c = (h8 + (1L << 25)) >> 26;
-    h9 += c;
-    h8 -= c << 26;
-    c = (h9 + (1L << 24)) >> 25;
-    h0 += 19 * c;
-    h9 -= c << 25;
-    c = (h0 + (1L << 25)) >> 26;
-    h1 += c;
-    h0 -= c << 26;
-    out[0] = h0;
-    out[1] = h1;
-    out[2] = h2;
-    out[3] = h3;
-    out[4] = h4;
-    out[5] = h5;
-    out[6] = h6;
-    out[7] = h7;
-    out[8] = h8;
-    out[9] = h9;
+    c = r0 >> 51;
+    r0 &= MASK;
+    r1 += c;
+    c = r1 >> 51;
+    r1 &= MASK;
+    r2 += c;
+    c = r2 >> 51;
+    r2 &= MASK;
+    r3 += c;
+    c = r3 >> 51;
+    r3 &= MASK;
+    r4 += c;
+    c = r4 >> 51;
+    r4 &= MASK;
+    r0 += 19 * c;
+    c = r0 >> 51;
+    r0 &= MASK;
+    r1 += c;
+    out[0] = r0;
+    out[1] = r1;
+    out[2] = r2;
+    out[3] = r3;
+    out[4] = r4;
   }
 
   /** out = f^(2^n), n >= 1. */
@@ -355,13 +335,14 @@ final class Field25519 {
     words[3] &= Long.MAX_VALUE;
     long[] r = new long[LIMBS];
     for (int i = 0; i < LIMBS; i++) {
-      int word = OFFSET[i] >> 6;
-      int shift = OFFSET[i] & 63;
+      int offset51 = BITS * i;
+      int word = offset51 >> 6;
+      int shift = offset51 & 63;
       long v = words[word] >>> shift;
-      if (shift + WIDTH[i] > 64) {
+      if (shift + BITS > 64) {
         v |= words[word + 1] << (64 - shift);
       }
-      r[i] = v & ((1L << WIDTH[i]) - 1);
+      r[i] = v & MASK;
     }
     return r;
   }
@@ -384,10 +365,11 @@ final class Field25519 {
     long[] h = reduced(f);
     long[] words = new long[4];
     for (int i = 0; i < LIMBS; i++) {
-      int word = OFFSET[i] >> 6;
-      int shift = OFFSET[i] & 63;
+      int offset51 = BITS * i;
+      int word = offset51 >> 6;
+      int shift = offset51 & 63;
       words[word] |= h[i] << shift;
-      if (shift + WIDTH[i] > 64) {
+      if (shift + BITS > 64 && word + 1 < 4) {
         words[word + 1] |= h[i] >>> (64 - shift);
       }
     }
@@ -398,16 +380,16 @@ final class Field25519 {
     return out;
   }
 
-  /** The limbs of f's value in [0, p), each in [0, 2^width). */
+  /** The limbs of f's value in [0, p), each in [0, 2^51). */
   private static long[] reduced(long[] f) {
     long[] h = f.clone();
-    // Floor carries make limbs 1..9 non-negative; each round moves c9 * p, so a few rounds
+    // Floor carries make limbs 1..4 non-negative; each round moves c9 * p, so a few rounds
     // bring the value into [0, 2^255).
     long c9;
     do {
       c9 = floorCarry(h);
       h[0] += 19 * c9;
-    } while (c9 != 0 || h[0] < 0 || h[0] >= (1L << 26));
+    } while (c9 != 0);
     // value >= p exactly when value + 19 reaches 2^255.
     long[] plus19 = h.clone();
     plus19[0] += 19;
@@ -417,15 +399,15 @@ final class Field25519 {
     return h;
   }
 
-  /** Carries limb i into i + 1 with floor division; returns the carry out of limb 9. */
+  /** Carries limb i into i + 1 with floor division; returns the carry out of the top limb. */
   private static long floorCarry(long[] h) {
     for (int i = 0; i < LIMBS - 1; i++) {
-      long c = h[i] >> WIDTH[i];
-      h[i] -= c << WIDTH[i];
+      long c = h[i] >> BITS;
+      h[i] &= MASK;
       h[i + 1] += c;
     }
-    long c = h[9] >> 25;
-    h[9] -= c << 25;
+    long c = h[LIMBS - 1] >> BITS;
+    h[LIMBS - 1] &= MASK;
     return c;
   }
 

@@ -1,36 +1,99 @@
 package io.lineup.pass;
 
 /**
- * The multiples of one point P that a fixed-base scalar multiplication adds up: row r holds 1..8
- * times 256^r P, for r = 0..31, in Niels form. With a scalar written as 64 signed base-16 digits
- * e_i in [-8, 8], [e] P is the sum over odd i of the rows' entries, doubled four times, plus the
- * sum over even i: 64 additions and 4 doublings, no other doubling. About 74 KB; immutable.
+ * The multiples of one point P that a fixed-base scalar multiplication adds up, in Niels form. The
+ * scalar is written as signed digits e_i of {@code windowBits} bits (each in [-2^(w-1), 2^(w-1)]),
+ * so [e]P = sum of e_i 2^(w i) P. The positions are split into {@code passes} classes by i mod
+ * passes: row r holds 1..2^(w-1) times 2^(w passes r) P, and pass m adds the digits at positions r
+ * passes + m from row r; between passes the sum is doubled w times. One pass needs no doubling but
+ * the largest table; two passes halve the table for w doublings. Immutable.
  */
 final class MultiplesTable {
-  static final int ROWS = 32;
-  static final int PER_ROW = 8;
-
+  private final int windowBits;
+  private final int passes;
+  private final int perRow;
+  private final int positions;
   private final NielsPoint[] entries;
 
-  /** The table of P. Costs about 300 point operations and one inversion. */
-  MultiplesTable(EdwardsPoint p) {
-    int n = ROWS * PER_ROW;
-    EdwardsPoint[] points = new EdwardsPoint[n];
+  /**
+   * The table of P.
+   *
+   * @param windowBits bits per digit, 4 to 8
+   * @param passes classes of positions (1 or more); see the class comment
+   */
+  MultiplesTable(EdwardsPoint p, int windowBits, int passes) {
+    this.windowBits = windowBits;
+    this.passes = passes;
+    this.perRow = 1 << (windowBits - 1);
+    // Digits of a scalar below 2^253 over 256 bits: the top one never carries out.
+    this.positions = (256 + windowBits - 1) / windowBits;
+    int rows = (positions + passes - 1) / passes;
+    EdwardsPoint[] points = new EdwardsPoint[rows * perRow];
     EdwardsPoint base = new EdwardsPoint(p);
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < rows; r++) {
       EdwardsPoint multiple = new EdwardsPoint(base);
-      points[r * PER_ROW] = new EdwardsPoint(multiple);
-      for (int j = 1; j < PER_ROW; j++) {
+      points[r * perRow] = new EdwardsPoint(multiple);
+      for (int j = 1; j < perRow; j++) {
         multiple.add(base);
-        points[r * PER_ROW + j] = new EdwardsPoint(multiple);
+        points[r * perRow + j] = new EdwardsPoint(multiple);
       }
-      // multiple = 8 base; five doublings make 256 base, the next row's base.
-      for (int k = 0; k < 5; k++) {
+      // multiple = 2^(w-1) base; the next row's base is 2^(w passes) base.
+      for (int k = 0; k < windowBits * passes - (windowBits - 1); k++) {
         multiple.doubleInPlace();
       }
       base = multiple;
     }
     entries = toNiels(points);
+  }
+
+  /** Bits per digit. */
+  int windowBits() {
+    return windowBits;
+  }
+
+  /** Number of passes; the sum is doubled {@link #windowBits} times between two. */
+  int passes() {
+    return passes;
+  }
+
+  /**
+   * The signed digits of a scalar below 2^253 given as 32 little-endian bytes from {@code offset}.
+   */
+  int[] digits(byte[] scalar, int offset) {
+    int[] e = new int[positions];
+    int mask = (1 << windowBits) - 1;
+    for (int i = 0; i < positions; i++) {
+      int bit = i * windowBits;
+      int index = offset + (bit >> 3);
+      int window = scalar[index] & 0xFF;
+      if ((bit >> 3) + 1 < 32) {
+        window |= (scalar[index + 1] & 0xFF) << 8;
+      }
+      e[i] = (window >> (bit & 7)) & mask;
+    }
+    // A digit of 2^(w-1) or more borrows 2^w from the next one.
+    int half = perRow;
+    for (int i = 0; i < positions - 1; i++) {
+      int carry = (e[i] + half) >> windowBits;
+      e[i] -= carry << windowBits;
+      e[i + 1] += carry;
+    }
+    return e;
+  }
+
+  /**
+   * sum += (or -= when {@code negate}) the digits of pass {@code pass}: e_i times row i / passes's
+   * base, for the positions i = pass mod passes.
+   */
+  void addPass(EdwardsPoint sum, int[] digits, int pass, boolean negate) {
+    for (int i = pass, row = 0; i < positions; i += passes, row++) {
+      int e = digits[i];
+      if (e > 0) {
+        sum.add(entries[row * perRow + e - 1], negate);
+      } else if (e < 0) {
+        sum.add(entries[row * perRow - e - 1], !negate);
+      }
+    }
   }
 
   /** Niels forms of the points, with one inversion for all (Montgomery's trick). */
@@ -60,10 +123,5 @@ final class MultiplesTable {
       out[i] = new NielsPoint(x, y);
     }
     return out;
-  }
-
-  /** |digit| 256^row P, for a digit in 1..8. */
-  NielsPoint get(int row, int digit) {
-    return entries[row * PER_ROW + digit - 1];
   }
 }

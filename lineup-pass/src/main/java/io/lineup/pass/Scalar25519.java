@@ -32,23 +32,4 @@ final class Scalar25519 {
     }
     return Field25519.littleEndian(new BigInteger(1, big).mod(L));
   }
-
-  /**
-   * The 64 signed base-16 digits e_i in [-8, 8] with sum e_i 16^i equal to the scalar, from the 32
-   * little-endian bytes from {@code offset} of a number below 2^255.
-   */
-  static byte[] signedDigits(byte[] bytes, int offset) {
-    byte[] e = new byte[64];
-    for (int i = 0; i < 32; i++) {
-      e[2 * i] = (byte) (bytes[offset + i] & 15);
-      e[2 * i + 1] = (byte) ((bytes[offset + i] >> 4) & 15);
-    }
-    // A digit of 8 or more borrows 16 from the next: e - 16 in [-8, 0).
-    for (int i = 0; i < 63; i++) {
-      int carry = (e[i] + 8) >> 4;
-      e[i] -= (byte) (carry << 4);
-      e[i + 1] += (byte) carry;
-    }
-    return e; // the top digit is at most 7 + 1 since the number is below 2^255
-  }
 }
