@@ -22,10 +22,10 @@ import java.util.Arrays;
  */
 final class Ed25519Verifier {
   // B's table is made once, so it can be large: 8-bit digits, one pass, 32 additions for [S]B
-  // (4,096 points, about 1.2 MB). A key's is per key: 5-bit digits in two passes, 52 additions
-  // and 5 doublings for [k]A (416 points, about 130 KB).
+  // (4,096 points, about 0.8 MB). A key's is per key: 6-bit digits in two passes, 43 additions
+  // and 6 doublings for [k]A (704 points, about 135 KB, made at the key's first check).
   private static final int BASE_WINDOW_BITS = 8;
-  private static final int KEY_WINDOW_BITS = 5;
+  private static final int KEY_WINDOW_BITS = 6;
   private static final MultiplesTable BASE_TABLE;
   private static final MessageDigest SHA512;
 
@@ -43,11 +43,14 @@ final class Ed25519Verifier {
   }
 
   private final byte[] encodedKey; // A's 32 bytes, hashed into k
-  private final MultiplesTable keyTable; // null when A is refused: nothing verifies
+  private final EdwardsPoint key; // A, never changed; null when A is refused: nothing verifies
+  // Made at the first check, so that keys that check nothing (a server holds one per room) cost
+  // no table. Two threads may both make it; either result is the same.
+  private volatile MultiplesTable keyTable;
 
-  private Ed25519Verifier(byte[] encodedKey, MultiplesTable keyTable) {
+  private Ed25519Verifier(byte[] encodedKey, EdwardsPoint key) {
     this.encodedKey = encodedKey;
-    this.keyTable = keyTable;
+    this.key = key;
   }
 
   /**
@@ -59,8 +62,7 @@ final class Ed25519Verifier {
       return new Ed25519Verifier(new byte[32], null);
     }
     byte[] key = encodedKey.clone();
-    EdwardsPoint a = EdwardsPoint.decode(key, 0);
-    return new Ed25519Verifier(key, a == null ? null : new MultiplesTable(a, KEY_WINDOW_BITS, 2));
+    return new Ed25519Verifier(key, EdwardsPoint.decode(key, 0));
   }
 
   /**
@@ -92,17 +94,12 @@ final class Ed25519Verifier {
     }
   }
 
-  /** Whether the key can verify anything (the JDK accepts it). */
-  boolean keyIsValid() {
-    return keyTable != null;
-  }
-
   /**
    * Whether {@code signature} (64 bytes: R then S) is this key's signature of {@code message}. Any
    * malformed signature gives false.
    */
   boolean verify(byte[] message, byte[] signature) {
-    if (keyTable == null || signature == null || signature.length != 64) {
+    if (key == null || signature == null || signature.length != 64) {
       return false;
     }
     if (!Scalar25519.isBelowOrder(signature, 32)) {
@@ -113,6 +110,11 @@ final class Ed25519Verifier {
     sha.update(encodedKey);
     sha.update(message);
     byte[] k = Scalar25519.reduce(sha.digest());
+    MultiplesTable keyTable = this.keyTable;
+    if (keyTable == null) {
+      keyTable = new MultiplesTable(key, KEY_WINDOW_BITS, 2);
+      this.keyTable = keyTable;
+    }
     // [S]B - [k]A, A's second pass first so that its doublings come before the other additions.
     EdwardsPoint sum = new EdwardsPoint();
     int[] kDigits = keyTable.digits(k, 0);

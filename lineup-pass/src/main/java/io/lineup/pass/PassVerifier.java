@@ -48,7 +48,7 @@ public final class PassVerifier {
    */
   public static final int DEFAULT_CACHED_TOKENS = 10_000;
 
-  // Each key decoded and tabulated once (about 0.1 ms a key), shared by the with* copies.
+  // Each key decoded once (and tabulated at its first check), shared by the with* copies.
   private final Map<String, Ed25519Verifier> signatureCheckers;
   private final Clock clock;
   private final Duration leeway;
