@@ -14,7 +14,7 @@ import java.util.Arrays;
  * {@code Signature.getInstance("Ed25519")}: the cofactorless equation [S]B = R + [k]A with k =
  * SHA-512(R || A || M) mod L, S of L or more refused, and A and R refused when their y is not below
  * p, they are not on the curve, or x = 0 carries the sign bit. Faster because A is decoded and its
- * multiples are tabulated once per key, and B's once per process; a check then adds 84 table points
+ * multiples are tabulated once per key, and B's once per process; a check then adds 75 table points
  * and doubles five times, and encodes the result to compare it with R's bytes (R's bytes equal the
  * encoding of [S]B - [k]A exactly when R is a valid encoding of that point).
  *
@@ -22,8 +22,8 @@ import java.util.Arrays;
  */
 final class Ed25519Verifier {
   // B's table is made once, so it can be large: 8-bit digits, one pass, 32 additions for [S]B
-  // (4,096 points, about 0.8 MB). A key's is per key: 6-bit digits in two passes, 43 additions
-  // and 6 doublings for [k]A (704 points, about 135 KB, made at the key's first check).
+  // (4,096 points, about 0.5 MB). A key's is per key: 6-bit digits in two passes, 43 additions
+  // and 6 doublings for [k]A (704 points, about 85 KB, made at the key's first check).
   private static final int BASE_WINDOW_BITS = 8;
   private static final int KEY_WINDOW_BITS = 6;
   private static final MultiplesTable BASE_TABLE;

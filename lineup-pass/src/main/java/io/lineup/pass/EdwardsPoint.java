@@ -133,15 +133,19 @@ final class EdwardsPoint {
     return out;
   }
 
-  /** this = this + q, or this - q when {@code subtract}; q is affine, in Niels form. */
-  void add(NielsPoint q, boolean subtract) {
-    long[] qPlus = subtract ? q.yMinusX : q.yPlusX; // -q = (-x, y) swaps y + x and y - x
-    long[] qMinus = subtract ? q.yPlusX : q.yMinusX;
+  /**
+   * this = this + q, or this - q when {@code subtract}, for an affine q in Niels form (y + x, y -
+   * x, 2 d x y) at {@code offset} of a {@link MultiplesTable}'s array.
+   */
+  void add(long[] table, int offset, boolean subtract) {
+    // -q = (-x, y) swaps y + x and y - x and negates 2 d x y.
+    int plus = offset + (subtract ? MultiplesTable.Y_MINUS_X : MultiplesTable.Y_PLUS_X);
+    int minus = offset + (subtract ? MultiplesTable.Y_PLUS_X : MultiplesTable.Y_MINUS_X);
     Field25519.sub(t0, y, x);
-    Field25519.mul(t0, t0, qMinus); // A = (Y - X)(y2 - x2)
+    Field25519.mul(t0, t0, table, minus); // A = (Y - X)(y2 - x2)
     Field25519.add(t1, y, x);
-    Field25519.mul(t1, t1, qPlus); // B = (Y + X)(y2 + x2)
-    Field25519.mul(t2, t, q.xy2d); // C = T 2d x2 y2 (negated for -q)
+    Field25519.mul(t1, t1, table, plus); // B = (Y + X)(y2 + x2)
+    Field25519.mul(t2, t, table, offset + MultiplesTable.XY2D); // C = T 2d x2 y2 (negated for -q)
     Field25519.add(t3, z, z); // D = 2Z
     Field25519.sub(t4, t1, t0); // E = B - A
     Field25519.add(t1, t1, t0); // H = B + A

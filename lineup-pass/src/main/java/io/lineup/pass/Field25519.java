@@ -83,8 +83,14 @@ final class Field25519 {
    * into {@code h}, which belongs one limb up).
    */
   static void mul(long[] out, long[] f, long[] g) {
+    mul(out, f, g, 0);
+  }
+
+  /** out = f * (the element at {@code gOffset} of g): g may be a table of many elements. */
+  static void mul(long[] out, long[] f, long[] g, int gOffset) {
     long f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4];
-    long g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4];
+    long g0 = g[gOffset], g1 = g[gOffset + 1], g2 = g[gOffset + 2];
+    long g3 = g[gOffset + 3], g4 = g[gOffset + 4];
     long g1x19 = 19 * g1, g2x19 = 19 * g2, g3x19 = 19 * g3, g4x19 = 19 * g4;
     long lo, l0, l1, l2, l3, l4, h0, h1, h2, h3, h4;
     // limb 0: f0 g0 + 19 (f1 g4 + f2 g3 + f3 g2 + f4 g1)

@@ -1,19 +1,27 @@
 package io.lineup.pass;
 
 /**
- * The multiples of one point P that a fixed-base scalar multiplication adds up, in Niels form. The
- * scalar is written as signed digits e_i of {@code windowBits} bits (each in [-2^(w-1), 2^(w-1)]),
- * so [e]P = sum of e_i 2^(w i) P. The positions are split into {@code passes} classes by i mod
- * passes: row r holds 1..2^(w-1) times 2^(w passes r) P, and pass m adds the digits at positions r
- * passes + m from row r; between passes the sum is doubled w times. One pass needs no doubling but
- * the largest table; two passes halve the table for w doublings. Immutable.
+ * The multiples of one point P that a fixed-base scalar multiplication adds up. The scalar is
+ * written as signed digits e_i of {@code windowBits} bits (each in [-2^(w-1), 2^(w-1)]), so [e]P =
+ * sum of e_i 2^(w i) P. The positions are split into {@code passes} classes by i mod passes: row r
+ * holds 1..2^(w-1) times 2^(w passes r) P, and pass m adds the digits at positions r passes + m
+ * from row r; between passes the sum is doubled w times. One pass needs no doubling but the largest
+ * table; two passes halve the table for w doublings. Immutable.
  */
 final class MultiplesTable {
+  /** Longs per entry: y + x, y - x and 2 d x y, one after the other. */
+  static final int ENTRY = 3 * Field25519.LIMBS;
+
+  static final int Y_PLUS_X = 0;
+  static final int Y_MINUS_X = Field25519.LIMBS;
+  static final int XY2D = 2 * Field25519.LIMBS;
+
   private final int windowBits;
   private final int passes;
   private final int perRow;
   private final int positions;
-  private final NielsPoint[] entries;
+  // All entries in one array: a lookup reads two cache lines, not four objects.
+  private final long[] entries;
 
   /**
    * The table of P.
@@ -89,15 +97,15 @@ final class MultiplesTable {
     for (int i = pass, row = 0; i < positions; i += passes, row++) {
       int e = digits[i];
       if (e > 0) {
-        sum.add(entries[row * perRow + e - 1], negate);
+        sum.add(entries, (row * perRow + e - 1) * ENTRY, negate);
       } else if (e < 0) {
-        sum.add(entries[row * perRow - e - 1], !negate);
+        sum.add(entries, (row * perRow - e - 1) * ENTRY, !negate);
       }
     }
   }
 
   /** Niels forms of the points, with one inversion for all (Montgomery's trick). */
-  private static NielsPoint[] toNiels(EdwardsPoint[] points) {
+  private static long[] toNiels(EdwardsPoint[] points) {
     int n = points.length;
     long[][] prefix = new long[n][];
     long[] acc = Field25519.one();
@@ -107,7 +115,8 @@ final class MultiplesTable {
     }
     long[] inv = Field25519.zero();
     Field25519.invert(inv, acc); // 1 / (z_0 ... z_{n-1})
-    NielsPoint[] out = new NielsPoint[n];
+    long[] out = new long[n * ENTRY];
+    long[] element = Field25519.zero();
     long[] zInv = Field25519.zero();
     long[] x = Field25519.zero();
     long[] y = Field25519.zero();
@@ -120,7 +129,15 @@ final class MultiplesTable {
       }
       Field25519.mul(x, points[i].x, zInv);
       Field25519.mul(y, points[i].y, zInv);
-      out[i] = new NielsPoint(x, y);
+      Field25519.add(element, y, x);
+      Field25519.carry(element);
+      System.arraycopy(element, 0, out, i * ENTRY + Y_PLUS_X, Field25519.LIMBS);
+      Field25519.sub(element, y, x);
+      Field25519.carry(element);
+      System.arraycopy(element, 0, out, i * ENTRY + Y_MINUS_X, Field25519.LIMBS);
+      Field25519.mul(element, x, y);
+      Field25519.mul(element, element, EdwardsPoint.D2);
+      System.arraycopy(element, 0, out, i * ENTRY + XY2D, Field25519.LIMBS);
     }
     return out;
   }
