@@ -15,7 +15,7 @@ import java.util.Arrays;
  * SHA-512(R || A || M) mod L, S of L or more refused, and A and R refused when their y is not below
  * p, they are not on the curve, or x = 0 carries the sign bit. Faster because A is decoded and its
  * multiples are tabulated once per key, and B's once per process; a check then adds 75 table points
- * and doubles five times, and encodes the result to compare it with R's bytes (R's bytes equal the
+ * and doubles six times, and encodes the result to compare it with R's bytes (R's bytes equal the
  * encoding of [S]B - [k]A exactly when R is a valid encoding of that point).
  *
  * <p>Not constant-time, which is fine: it handles only public data. Immutable and thread-safe.
