@@ -9,9 +9,9 @@ import java.math.BigInteger;
  * halves fit in a long.
  *
  * <p>Bounds (why no overflow): {@link #mul} and {@link #square} accept limbs of magnitude below
- * 2^53 and give limbs below 2^51 in magnitude (limb 1 a little more); an {@link #add} or {@link
- * #sub} of two such elements stays below 2^52, and one more below 2^53. The point formulas keep to
- * that. Every output array may be one of the inputs.
+ * 2^53 and give limbs below 2^51 + 2^14 in magnitude; an {@link #add} or {@link #sub} of two such
+ * elements stays below 2^52, and one more below 2^53. The point formulas keep to that. Every output
+ * array may be one of the inputs.
  *
  * <p>Not constant-time: it only ever handles public data (keys, signatures, messages).
  */
@@ -235,32 +235,34 @@ final class Field25519 {
     finish(out, l0 + 19 * h4, l1 + h0, l2 + h1, l3 + h2, l4 + h3);
   }
 
-  /** Brings limbs of magnitude below 2^58 back to 51 bits (limb 1 may end a little off). */
+  /** Brings limbs of magnitude below 2^58 back to 51 bits (limbs 1 and 3 up to 2^14 over). */
   static void carry(long[] f) {
     finish(f, f[0], f[1], f[2], f[3], f[4]);
   }
 
-  /** Carries r0..r4 (each below 2^63 in magnitude) into out, limb 4 wrapping round as 19. */
+  /**
+   * Carries r0..r4 (each below 2^63 in magnitude) into out, limb 4 wrapping round as 19. Two
+   * chains, from limb 0 and from limb 3, run side by side to shorten the dependent steps.
+   */
   private static void finish(long[] out, long r0, long r1, long r2, long r3, long r4) {
-    long c;
-    c = r0 >> 51;
+    long c0 = r0 >> 51;
+    long c3 = r3 >> 51;
     r0 &= MASK;
-    r1 += c;
-    c = r1 >> 51;
-    r1 &= MASK;
-    r2 += c;
-    c = r2 >> 51;
-    r2 &= MASK;
-    r3 += c;
-    c = r3 >> 51;
     r3 &= MASK;
-    r4 += c;
-    c = r4 >> 51;
+    r1 += c0;
+    r4 += c3;
+    long c1 = r1 >> 51;
+    long c4 = r4 >> 51;
+    r1 &= MASK;
     r4 &= MASK;
-    r0 += 19 * c;
-    c = r0 >> 51;
+    r2 += c1;
+    r0 += 19 * c4;
+    long c2 = r2 >> 51;
+    c0 = r0 >> 51;
+    r2 &= MASK;
     r0 &= MASK;
-    r1 += c;
+    r3 += c2;
+    r1 += c0;
     out[0] = r0;
     out[1] = r1;
     out[2] = r2;

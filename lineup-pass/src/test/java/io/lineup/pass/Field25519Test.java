@@ -23,6 +23,8 @@ class Field25519Test {
 
       assertThat(value(product).mod(P)).isEqualTo(value(f).multiply(value(g)).mod(P));
       assertThat(value(square).mod(P)).isEqualTo(value(f).pow(2).mod(P));
+      assertWithinOutputBound(product);
+      assertWithinOutputBound(square);
       assertThat(new BigInteger(1, reverse(Field25519.toBytes(product))))
           .isEqualTo(value(f).multiply(value(g)).mod(P));
     }
@@ -42,7 +44,16 @@ class Field25519Test {
 
         assertThat(value(product).mod(P)).isEqualTo(value(f).multiply(value(g)).mod(P));
         assertThat(value(square).mod(P)).isEqualTo(value(f).pow(2).mod(P));
+        assertWithinOutputBound(product);
+        assertWithinOutputBound(square);
       }
+    }
+  }
+
+  /** The bound the point formulas rely on: a sum of three outputs is still a valid input. */
+  static void assertWithinOutputBound(long[] f) {
+    for (long limb : f) {
+      assertThat(Math.abs(limb)).isLessThan((1L << 51) + (1L << 14));
     }
   }
 
