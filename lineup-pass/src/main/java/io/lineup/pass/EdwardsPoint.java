@@ -55,13 +55,6 @@ final class EdwardsPoint {
     Field25519.set(t, other.t);
   }
 
-  void setIdentity() {
-    Field25519.set(x, Field25519.zero());
-    Field25519.set(y, Field25519.one());
-    Field25519.set(z, Field25519.one());
-    Field25519.set(t, Field25519.zero());
-  }
-
   /**
    * The point of a 32-byte encoding (RFC 8032 section 5.1.3), or null when the encoding is refused:
    * y not below p, no x for that y (not on the curve), or x = 0 with the sign bit set. These are

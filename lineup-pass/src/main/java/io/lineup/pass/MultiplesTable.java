@@ -6,7 +6,8 @@ package io.lineup.pass;
  * sum of e_i 2^(w i) P. The positions are split into {@code passes} classes by i mod passes: row r
  * holds 1..2^(w-1) times 2^(w passes r) P, and pass m adds the digits at positions r passes + m
  * from row r; between passes the sum is doubled w times. One pass needs no doubling but the largest
- * table; two passes halve the table for w doublings. Immutable.
+ * table; two passes halve the table for w doublings. Each entry is an affine point in Niels form (y
+ * + x, y - x, 2 d x y), which an addition takes with seven multiplications. Immutable.
  */
 final class MultiplesTable {
   /** Longs per entry: y + x, y - x and 2 d x y, one after the other. */
