@@ -11,13 +11,12 @@ import static io.lineup.pass.PassRejectedException.Reason.WRONG_ROOM;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,15 +48,19 @@ public final class PassVerifier {
    */
   public static final int DEFAULT_CACHED_TOKENS = 10_000;
 
-  private final Map<String, PublicKey> keys;
+  // Each key decoded once (and tabulated at its first check), shared by the with* copies.
+  private final Map<String, Ed25519Verifier> signatureCheckers;
   private final Clock clock;
   private final Duration leeway;
   private final int cachedTokens;
   private final VerifiedTokens verified;
 
   private PassVerifier(
-      Map<String, PublicKey> keys, Clock clock, Duration leeway, int cachedTokens) {
-    this.keys = Map.copyOf(keys);
+      Map<String, Ed25519Verifier> signatureCheckers,
+      Clock clock,
+      Duration leeway,
+      int cachedTokens) {
+    this.signatureCheckers = signatureCheckers;
     this.clock = clock;
     this.leeway = leeway;
     this.cachedTokens = cachedTokens;
@@ -71,7 +74,10 @@ public final class PassVerifier {
    * @throws NullPointerException when the map, an id or a key is null
    */
   public static PassVerifier of(Map<String, PublicKey> keys) {
-    return new PassVerifier(keys, Clock.systemUTC(), DEFAULT_LEEWAY, DEFAULT_CACHED_TOKENS);
+    Map<String, Ed25519Verifier> checkers = new HashMap<>();
+    Map.copyOf(keys).forEach((kid, key) -> checkers.put(kid, Ed25519Verifier.of(key)));
+    return new PassVerifier(
+        Map.copyOf(checkers), Clock.systemUTC(), DEFAULT_LEEWAY, DEFAULT_CACHED_TOKENS);
   }
 
   /**
@@ -86,7 +92,8 @@ public final class PassVerifier {
 
   /** The same verifier reading the time from {@code clock} (for tests). */
   public PassVerifier withClock(Clock clock) {
-    return new PassVerifier(keys, Objects.requireNonNull(clock, "clock"), leeway, cachedTokens);
+    return new PassVerifier(
+        signatureCheckers, Objects.requireNonNull(clock, "clock"), leeway, cachedTokens);
   }
 
   /**
@@ -99,7 +106,7 @@ public final class PassVerifier {
     if (leeway.isNegative()) {
       throw new IllegalArgumentException("leeway must not be negative");
     }
-    return new PassVerifier(keys, clock, leeway, cachedTokens);
+    return new PassVerifier(signatureCheckers, clock, leeway, cachedTokens);
   }
 
   /**
@@ -113,7 +120,7 @@ public final class PassVerifier {
     if (count < 0) {
       throw new IllegalArgumentException("the count of cached tokens must not be negative");
     }
-    return new PassVerifier(keys, clock, leeway, count);
+    return new PassVerifier(signatureCheckers, clock, leeway, count);
   }
 
   /** How many verified tokens this verifier remembers now. */
@@ -156,12 +163,13 @@ public final class PassVerifier {
     if (!(header.get("kid") instanceof String kid)) {
       throw new PassRejectedException(MALFORMED, "the header has no kid");
     }
-    PublicKey key = keys.get(kid);
+    Ed25519Verifier key = signatureCheckers.get(kid);
     if (key == null) {
       throw new PassRejectedException(UNKNOWN_KEY, "no key " + kid);
     }
     byte[] signature = decode(token.substring(second + 1), "signature");
-    if (!signatureMatches(key, token.substring(0, second), signature)) {
+    byte[] signingInput = token.substring(0, second).getBytes(StandardCharsets.US_ASCII);
+    if (!key.verify(signingInput, signature)) {
       throw new PassRejectedException(BAD_SIGNATURE, "the signature does not match");
     }
     Map<?, ?> claims = jsonObject(token.substring(first + 1, second), "claims");
@@ -189,20 +197,6 @@ public final class PassVerifier {
       throw new PassRejectedException(NOT_YET_VALID, "issued in the future, at " + pass.issuedAt());
     }
     return pass;
-  }
-
-  private static boolean signatureMatches(PublicKey key, String signingInput, byte[] signature) {
-    if (signature.length != 64) {
-      return false;
-    }
-    try {
-      Signature verifier = Signature.getInstance("Ed25519");
-      verifier.initVerify(key);
-      verifier.update(signingInput.getBytes(StandardCharsets.US_ASCII));
-      return verifier.verify(signature);
-    } catch (GeneralSecurityException e) {
-      return false;
-    }
   }
 
   private static byte[] decode(String part, String what) throws PassRejectedException {
