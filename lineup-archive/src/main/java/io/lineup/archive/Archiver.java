@@ -217,7 +217,12 @@ public final class Archiver implements AutoCloseable {
     if (batch.isEmpty()) {
       return false;
     }
-    writer.write(batch);
+    // Entries read hold more jobs than judged when their calls ended more: each transaction
+    // still writes at most a batch. The entries are acknowledged once all of them are committed.
+    int most = settings.batchSize();
+    for (int from = 0; from < batch.size(); from += most) {
+      writer.write(batch.subList(from, Math.min(batch.size(), from + most)));
+    }
     stats.written(batch.size());
     afterCommit.committed(queue, batch);
     List<String> entryIds = entryIds(batch);
@@ -229,10 +234,15 @@ public final class Archiver implements AutoCloseable {
   /**
    * How many outbox entries to read so a batch holds about {@link ArchiveSettings#batchSize()}
    * jobs: an entry holds the jobs one script call ended (one for a single ack, a lease batch for a
-   * worker's acks), judged by the queue's last batch; one entry until a batch was read.
+   * worker's acks), judged by the queue's last batch.
    */
   private int entriesPerBatch(QueueName queue) {
-    int perEntry = jobsPerEntry.getOrDefault(queue, settings.batchSize());
+    Integer perEntry = jobsPerEntry.get(queue);
+    if (perEntry == null) {
+      // No batch read yet: judged by what the outbox holds now.
+      long entries = outbox.entryCount(queue);
+      perEntry = entries == 0 ? 1 : (int) Math.ceil((double) outbox.length(queue) / entries);
+    }
     return Math.max(1, settings.batchSize() / Math.max(1, perEntry));
   }
 

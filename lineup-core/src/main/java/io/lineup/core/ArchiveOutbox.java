@@ -142,6 +142,11 @@ public final class ArchiveOutbox {
     return store.outboxLength(queue);
   }
 
+  /** How many stream entries the queue's outbox holds; each holds one or more jobs. */
+  public long entryCount(QueueName queue) {
+    return store.outboxEntries(queue);
+  }
+
   /**
    * When the oldest entry still in the outbox was added, by the Redis server's clock (its stream
    * id), or empty when the outbox is empty.

@@ -579,6 +579,12 @@ public final class RedisStore implements AutoCloseable {
             gateway.commands().hget(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], OUTBOX_JOBS)));
   }
 
+  /** Stream entries in the outbox. */
+  public long outboxEntries(QueueName queue) {
+    Long length = gateway.await(gateway.commands().xlen(outboxKey(queue)));
+    return length == null ? 0 : length;
+  }
+
   /** When the oldest entry was added (its stream id's time), or empty. */
   public Optional<Instant> oldestOutboxEntry(QueueName queue) {
     List<StreamMessage<byte[], byte[]>> first =
