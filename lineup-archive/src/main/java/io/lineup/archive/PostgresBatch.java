@@ -7,8 +7,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.postgresql.PGConnection;
 
 /**
@@ -27,27 +31,22 @@ final class PostgresBatch {
   private static final String CREATE_STAGING =
       "CREATE TEMP TABLE IF NOT EXISTS "
           + STAGING
-          + " (LIKE lineup_archive INCLUDING DEFAULTS, seq INTEGER NOT NULL) ON COMMIT DELETE ROWS";
+          + " (LIKE lineup_archive INCLUDING DEFAULTS) ON COMMIT DELETE ROWS";
 
   private static final String COLUMNS =
       "namespace, queue, id, state, priority, attempts, max_attempts, created_ms, due_ms,"
           + " started_ms, finished_ms, archived_ms, last_error, result, payload";
 
-  private static final String COPY = "COPY " + STAGING + " (" + COLUMNS + ", seq) FROM STDIN";
+  private static final String COPY = "COPY " + STAGING + " (" + COLUMNS + ") FROM STDIN";
 
-  /**
-   * The batch's rows into the archive. Of rows of one job within the batch (it ended, was respawned
-   * and ended again) only the one that ended last counts, as when they were upserted one after
-   * another.
-   */
+  /** The batch's rows into the archive (each job once: {@link #lastEnds}). */
   private static final String MERGE =
       "INSERT INTO lineup_archive ("
           + COLUMNS
-          + ") SELECT DISTINCT ON (namespace, queue, id) "
+          + ") SELECT "
           + COLUMNS
           + " FROM "
           + STAGING
-          + " ORDER BY namespace, queue, id, finished_ms DESC, seq DESC"
           + Dialect.POSTGRESQL.upsertConflictClause();
 
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
@@ -60,8 +59,7 @@ final class PostgresBatch {
     try (Statement statement = connection.createStatement()) {
       statement.execute(CREATE_STAGING);
       Rows rows = new Rows(entries.size() * 256);
-      int seq = 0;
-      for (OutboxEntry e : entries) {
+      for (OutboxEntry e : lastEnds(entries)) {
         rows.text(e.queue().namespace())
             .text(e.queue().name())
             .text(e.id())
@@ -76,8 +74,7 @@ final class PostgresBatch {
             .number(now)
             .text(e.lastError())
             .bytes(e.result())
-            .bytes(e.payload())
-            .last(seq++);
+            .last(e.payload());
       }
       try {
         connection
@@ -89,6 +86,36 @@ final class PostgresBatch {
       }
       statement.executeUpdate(MERGE);
     }
+  }
+
+  /**
+   * The entries with each job once: of a job that ended, was respawned and ended again within the
+   * batch only the end that came last (the later finish, and of equal ones the later entry), as
+   * when they were upserted one after another; {@code ON CONFLICT} may touch a row once a
+   * statement. Mostly every job is there once, and the list is returned as it is.
+   */
+  static List<OutboxEntry> lastEnds(List<OutboxEntry> entries) {
+    Map<String, Integer> at = new HashMap<>(entries.size() * 2);
+    boolean twice = false;
+    for (int i = 0; i < entries.size(); i++) {
+      OutboxEntry e = entries.get(i);
+      twice |= at.put(e.queue() + "\n" + e.id(), i) != null;
+    }
+    if (!twice) {
+      return entries;
+    }
+    Map<String, OutboxEntry> last = new LinkedHashMap<>();
+    for (OutboxEntry e : entries) {
+      last.merge(
+          e.queue() + "\n" + e.id(),
+          e,
+          (kept, next) -> finished(next) >= finished(kept) ? next : kept);
+    }
+    return new ArrayList<>(last.values());
+  }
+
+  private static long finished(OutboxEntry e) {
+    return millis(e.finishedAt(), Long.MAX_VALUE);
   }
 
   private static long millis(Instant at, long otherwise) {
@@ -153,8 +180,8 @@ final class PostgresBatch {
       return this;
     }
 
-    void last(int seq) {
-      number(seq);
+    void last(byte[] value) {
+      bytes(value);
       buffer[size - 1] = '\n';
     }
 
