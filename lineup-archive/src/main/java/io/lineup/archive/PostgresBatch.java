@@ -1,6 +1,7 @@
 package io.lineup.archive;
 
 import io.lineup.core.OutboxEntry;
+import io.lineup.core.QueueName;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -9,10 +10,11 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.postgresql.PGConnection;
 
 /**
@@ -95,24 +97,26 @@ final class PostgresBatch {
    * statement. Mostly every job is there once, and the list is returned as it is.
    */
   static List<OutboxEntry> lastEnds(List<OutboxEntry> entries) {
-    Map<String, Integer> at = new HashMap<>(entries.size() * 2);
+    Set<JobKey> seen = new HashSet<>(entries.size() * 2);
     boolean twice = false;
-    for (int i = 0; i < entries.size(); i++) {
-      OutboxEntry e = entries.get(i);
-      twice |= at.put(e.queue() + "\n" + e.id(), i) != null;
+    for (OutboxEntry e : entries) {
+      twice |= !seen.add(new JobKey(e.queue(), e.id()));
     }
     if (!twice) {
       return entries;
     }
-    Map<String, OutboxEntry> last = new LinkedHashMap<>();
+    Map<JobKey, OutboxEntry> last = new LinkedHashMap<>();
     for (OutboxEntry e : entries) {
       last.merge(
-          e.queue() + "\n" + e.id(),
+          new JobKey(e.queue(), e.id()),
           e,
           (kept, next) -> finished(next) >= finished(kept) ? next : kept);
     }
     return new ArrayList<>(last.values());
   }
+
+  /** A job's archive key: its queue (namespace and name) and id. */
+  private record JobKey(QueueName queue, String id) {}
 
   private static long finished(OutboxEntry e) {
     return millis(e.finishedAt(), Long.MAX_VALUE);
