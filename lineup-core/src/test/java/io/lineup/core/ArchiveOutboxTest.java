@@ -208,6 +208,29 @@ abstract class ArchiveOutboxTest extends EngineSuite {
   }
 
   @Test
+  void aCallThatEndsAThousandJobsWritesThemAllInItsEntry() {
+    outbox.enable(queue, 10_000);
+    for (int i = 0; i < 1_000; i++) {
+      lineup.publish(queue, aJob("payload " + i).id("job-" + i));
+    }
+    List<LeasedJob> leased = lineup.lease(queue, 1_000, Duration.ZERO).jobs();
+    assertThat(leased).hasSize(1_000);
+
+    lineup.ackAll(queue, leased.stream().map(AckRequest::of).toList());
+
+    assertThat(outbox.entryCount(queue)).isEqualTo(1);
+    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 1);
+    assertThat(read)
+        .extracting(OutboxEntry::id)
+        .containsExactlyElementsOf(leased.stream().map(LeasedJob::id).toList());
+    assertThat(read)
+        .allSatisfy(entry ->
+            assertThat(entry.payload())
+                .asString(StandardCharsets.UTF_8)
+                .isEqualTo("payload " + entry.id().substring("job-".length())));
+  }
+
+  @Test
   void theBoundCountsJobsSoACallEndingMoreThanTheRoomLeftAddsWhatFitsAndCountsTheRest() {
     outbox.enable(queue, 3);
     for (int i = 0; i < 5; i++) {

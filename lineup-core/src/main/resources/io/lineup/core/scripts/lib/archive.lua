@@ -21,7 +21,9 @@
 --#include lib/keys.lua
 --#include lib/job.lua
 local outbox_used = nil    -- jobs in the outbox with those of this call, read at the first end
-local outbox_parts = {}    -- the packed jobs not yet written
+local outbox_values = {}   -- the values of the jobs not yet written, OUTBOX_VALUES per job
+local OUTBOX_VALUES = 8
+local OUTBOX_PACK_MAX = 4000 -- values packed by one cmsgpack.pack call, within what unpack may pass
 local outbox_dropped = 0   -- jobs of this call not added, not yet counted
 
 -- Adds a job that ended in this state to the call's pending entry. body: its stored body (as
@@ -54,17 +56,31 @@ local function outbox_add(id, job, state, now, s, result, body)
       job[F_PAYLOAD] = payload
     end
   end
-  outbox_parts[#outbox_parts + 1] = mp_pack(id, state, job[F_ATTEMPTS], job[F_STARTED], now, job[F_ERROR],
-    result or job[F_RESULT], body)
+  -- Gathered as values and packed once for the call: a pack per job made a string per job.
+  local v = outbox_values
+  local k = #v
+  v[k + 1], v[k + 2], v[k + 3], v[k + 4] = id, state, job[F_ATTEMPTS], job[F_STARTED]
+  v[k + 5], v[k + 6], v[k + 7], v[k + 8] = now, job[F_ERROR], result or job[F_RESULT], body
 end
 
 -- Writes the jobs outbox_add gathered as one entry, and counts them and the dropped ones in meta.
 local function outbox_flush(s)
-  local n = #outbox_parts
-  if n > 0 then
-    redis.call('XADD', K_OUTBOX, '*', 'n', n, 'm', s.max_attempts, 'j', table.concat(outbox_parts))
+  local values = #outbox_values
+  if values > 0 then
+    local packed
+    if values <= OUTBOX_PACK_MAX then
+      packed = mp_pack(unpack(outbox_values))
+    else
+      local parts = {}
+      for first = 1, values, OUTBOX_PACK_MAX do
+        parts[#parts + 1] = mp_pack(unpack(outbox_values, first, math.min(values, first + OUTBOX_PACK_MAX - 1)))
+      end
+      packed = table.concat(parts)
+    end
+    local n = values / OUTBOX_VALUES
+    redis.call('XADD', K_OUTBOX, '*', 'n', n, 'm', s.max_attempts, 'j', packed)
     redis.call('HINCRBY', K_META, 'outbox_jobs', n)
-    outbox_parts = {}
+    outbox_values = {}
   end
   if outbox_dropped > 0 then
     redis.call('HINCRBY', K_META, 'n_archive_dropped', outbox_dropped)
