@@ -2,7 +2,6 @@ package io.lineup.archive;
 
 import io.lineup.core.OutboxEntry;
 import io.lineup.core.QueueName;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 
 /**
  * A batch of archive rows written to PostgreSQL with {@code COPY} into a temporary staging table
@@ -51,6 +51,9 @@ final class PostgresBatch {
           + STAGING
           + Dialect.POSTGRESQL.upsertConflictClause();
 
+  /** Bytes of COPY rows gathered before they are sent. */
+  private static final int SEND_AT = 1 << 20;
+
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   private PostgresBatch() {}
@@ -60,31 +63,37 @@ final class PostgresBatch {
       throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute(CREATE_STAGING);
-      Rows rows = new Rows(entries.size() * 256);
-      for (OutboxEntry e : lastEnds(entries)) {
-        rows.text(e.queue().namespace())
-            .text(e.queue().name())
-            .text(e.id())
-            .text(e.state().name())
-            .number(e.priority())
-            .number(e.attempts())
-            .number(e.maxAttempts())
-            .number(millis(e.createdAt(), 0))
-            .millisOrNull(e.dueAt())
-            .millisOrNull(e.startedAt())
-            .number(millis(e.finishedAt(), now))
-            .number(now)
-            .text(e.lastError())
-            .bytes(e.result())
-            .last(e.payload());
-      }
+      CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY);
       try {
-        connection
-            .unwrap(PGConnection.class)
-            .getCopyAPI()
-            .copyIn(COPY, new java.io.ByteArrayInputStream(rows.buffer, 0, rows.size));
-      } catch (IOException e) {
-        throw new SQLException("COPY into the staging table failed", e);
+        Rows rows = new Rows(Math.min(SEND_AT, entries.size() * 256));
+        for (OutboxEntry e : lastEnds(entries)) {
+          rows.text(e.queue().namespace())
+              .text(e.queue().name())
+              .text(e.id())
+              .text(e.state().name())
+              .number(e.priority())
+              .number(e.attempts())
+              .number(e.maxAttempts())
+              .number(millis(e.createdAt(), 0))
+              .millisOrNull(e.dueAt())
+              .millisOrNull(e.startedAt())
+              .number(millis(e.finishedAt(), now))
+              .number(now)
+              .text(e.lastError())
+              .bytes(e.result())
+              .last(e.payload());
+          if (rows.size >= SEND_AT) {
+            // Sent as it fills: a batch of large payloads is never held whole in hex.
+            copy.writeToCopy(rows.buffer, 0, rows.size);
+            rows.size = 0;
+          }
+        }
+        copy.writeToCopy(rows.buffer, 0, rows.size);
+        copy.endCopy();
+      } finally {
+        if (copy.isActive()) {
+          copy.cancelCopy();
+        }
       }
       statement.executeUpdate(MERGE);
     }

@@ -212,6 +212,28 @@ abstract class ArchiveContractTest {
   }
 
   @Test
+  void largePayloadsOfABatchAreArchivedWhole() {
+    lineup.archiveOutbox().enable(queue, 1_000);
+    byte[] large = new byte[700 * 1024];
+    for (int i = 0; i < large.length; i++) {
+      large[i] = (byte) (i * 31);
+    }
+    for (int i = 0; i < 3; i++) {
+      lineup.publish(queue, NewJob.of(large).id("large-" + i));
+    }
+    lineup.lease(queue, 3, Duration.ZERO).jobs().forEach(job -> lineup.ack(job, large));
+
+    Archive archive = anArchive("only"); // all three in one batch
+    awaitRows(3);
+
+    for (int i = 0; i < 3; i++) {
+      ArchivedJob job = archive.reader().find(queue, "large-" + i).orElseThrow();
+      assertThat(job.payload()).isEqualTo(large);
+      assertThat(job.result()).isEqualTo(large);
+    }
+  }
+
+  @Test
   void aJobThatEndsTwiceBeforeTheArchiverRunsKeepsItsLastEnd() throws SQLException {
     lineup.archiveOutbox().enable(queue, 1_000);
     lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
