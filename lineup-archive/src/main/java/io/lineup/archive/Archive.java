@@ -118,7 +118,7 @@ public final class Archive implements AutoCloseable {
     return Duration.ofMillis(Math.max(0, now - oldest));
   }
 
-  /** Entries in all outboxes now (read or not, not yet acknowledged). */
+  /** Ended jobs in all outboxes now (read or not, not yet acknowledged). */
   public long outboxLength() {
     ArchiveOutbox outbox = lineup.archiveOutbox();
     long total = 0;

@@ -9,7 +9,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Writes outbox entries to the archive: one transaction per batch, one idempotent upsert per row.
+ * Writes outbox entries to the archive: one transaction per batch, an idempotent upsert of every
+ * row (on PostgreSQL through COPY, {@link PostgresBatch}; elsewhere as one batched statement).
  */
 public final class ArchiveWriter {
   private final ArchiveDatabase database;
@@ -37,6 +38,16 @@ public final class ArchiveWriter {
     long now = System.currentTimeMillis();
     try (Connection connection = database.connection()) {
       connection.setAutoCommit(false);
+      if (database.dialect() == Dialect.POSTGRESQL) {
+        try {
+          PostgresBatch.write(connection, entries, now);
+          connection.commit();
+        } catch (SQLException | RuntimeException e) {
+          rollbackQuietly(connection, e);
+          throw e;
+        }
+        return;
+      }
       try (PreparedStatement statement = connection.prepareStatement(upsert)) {
         for (OutboxEntry e : entries) {
           int i = 1;

@@ -6,6 +6,7 @@ import io.lineup.core.OutboxEntry;
 import io.lineup.core.QueueName;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -17,11 +18,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Copies every queue's archive outbox into the database, on one thread. Per queue and round: read
- * up to a batch of entries through the consumer group {@value #GROUP} (this instance is the
- * consumer), upsert them in one transaction, commit, then acknowledge and delete them in Redis. A
- * crash between the commit and the acknowledgement leaves the entries pending; they are written
- * again (the upsert makes that harmless) by this consumer after a restart under the same name, or
- * by another instance once they have been idle for {@link ArchiveSettings#claimIdle()}.
+ * entries holding about a batch of jobs through the consumer group {@value #GROUP} (this instance
+ * is the consumer), upsert the jobs in one transaction, commit, then acknowledge and delete the
+ * entries in Redis. A crash between the commit and the acknowledgement leaves the entries pending;
+ * they are written again (the upsert makes that harmless) by this consumer after a restart under
+ * the same name, or by another instance once they have been idle for {@link
+ * ArchiveSettings#claimIdle()}.
  *
  * <p>While the database or Redis fails, the archiver retries with a backoff from 100 ms to 5 s and
  * nothing is acknowledged; the jobs' own scripts never wait for it, and the outbox of each queue
@@ -63,6 +65,7 @@ public final class Archiver implements AutoCloseable {
   private final Set<QueueName> enabled = ConcurrentHashMap.newKeySet();
   private final Set<QueueName> ownPending = new HashSet<>();
   private final Map<QueueName, Long> lastClaim = new HashMap<>();
+  private final Map<QueueName, Integer> jobsPerEntry = new HashMap<>();
   private final Thread thread;
   private volatile boolean running = true;
   private volatile boolean migrated;
@@ -196,7 +199,7 @@ public final class Archiver implements AutoCloseable {
   }
 
   private boolean archiveBatch(QueueName queue, long now) throws SQLException {
-    int size = settings.batchSize();
+    int size = entriesPerBatch(queue);
     List<OutboxEntry> batch = List.of();
     if (ownPending.contains(queue)) {
       batch = outbox.readPending(queue, GROUP, consumer, size);
@@ -214,11 +217,46 @@ public final class Archiver implements AutoCloseable {
     if (batch.isEmpty()) {
       return false;
     }
-    writer.write(batch);
+    // Entries read hold more jobs than judged when their calls ended more: each transaction
+    // still writes at most a batch. The entries are acknowledged once all of them are committed.
+    int most = settings.batchSize();
+    for (int from = 0; from < batch.size(); from += most) {
+      writer.write(batch.subList(from, Math.min(batch.size(), from + most)));
+    }
     stats.written(batch.size());
     afterCommit.committed(queue, batch);
-    outbox.acknowledge(queue, GROUP, batch.stream().map(OutboxEntry::entryId).toList());
-    return batch.size() == size;
+    List<String> entryIds = entryIds(batch);
+    outbox.acknowledge(queue, GROUP, entryIds);
+    jobsPerEntry.put(queue, (batch.size() + entryIds.size() - 1) / entryIds.size());
+    return entryIds.size() == size;
+  }
+
+  /**
+   * How many outbox entries to read so a batch holds about {@link ArchiveSettings#batchSize()}
+   * jobs: an entry holds the jobs one script call ended (one for a single ack, a lease batch for a
+   * worker's acks), judged by the queue's last batch.
+   */
+  private int entriesPerBatch(QueueName queue) {
+    Integer perEntry = jobsPerEntry.get(queue);
+    if (perEntry == null) {
+      // No batch read yet: judged by what the outbox holds now.
+      long entries = outbox.entryCount(queue);
+      perEntry = entries == 0 ? 1 : (int) Math.ceil((double) outbox.length(queue) / entries);
+    }
+    return Math.max(1, settings.batchSize() / Math.max(1, perEntry));
+  }
+
+  /** The distinct entry ids of a batch, in order (the jobs of one entry follow each other). */
+  private static List<String> entryIds(List<OutboxEntry> batch) {
+    List<String> ids = new ArrayList<>();
+    String last = null;
+    for (OutboxEntry entry : batch) {
+      if (!entry.entryId().equals(last)) {
+        last = entry.entryId();
+        ids.add(last);
+      }
+    }
+    return ids;
   }
 
   private long claimEvery() {

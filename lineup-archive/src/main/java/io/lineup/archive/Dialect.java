@@ -70,11 +70,7 @@ public enum Dialect {
         "INSERT INTO lineup_archive (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     StringBuilder sql = new StringBuilder(insert);
     if (this == POSTGRESQL) {
-      sql.append(" ON CONFLICT (namespace, queue, id) DO UPDATE SET ");
-      for (int i = 0; i < UPDATED.length; i++) {
-        sql.append(i == 0 ? "" : ", ").append(UPDATED[i]).append(" = EXCLUDED.").append(UPDATED[i]);
-      }
-      sql.append(" WHERE lineup_archive.finished_ms <= EXCLUDED.finished_ms");
+      sql.append(upsertConflictClause());
     } else {
       // MySQL evaluates the assignments left to right, each seeing the ones before: finished_ms
       // is compared by every other column and so is set last.
@@ -95,6 +91,18 @@ public enum Dialect {
       }
     }
     return sql.toString();
+  }
+
+  /**
+   * PostgreSQL's {@code ON CONFLICT} clause of the upsert (with a leading space): the row of the
+   * same key is updated when the new one ended at the same time or later.
+   */
+  String upsertConflictClause() {
+    StringBuilder sql = new StringBuilder(" ON CONFLICT (namespace, queue, id) DO UPDATE SET ");
+    for (int i = 0; i < UPDATED.length; i++) {
+      sql.append(i == 0 ? "" : ", ").append(UPDATED[i]).append(" = EXCLUDED.").append(UPDATED[i]);
+    }
+    return sql.append(" WHERE lineup_archive.finished_ms <= EXCLUDED.finished_ms").toString();
   }
 
   /** Deletes at most {@code ?2} rows that ended before {@code ?1}, oldest first. */

@@ -184,6 +184,78 @@ abstract class ArchiveContractTest {
   }
 
   @Test
+  void textsAndBytesOfEveryKindArriveUnchanged() {
+    Archive archive = anArchive("only");
+    lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+    byte[] everyByte = new byte[512];
+    for (int i = 0; i < everyByte.length; i++) {
+      everyByte[i] = (byte) i;
+    }
+    String awkward = "tab\there, new\nline, return\r, back\\slash \\N, é, 😀, \\.";
+    String id = "odd.id:with_every-kind";
+    lineup.publish(queue, NewJob.of(everyByte).id(id));
+    lineup.nack(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0), awkward);
+    lineup.publish(queue, NewJob.of(everyByte).id("bytes"));
+    LeasedJob acked = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+    lineup.ack(acked, everyByte);
+
+    awaitRows(2);
+
+    ArchivedJob dead = archive.reader().find(queue, id).orElseThrow();
+    assertThat(dead.lastError()).isEqualTo(awkward);
+    assertThat(dead.payload()).isEqualTo(everyByte);
+    ArchivedJob done = archive.reader().find(queue, "bytes").orElseThrow();
+    assertThat(done.result()).isEqualTo(everyByte);
+    assertThat(done.payload()).isEqualTo(everyByte);
+    assertThat(done.lastError()).isNull();
+    assertThat(done.dueAt()).isNull();
+  }
+
+  @Test
+  void largePayloadsOfABatchAreArchivedWhole() {
+    lineup.archiveOutbox().enable(queue, 1_000);
+    byte[] large = new byte[700 * 1024];
+    for (int i = 0; i < large.length; i++) {
+      large[i] = (byte) (i * 31);
+    }
+    for (int i = 0; i < 3; i++) {
+      lineup.publish(queue, NewJob.of(large).id("large-" + i));
+    }
+    lineup.lease(queue, 3, Duration.ZERO).jobs().forEach(job -> lineup.ack(job, large));
+
+    Archive archive = anArchive("only"); // all three in one batch
+    awaitRows(3);
+
+    for (int i = 0; i < 3; i++) {
+      ArchivedJob job = archive.reader().find(queue, "large-" + i).orElseThrow();
+      assertThat(job.payload()).isEqualTo(large);
+      assertThat(job.result()).isEqualTo(large);
+    }
+  }
+
+  @Test
+  void aJobThatEndsTwiceBeforeTheArchiverRunsKeepsItsLastEnd() throws SQLException {
+    lineup.archiveOutbox().enable(queue, 1_000);
+    lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+    lineup.publish(queue, NewJob.ofText("twice").id("twice"));
+    lineup.nack(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0), "first end");
+    lineup.respawn(queue, List.of("twice"), null);
+    LeasedJob again = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+    lineup.ack(again, "second end".getBytes(StandardCharsets.UTF_8));
+    assertThat(lineup.archiveOutbox().length(queue)).isEqualTo(2);
+
+    // Both ends are read in one batch.
+    Archive archive = anArchive("only");
+    await().atMost(PATIENCE).until(() -> lineup.archiveOutbox().length(queue) == 0);
+
+    assertThat(rowsOfTheQueue()).isEqualTo(1);
+    ArchivedJob kept = archive.reader().find(queue, "twice").orElseThrow();
+    assertThat(kept.state()).isEqualTo(JobState.DONE);
+    assertThat(kept.result()).asString(StandardCharsets.UTF_8).isEqualTo("second end");
+    assertThat(kept.lastError()).isEqualTo("first end");
+  }
+
+  @Test
   void aJobWhoseRedisRecordIsGoneIsStillFoundInTheArchive() {
     Archive archive = anArchive("only");
     // No retention in Redis: the record goes the moment the job is acked.

@@ -3,6 +3,7 @@ package io.lineup.core;
 import io.lineup.core.internal.store.RedisStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -10,21 +11,25 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The archive outbox of each queue: a Redis stream in the queue's own hash slot to which every
- * script that ends a job (ack, a nack or lease expiry to dead letters, cancel, TTL expiry) adds one
- * {@link OutboxEntry}, in the same atomic call, while archiving is on for the queue. An archiver
- * reads it through a consumer group, stores the entries elsewhere and then {@link #acknowledge
- * acknowledges} them, which deletes them; entries of an archiver that died are {@link #claimIdle
- * taken over} by another.
+ * script that ends jobs (ack, a nack or lease expiry to dead letters, cancel, TTL expiry) adds, in
+ * the same atomic call, one stream entry holding an {@link OutboxEntry} for each job it ended,
+ * while archiving is on for the queue. An archiver reads it through a consumer group, stores the
+ * jobs elsewhere and then {@link #acknowledge acknowledges} their entries, which deletes them;
+ * entries of an archiver that died are {@link #claimIdle taken over} by another.
+ *
+ * <p>Reads count stream entries, and return the jobs they hold: one script call's jobs, so an entry
+ * holds one job for a single ack and up to a lease batch for the acks of a worker. The jobs of one
+ * stream entry share their {@link OutboxEntry#entryId()}.
  *
  * <p>Archiving is switched on per queue ({@link #enable}), in Redis, so every engine and server
  * that finishes jobs of the queue writes the outbox, whoever started the archiver. The outbox holds
- * at most the given number of entries: an end that finds it full is not added and is counted
- * ({@link #dropped}); the job ends as usual.
+ * at most the given number of jobs: an end that finds it full is not added and is counted ({@link
+ * #dropped}); the job ends as usual.
  *
  * <p>Every method may throw {@link RedisUnavailableException} when Redis does not answer.
  */
 public final class ArchiveOutbox {
-  /** Most entries one read, claim or acknowledgement handles. */
+  /** Most stream entries one read, claim or acknowledgement handles. */
   public static final int MAX_BATCH = 10_000;
 
   /** Largest outbox bound {@link #enable} accepts. */
@@ -39,7 +44,7 @@ public final class ArchiveOutbox {
 
   /**
    * Switches archiving on for a queue: from now on every job of it that ends adds an entry to its
-   * outbox, while the outbox holds fewer than {@code maxEntries}.
+   * outbox, while the outbox holds fewer than {@code maxEntries} jobs.
    *
    * @throws InvalidArgumentException when maxEntries is outside 1..{@value #MAX_ENTRIES}
    */
@@ -62,8 +67,9 @@ public final class ArchiveOutbox {
   }
 
   /**
-   * Reads up to {@code count} entries no consumer of the group has read yet, and makes them pending
-   * for {@code consumer} until acknowledged. Creates the group when it does not exist.
+   * Reads up to {@code count} stream entries no consumer of the group has read yet, and makes them
+   * pending for {@code consumer} until acknowledged; returns the jobs they hold, in the order they
+   * ended. Creates the group when it does not exist.
    *
    * @throws InvalidArgumentException when count is outside 1..{@value #MAX_BATCH} or a name is
    *     empty
@@ -78,8 +84,9 @@ public final class ArchiveOutbox {
   }
 
   /**
-   * Reads up to {@code count} entries already pending for {@code consumer} (read before and not
-   * acknowledged, for example because the database refused them), oldest first.
+   * Reads up to {@code count} stream entries already pending for {@code consumer} (read before and
+   * not acknowledged, for example because the database refused them), oldest first; returns the
+   * jobs they hold.
    *
    * @throws InvalidArgumentException when count is outside 1..{@value #MAX_BATCH} or a name is
    *     empty
@@ -90,9 +97,9 @@ public final class ArchiveOutbox {
   }
 
   /**
-   * Takes over up to {@code count} entries pending for any consumer of the group for at least
-   * {@code minIdle} (a consumer that died, or a stuck one), making them pending for {@code
-   * consumer}.
+   * Takes over up to {@code count} stream entries pending for any consumer of the group for at
+   * least {@code minIdle} (a consumer that died, or a stuck one), making them pending for {@code
+   * consumer}; returns the jobs they hold.
    *
    * @throws InvalidArgumentException when count is outside 1..{@value #MAX_BATCH}, a name is empty
    *     or minIdle is negative
@@ -111,25 +118,33 @@ public final class ArchiveOutbox {
   }
 
   /**
-   * Acknowledges entries in the group and deletes them from the outbox, in one step. Entries
-   * already acknowledged are skipped.
+   * Acknowledges stream entries in the group and deletes them from the outbox, with every job they
+   * hold, in one step. The entry id of each job read may be given (ids repeat for jobs of one
+   * entry, and count once); entries already acknowledged are skipped.
    *
-   * @return how many entries were deleted
-   * @throws InvalidArgumentException when more than {@value #MAX_BATCH} entry ids are given
+   * @return how many jobs the deleted entries held
+   * @throws InvalidArgumentException when more than {@value #MAX_BATCH} distinct entry ids are
+   *     given
    */
   public long acknowledge(QueueName queue, String group, List<String> entryIds) {
-    if (entryIds.isEmpty()) {
+    Set<String> distinct = new LinkedHashSet<>(entryIds);
+    if (distinct.isEmpty()) {
       return 0;
     }
-    if (entryIds.size() > MAX_BATCH) {
+    if (distinct.size() > MAX_BATCH) {
       throw new InvalidArgumentException("entryIds", "at most " + MAX_BATCH + " per call");
     }
-    return store.ackOutbox(queue, name("group", group), entryIds);
+    return store.ackOutbox(queue, name("group", group), distinct);
   }
 
-  /** How many entries the queue's outbox holds (read, pending or not). */
+  /** How many jobs the queue's outbox holds (read, pending or not). */
   public long length(QueueName queue) {
     return store.outboxLength(queue);
+  }
+
+  /** How many stream entries the queue's outbox holds; each holds one or more jobs. */
+  public long entryCount(QueueName queue) {
+    return store.outboxEntries(queue);
   }
 
   /**

@@ -6,7 +6,8 @@ import java.time.Instant;
  * One ended job as the queue's archive outbox holds it: everything the archive keeps of it, written
  * by the script call that ended the job (see {@link ArchiveOutbox}).
  *
- * @param entryId the outbox stream entry id ({@code <ms>-<seq>}), used to acknowledge it
+ * @param entryId the id ({@code <ms>-<seq>}) of the outbox stream entry that holds it, with the
+ *     other jobs that ended in the same script call; acknowledging it acknowledges them all
  * @param queue the job's queue
  * @param id the job id
  * @param state how it ended: {@link JobState#DONE}, {@link JobState#DEAD}, {@link

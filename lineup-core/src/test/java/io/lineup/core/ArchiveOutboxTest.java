@@ -161,6 +161,138 @@ abstract class ArchiveOutboxTest extends EngineSuite {
   }
 
   @Test
+  void theJobsAckedInOneCallShareOneStreamEntryAndAreReadEachWithItsOwnValues() {
+    outbox.enable(queue, 1_000);
+    for (int i = 0; i < 5; i++) {
+      lineup.publish(queue, aJob("payload " + i).id("job-" + i).priority(i));
+    }
+    List<LeasedJob> leased = lineup.lease(queue, 5, Duration.ZERO).jobs();
+    clock.advance(Duration.ofSeconds(3));
+
+    lineup.ackAll(
+        queue,
+        leased.stream()
+            .map(job -> new AckRequest(job.id(), job.token(), utf8("result of " + job.id())))
+            .toList());
+
+    assertThat(outbox.entryCount(queue)).isEqualTo(1);
+    assertThat(outbox.length(queue)).isEqualTo(5);
+    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 1);
+    // In the order they were acked (the lease took the higher priorities first).
+    assertThat(read)
+        .extracting(OutboxEntry::id)
+        .containsExactlyElementsOf(leased.stream().map(LeasedJob::id).toList());
+    assertThat(read).extracting(OutboxEntry::entryId).containsOnly(read.get(0).entryId());
+    Map<String, OutboxEntry> byId =
+        read.stream().collect(Collectors.toMap(OutboxEntry::id, Function.identity()));
+    for (int i = 0; i < 5; i++) {
+      OutboxEntry entry = byId.get("job-" + i);
+      assertThat(entry.state()).isEqualTo(JobState.DONE);
+      assertThat(entry.priority()).isEqualTo(i);
+      assertThat(entry.attempts()).isEqualTo(1);
+      assertThat(entry.maxAttempts()).isEqualTo(3); // the queue's default, the job named none
+      assertThat(entry.createdAt()).isEqualTo(START);
+      assertThat(entry.startedAt()).isEqualTo(START);
+      assertThat(entry.finishedAt()).isEqualTo(START.plusSeconds(3));
+      assertThat(entry.payload()).asString(StandardCharsets.UTF_8).isEqualTo("payload " + i);
+      assertThat(entry.result()).asString(StandardCharsets.UTF_8).isEqualTo("result of job-" + i);
+    }
+
+    // The entry id of every job may be given: the entry and its five jobs go at once.
+    long deleted =
+        outbox.acknowledge(queue, GROUP, read.stream().map(OutboxEntry::entryId).toList());
+
+    assertThat(deleted).isEqualTo(5);
+    assertThat(outbox.length(queue)).isZero();
+    assertThat(outbox.entryCount(queue)).isZero();
+  }
+
+  @Test
+  void aCallThatEndsAThousandJobsWritesThemAllInItsEntry() {
+    outbox.enable(queue, 10_000);
+    for (int i = 0; i < 1_000; i++) {
+      lineup.publish(queue, aJob("payload " + i).id("job-" + i));
+    }
+    List<LeasedJob> leased = lineup.lease(queue, 1_000, Duration.ZERO).jobs();
+    assertThat(leased).hasSize(1_000);
+
+    lineup.ackAll(queue, leased.stream().map(AckRequest::of).toList());
+
+    assertThat(outbox.entryCount(queue)).isEqualTo(1);
+    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 1);
+    assertThat(read)
+        .extracting(OutboxEntry::id)
+        .containsExactlyElementsOf(leased.stream().map(LeasedJob::id).toList());
+    assertThat(read)
+        .allSatisfy(entry ->
+            assertThat(entry.payload())
+                .asString(StandardCharsets.UTF_8)
+                .isEqualTo("payload " + entry.id().substring("job-".length())));
+  }
+
+  @Test
+  void theBoundCountsJobsSoACallEndingMoreThanTheRoomLeftAddsWhatFitsAndCountsTheRest() {
+    outbox.enable(queue, 3);
+    for (int i = 0; i < 5; i++) {
+      lineup.publish(queue, aJob("job " + i));
+    }
+    List<LeasedJob> leased = lineup.lease(queue, 5, Duration.ZERO).jobs();
+
+    lineup.ackAll(queue, leased.stream().map(AckRequest::of).toList());
+
+    assertThat(outbox.length(queue)).isEqualTo(3);
+    assertThat(outbox.dropped(queue)).isEqualTo(2);
+    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 10);
+    assertThat(read)
+        .extracting(OutboxEntry::id)
+        .containsExactly(leased.get(0).id(), leased.get(1).id(), leased.get(2).id());
+
+    // Acknowledging frees room for as many jobs as the entry held.
+    outbox.acknowledge(queue, GROUP, List.of(read.get(0).entryId()));
+    lineup.publish(queue, aJob("later").id("later"));
+    lineup.ack(leaseOne());
+
+    assertThat(outbox.length(queue)).isEqualTo(1);
+    assertThat(outbox.dropped(queue)).isEqualTo(2);
+    assertThat(outbox.readNew(queue, GROUP, "reader", 10))
+        .extracting(OutboxEntry::id)
+        .containsExactly("later");
+  }
+
+  @Test
+  void anEntryWrittenOneJobPerEntryBeforeAnUpgradeIsStillRead() {
+    outbox.enable(queue, 100);
+    outbox.readNew(queue, GROUP, "reader", 1); // makes the group
+    Map<byte[], byte[]> fields = new java.util.LinkedHashMap<>();
+    fields.put(utf8("id"), utf8("old-1"));
+    fields.put(utf8("st"), utf8("DEAD"));
+    fields.put(utf8("n"), utf8("4,2,2,1000,0,2000,3000"));
+    fields.put(utf8("err"), utf8("it broke"));
+    fields.put(utf8("pay"), utf8("old payload"));
+    raw().xadd(keyOfTheOutbox(), fields);
+
+    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 10);
+
+    assertThat(read).hasSize(1);
+    OutboxEntry old = read.get(0);
+    assertThat(old.id()).isEqualTo("old-1");
+    assertThat(old.state()).isEqualTo(JobState.DEAD);
+    assertThat(old.priority()).isEqualTo(4);
+    assertThat(old.createdAt()).isEqualTo(Instant.ofEpochMilli(1000));
+    assertThat(old.dueAt()).isNull();
+    assertThat(old.finishedAt()).isEqualTo(Instant.ofEpochMilli(3000));
+    assertThat(old.lastError()).isEqualTo("it broke");
+    assertThat(old.result()).isNull();
+    assertThat(old.payload()).asString(StandardCharsets.UTF_8).isEqualTo("old payload");
+    assertThat(outbox.acknowledge(queue, GROUP, List.of(old.entryId()))).isEqualTo(1);
+    assertThat(outbox.entryCount(queue)).isZero();
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
   void theOldestEntrySaysWhenItWasAdded() {
     outbox.enable(queue, 100);
     Instant before = Instant.now().minusSeconds(1);

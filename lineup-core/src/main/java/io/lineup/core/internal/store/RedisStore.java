@@ -11,7 +11,6 @@ import io.lettuce.core.XReadArgs;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lineup.core.DeadPage;
 import io.lineup.core.JobInfo;
-import io.lineup.core.JobState;
 import io.lineup.core.NewJob;
 import io.lineup.core.OutboxEntry;
 import io.lineup.core.PeekedJob;
@@ -31,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -559,7 +559,7 @@ public final class RedisStore implements AutoCloseable {
                     ownPending
                         ? XReadArgs.StreamOffset.from(key, "0")
                         : XReadArgs.StreamOffset.lastConsumed(key)));
-    return outboxEntries(queue, messages);
+    return OutboxEntries.of(queue, messages);
   }
 
   /** Entries pending for any consumer for at least minIdle, now pending for this consumer. */
@@ -574,18 +574,30 @@ public final class RedisStore implements AutoCloseable {
                     XAutoClaimArgs.Builder.xautoclaim(
                             Consumer.from(utf8(group), utf8(consumer)), minIdle, "0-0")
                         .count(count)));
-    return outboxEntries(queue, claimed.getMessages());
+    return OutboxEntries.of(queue, claimed.getMessages());
   }
 
-  /** Acknowledges and deletes entries ({@code outbox_ack.lua}); returns how many were deleted. */
-  public long ackOutbox(QueueName queue, String group, List<String> entryIds) {
+  /**
+   * Acknowledges and deletes entries, each id given once ({@code outbox_ack.lua}); returns how many
+   * jobs the deleted entries held.
+   */
+  public long ackOutbox(QueueName queue, String group, Collection<String> entryIds) {
     Args args = new Args(1 + entryIds.size()).add(group);
     entryIds.forEach(args::add);
     return ScriptReplies.sweep(run(ScriptLibrary.OUTBOX_ACK, queue, args));
   }
 
-  /** Entries in the outbox. */
+  private static final byte[] OUTBOX_JOBS = utf8("outbox_jobs");
+
+  /** Jobs in the outbox (meta's outbox_jobs, which lib/archive.lua and outbox_ack.lua keep). */
   public long outboxLength(QueueName queue) {
+    return longOrZero(
+        gateway.await(
+            gateway.commands().hget(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], OUTBOX_JOBS)));
+  }
+
+  /** Stream entries in the outbox. */
+  public long outboxEntries(QueueName queue) {
     Long length = gateway.await(gateway.commands().xlen(outboxKey(queue)));
     return length == null ? 0 : length;
   }
@@ -618,53 +630,6 @@ public final class RedisStore implements AutoCloseable {
 
   private static long longOrZero(byte[] value) {
     return value == null ? 0 : Long.parseLong(text(value));
-  }
-
-  private static List<OutboxEntry> outboxEntries(
-      QueueName queue, List<StreamMessage<byte[], byte[]>> messages) {
-    List<OutboxEntry> entries = new ArrayList<>(messages.size());
-    for (StreamMessage<byte[], byte[]> message : messages) {
-      Map<byte[], byte[]> body = message.getBody();
-      if (body == null || body.isEmpty()) {
-        continue; // deleted while pending: nothing left to archive
-      }
-      Map<String, byte[]> fields = new HashMap<>();
-      body.forEach((k, v) -> fields.put(text(k), v));
-      // lib/archive.lua: priority, attempts, max attempts, created, due, started, finished.
-      String[] n = text(fields.get("n")).split(",", -1);
-      entries.add(
-          new OutboxEntry(
-              message.getId(),
-              queue,
-              text(fields.get("id")),
-              JobState.valueOf(text(fields.get("st"))),
-              Integer.parseInt(n[0]),
-              Integer.parseInt(n[1]),
-              Integer.parseInt(n[2]),
-              outboxInstant(n[3]),
-              outboxInstant(n[4]),
-              outboxInstant(n[5]),
-              outboxInstant(n[6]),
-              outboxText(fields, "err"),
-              outboxBytes(fields, "res"),
-              outboxBytes(fields, "pay")));
-    }
-    return entries;
-  }
-
-  private static Instant outboxInstant(String ms) {
-    long value = Long.parseLong(ms);
-    return value <= 0 ? null : Instant.ofEpochMilli(value);
-  }
-
-  private static String outboxText(Map<String, byte[]> fields, String name) {
-    byte[] value = fields.get(name);
-    return value == null || value.length == 0 ? null : text(value);
-  }
-
-  private static byte[] outboxBytes(Map<String, byte[]> fields, String name) {
-    byte[] value = fields.get(name);
-    return value == null || value.length == 0 ? null : value;
   }
 
   // ---- the server ----

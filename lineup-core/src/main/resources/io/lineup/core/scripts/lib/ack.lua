@@ -38,20 +38,15 @@ local function ack_all(first, n, now, s)
     elseif not raws[i] then
       code = C_NOT_FOUND
     else
-      -- Only the head: an ack changes no field of the body (lib/job.lua), and reads none unless
-      -- the archive's outbox entry needs them (priority, creation, payload).
-      local job, body
-      if s.archive_max > 0 then
-        job, body = job_decode(raws[i])
-      else
-        job, body = job_decode_head(raws[i])
-      end
+      -- Only the head: an ack changes no field of the body (lib/job.lua) and reads none; the
+      -- archive's outbox entry takes the stored body as it is (lib/archive.lua).
+      local job, body = job_decode_head(raws[i])
       if job[F_STATE] ~= ST_LEASED or job[F_TOKEN] ~= token then
         code = not_leased_code(job, token)
       else
         code = C_OK
         acked_by[id] = token
-        outbox_add(id, job, ST_DONE, now, s, ARGV[first + (i - 1) * 3 + 2])
+        outbox_add(id, job, ST_DONE, now, s, ARGV[first + (i - 1) * 3 + 2], body)
         unleased[#unleased + 1] = id
         if keep then
           -- What finish() does, with the writes gathered for the whole call.
@@ -70,6 +65,7 @@ local function ack_all(first, n, now, s)
     end
     codes[i] = code
   end
+  outbox_flush(s)
   if #unleased > 0 then
     redis.call('ZREM', K_LEASED, unpack(unleased))
   end

@@ -1,47 +1,89 @@
 -- The archive outbox (docs/archive.md). While the queue's meta field archive_max is above 0 (the
 -- server's archiver sets it; 0 or absent = off, and then this costs one comparison), every job
--- that ends (done, dead, cancelled, expired) adds one entry to the queue's outbox stream, in the
--- same script call that ends it, so no end is archived twice or missed by a crash in between.
--- The outbox holds at most archive_max entries: when it is full the entry is not added and
--- meta's n_archive_dropped counts it; the job itself ends as always.
+-- that ends (done, dead, cancelled, expired) goes into the queue's outbox stream, in the same
+-- script call that ends it, so no end is archived twice or missed by a crash in between.
+--
+-- The jobs that end in one call go into one stream entry (outbox_add gathers them, outbox_flush
+-- writes the entry): an XADD per job cost the ack path more than the ack itself. An entry has the
+-- fields
+--   n  the number of jobs in it
+--   m  the queue's max_attempts, for the jobs that named none
+--   j  per job, msgpack values one after another: id, state (ST_*), attempts, started (ms, 0 =
+--      never), finished (ms), last error ('' = none), result ('' = none), body
+-- where body is a whole stored record (lib/job.lua) that the archiver reads the payload, creation,
+-- priority, max attempts and due time from. An ack passes the record's stored body as it is, so
+-- it unpacks neither the payload nor the other body fields; a cancelled or expired job's body is
+-- packed without its payload, which the archive does not keep.
+--
+-- The outbox holds at most archive_max jobs, counted in meta's outbox_jobs (what the archiver
+-- acknowledges is taken off, outbox_ack.lua): a job that finds it full is not added and meta's
+-- n_archive_dropped counts it; the job itself ends as always.
 --#include lib/keys.lua
 --#include lib/job.lua
-local OUTBOX_STATES = {[ST_DONE] = 'DONE', [ST_DEAD] = 'DEAD', [ST_CANCELLED] = 'CANCELLED', [ST_EXPIRED] = 'EXPIRED'}
-local outbox_room = nil -- entries the outbox still takes in this call, read at the first end
+local outbox_used = nil    -- jobs in the outbox with those of this call, read at the first end
+local outbox_values = {}   -- the values of the jobs not yet written, OUTBOX_VALUES per job
+local OUTBOX_VALUES = 8
+local OUTBOX_PACK_MAX = 4000 -- values packed by one cmsgpack.pack call, within what unpack may pass
+local outbox_dropped = 0   -- jobs of this call not added, not yet counted
 
--- result: the ack's result (bytes), or nil for the record's. The numbers go as one text field
--- (priority, attempts, max attempts, created, due, started, finished; ms, 0 = none) and empty texts
--- are left out: every field and every number argument costs Redis time on the ack path.
-local function outbox_add(id, job, state, now, s, result)
+-- Adds a job that ended in this state to the call's pending entry. body: its stored body (as
+-- job_decode_head returned it), or nil to pack the job's fields. result: the ack's result
+-- (bytes), or nil for the record's.
+local function outbox_add(id, job, state, now, s, result, body)
   if s.archive_max <= 0 then
     return
   end
-  if not outbox_room then
-    outbox_room = s.archive_max - redis.call('XLEN', K_OUTBOX)
+  if not outbox_used then
+    outbox_used = tonumber(redis.call('HGET', K_META, 'outbox_jobs')) or 0
+    if outbox_used >= s.archive_max and redis.call('XLEN', K_OUTBOX) == 0 then
+      -- The count outlived its stream (deleted or trimmed by hand): start again from empty.
+      redis.call('HDEL', K_META, 'outbox_jobs')
+      outbox_used = 0
+    end
   end
-  if outbox_room <= 0 then
-    redis.call('HINCRBY', K_META, 'n_archive_dropped', 1)
+  if outbox_used >= s.archive_max then
+    outbox_dropped = outbox_dropped + 1
     return
   end
-  outbox_room = outbox_room - 1
-  local max = job[F_MAX_ATTEMPTS]
-  if not present(max) then
-    max = s.max_attempts
+  outbox_used = outbox_used + 1
+  if not body then
+    if state == ST_DONE or state == ST_DEAD then
+      body = job_pack(job)
+    else
+      local payload = job[F_PAYLOAD]
+      job[F_PAYLOAD] = ''
+      body = job_pack(job)
+      job[F_PAYLOAD] = payload
+    end
   end
-  local fields = {'id', id, 'st', OUTBOX_STATES[state], 'n', string.format('%d,%d,%d,%d,%d,%d,%d',
-    job[F_PRIORITY], job[F_ATTEMPTS], max, job[F_CREATED], job[F_DUE], job[F_STARTED], now)}
-  if present(job[F_ERROR]) then
-    fields[#fields + 1] = 'err'
-    fields[#fields + 1] = job[F_ERROR]
+  -- Gathered as values and packed once for the call: a pack per job made a string per job.
+  local v = outbox_values
+  local k = #v
+  v[k + 1], v[k + 2], v[k + 3], v[k + 4] = id, state, job[F_ATTEMPTS], job[F_STARTED]
+  v[k + 5], v[k + 6], v[k + 7], v[k + 8] = now, job[F_ERROR], result or job[F_RESULT], body
+end
+
+-- Writes the jobs outbox_add gathered as one entry, and counts them and the dropped ones in meta.
+local function outbox_flush(s)
+  local values = #outbox_values
+  if values > 0 then
+    local packed
+    if values <= OUTBOX_PACK_MAX then
+      packed = mp_pack(unpack(outbox_values))
+    else
+      local parts = {}
+      for first = 1, values, OUTBOX_PACK_MAX do
+        parts[#parts + 1] = mp_pack(unpack(outbox_values, first, math.min(values, first + OUTBOX_PACK_MAX - 1)))
+      end
+      packed = table.concat(parts)
+    end
+    local n = values / OUTBOX_VALUES
+    redis.call('XADD', K_OUTBOX, '*', 'n', n, 'm', s.max_attempts, 'j', packed)
+    redis.call('HINCRBY', K_META, 'outbox_jobs', n)
+    outbox_values = {}
   end
-  result = result or job[F_RESULT]
-  if present(result) then
-    fields[#fields + 1] = 'res'
-    fields[#fields + 1] = result
+  if outbox_dropped > 0 then
+    redis.call('HINCRBY', K_META, 'n_archive_dropped', outbox_dropped)
+    outbox_dropped = 0
   end
-  if (state == ST_DONE or state == ST_DEAD) and present(job[F_PAYLOAD]) then
-    fields[#fields + 1] = 'pay'
-    fields[#fields + 1] = job[F_PAYLOAD]
-  end
-  redis.call('XADD', K_OUTBOX, '*', unpack(fields))
 end

@@ -38,7 +38,8 @@ local function finished_record(job, state, now)
 end
 
 local function finish(id, job, state, now, s)
-  outbox_add(id, job, state, now, s, nil)
+  outbox_add(id, job, state, now, s, nil, nil)
+  outbox_flush(s)
   if present(job[F_EXPIRES]) then
     redis.call('ZREM', K_TTL, id)
   end

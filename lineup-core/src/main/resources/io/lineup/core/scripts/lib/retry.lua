@@ -37,7 +37,8 @@ local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
     end
     job_store(id, job)
     redis.call('ZADD', K_DEAD, now, id)
-    outbox_add(id, job, ST_DEAD, now, s, nil)
+    outbox_add(id, job, ST_DEAD, now, s, nil, nil)
+    outbox_flush(s)
     note('dead', id)
     return ST_DEAD, now
   end

@@ -1,0 +1,164 @@
+package io.lineup.core.internal.store;
+
+import io.lettuce.core.StreamMessage;
+import io.lineup.core.JobState;
+import io.lineup.core.OutboxEntry;
+import io.lineup.core.QueueName;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The jobs of archive outbox stream entries, as {@code lib/archive.lua} writes them: one entry per
+ * script call, its field {@code j} the jobs one after another (id, state, attempts, started,
+ * finished, last error, result, stored body) in msgpack, {@code m} the queue's max attempts for
+ * jobs that named none. Entries of the earlier form, one job each with its values in fields, are
+ * read too, so an outbox written before an upgrade is archived after it.
+ */
+final class OutboxEntries {
+  private static final byte[] JOBS = utf8("j");
+  private static final byte[] MAX_ATTEMPTS = utf8("m");
+
+  // Positions in a stored record (lib/job.lua), counted from 1 as there.
+  private static final int F_PAYLOAD = 1;
+  private static final int F_CREATED = 2;
+  private static final int F_PRIORITY = 3;
+  private static final int F_MAX_ATTEMPTS = 6;
+  private static final int F_DUE = 8;
+
+  private OutboxEntries() {}
+
+  /** Every job the messages hold, in order; each carries its message's id as its entry id. */
+  static List<OutboxEntry> of(QueueName queue, List<StreamMessage<byte[], byte[]>> messages) {
+    List<OutboxEntry> entries = new ArrayList<>(messages.size() * 16);
+    for (StreamMessage<byte[], byte[]> message : messages) {
+      Map<byte[], byte[]> body = message.getBody();
+      if (body == null || body.isEmpty()) {
+        continue; // deleted while pending: nothing left to archive
+      }
+      byte[] packed = null;
+      byte[] max = null;
+      for (Map.Entry<byte[], byte[]> field : body.entrySet()) {
+        if (Arrays.equals(field.getKey(), JOBS)) {
+          packed = field.getValue();
+        } else if (Arrays.equals(field.getKey(), MAX_ATTEMPTS)) {
+          max = field.getValue();
+        }
+      }
+      if (packed == null) {
+        entries.add(singleJob(queue, message.getId(), body));
+      } else {
+        int queueMax = max == null ? 0 : Integer.parseInt(text(max));
+        unpack(queue, message.getId(), packed, queueMax, entries);
+      }
+    }
+    return entries;
+  }
+
+  private static void unpack(
+      QueueName queue, String entryId, byte[] packed, int queueMax, List<OutboxEntry> into) {
+    MsgpackReader jobs = new MsgpackReader(packed, 0, packed.length);
+    while (jobs.hasNext()) {
+      String id = jobs.readTextOrNull();
+      JobState state = state((int) jobs.readLong());
+      int attempts = (int) jobs.readLong();
+      Instant started = instant(jobs.readLong());
+      Instant finished = instant(jobs.readLong());
+      String error = jobs.readTextOrNull();
+      byte[] result = jobs.readBytesOrNull();
+      byte[] record = jobs.readBytesOrNull();
+      byte[] payload = null;
+      long created = 0;
+      long priority = 0;
+      long maxAttempts = 0;
+      long due = 0;
+      if (record != null) {
+        MsgpackReader fields = new MsgpackReader(record, 0, record.length);
+        int n = fields.readArrayHeader();
+        for (int f = 1; f <= n && f <= F_DUE; f++) {
+          switch (f) {
+            case F_PAYLOAD -> payload = fields.readBytesOrNull();
+            case F_CREATED -> created = fields.readLong();
+            case F_PRIORITY -> priority = fields.readLong();
+            case F_MAX_ATTEMPTS -> maxAttempts = fields.readLong();
+            case F_DUE -> due = fields.readLong();
+            default -> fields.skip();
+          }
+        }
+      }
+      boolean keepsPayload = state == JobState.DONE || state == JobState.DEAD;
+      into.add(
+          new OutboxEntry(
+              entryId,
+              queue,
+              id,
+              state,
+              (int) priority,
+              attempts,
+              maxAttempts > 0 ? (int) maxAttempts : queueMax,
+              instant(created),
+              instant(due),
+              started,
+              finished,
+              error,
+              result,
+              keepsPayload ? payload : null));
+    }
+  }
+
+  private static JobState state(int code) {
+    return switch (code) {
+      case 3 -> JobState.DONE;
+      case 4 -> JobState.DEAD;
+      case 5 -> JobState.CANCELLED;
+      case 6 -> JobState.EXPIRED;
+      default -> throw new IllegalArgumentException("an outbox job in state " + code);
+    };
+  }
+
+  /** An entry of the earlier form: id, st, n (the numbers, comma separated), err, res, pay. */
+  private static OutboxEntry singleJob(QueueName queue, String entryId, Map<byte[], byte[]> body) {
+    Map<String, byte[]> fields = new HashMap<>();
+    body.forEach((k, v) -> fields.put(text(k), v));
+    String[] n = text(fields.get("n")).split(",", -1);
+    return new OutboxEntry(
+        entryId,
+        queue,
+        text(fields.get("id")),
+        JobState.valueOf(text(fields.get("st"))),
+        Integer.parseInt(n[0]),
+        Integer.parseInt(n[1]),
+        Integer.parseInt(n[2]),
+        instant(Long.parseLong(n[3])),
+        instant(Long.parseLong(n[4])),
+        instant(Long.parseLong(n[5])),
+        instant(Long.parseLong(n[6])),
+        nonEmptyText(fields.get("err")),
+        nonEmpty(fields.get("res")),
+        nonEmpty(fields.get("pay")));
+  }
+
+  private static Instant instant(long ms) {
+    return ms <= 0 ? null : Instant.ofEpochMilli(ms);
+  }
+
+  private static byte[] nonEmpty(byte[] value) {
+    return value == null || value.length == 0 ? null : value;
+  }
+
+  private static String nonEmptyText(byte[] value) {
+    return value == null || value.length == 0 ? null : text(value);
+  }
+
+  private static String text(byte[] value) {
+    return new String(value, StandardCharsets.UTF_8);
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}
