@@ -30,6 +30,12 @@ import org.slf4j.LoggerFactory;
  * holds at most {@link ArchiveSettings#outboxMax()} entries meanwhile.
  */
 public final class Archiver implements AutoCloseable {
+  /**
+   * About the most payload and result bytes one read takes into memory (64 MiB), judged by the
+   * queue's last batch; a single entry larger than that is still read whole.
+   */
+  static final long READ_BYTES = 64L << 20;
+
   /** The consumer group every archiver reads the outboxes with. */
   public static final String GROUP = "lineup-archivers";
 
@@ -66,6 +72,7 @@ public final class Archiver implements AutoCloseable {
   private final Set<QueueName> ownPending = new HashSet<>();
   private final Map<QueueName, Long> lastClaim = new HashMap<>();
   private final Map<QueueName, Integer> jobsPerEntry = new HashMap<>();
+  private final Map<QueueName, Long> bytesPerEntry = new HashMap<>();
   private final Thread thread;
   private volatile boolean running = true;
   private volatile boolean migrated;
@@ -228,13 +235,16 @@ public final class Archiver implements AutoCloseable {
     List<String> entryIds = entryIds(batch);
     outbox.acknowledge(queue, GROUP, entryIds);
     jobsPerEntry.put(queue, (batch.size() + entryIds.size() - 1) / entryIds.size());
+    bytesPerEntry.put(queue, bytesOf(batch) / entryIds.size() + 1);
     return entryIds.size() == size;
   }
 
   /**
    * How many outbox entries to read so a batch holds about {@link ArchiveSettings#batchSize()}
    * jobs: an entry holds the jobs one script call ended (one for a single ack, a lease batch for a
-   * worker's acks), judged by the queue's last batch.
+   * worker's acks), judged by the queue's last batch. Fewer when the last batch's payloads and
+   * results were large, so a read holds about {@link #READ_BYTES} of them at most (unless one entry
+   * alone holds more).
    */
   private int entriesPerBatch(QueueName queue) {
     Integer perEntry = jobsPerEntry.get(queue);
@@ -243,7 +253,19 @@ public final class Archiver implements AutoCloseable {
       long entries = outbox.entryCount(queue);
       perEntry = entries == 0 ? 1 : (int) Math.ceil((double) outbox.length(queue) / entries);
     }
-    return Math.max(1, settings.batchSize() / Math.max(1, perEntry));
+    int byJobs = Math.max(1, settings.batchSize() / Math.max(1, perEntry));
+    long bytes = bytesPerEntry.getOrDefault(queue, 1L);
+    return (int) Math.max(1, Math.min(byJobs, READ_BYTES / bytes));
+  }
+
+  /** The payload and result bytes a batch holds. */
+  private static long bytesOf(List<OutboxEntry> batch) {
+    long bytes = 0;
+    for (OutboxEntry entry : batch) {
+      bytes += entry.payload() == null ? 0 : entry.payload().length;
+      bytes += entry.result() == null ? 0 : entry.result().length;
+    }
+    return bytes;
   }
 
   /** The distinct entry ids of a batch, in order (the jobs of one entry follow each other). */
