@@ -145,7 +145,7 @@ final class ArchiveScenario {
         p99 = new Percentiles(lags.stream().mapToDouble(Double::doubleValue).toArray()).at(99);
       }
       context.say(
-          "archive: %,d rows, outbox peak length %,d entries, lag p99 %.0f ms (%d samples)",
+          "archive: %,d rows, outbox peak %,d jobs, lag p99 %.0f ms (%d samples)",
           rows, peak.get(), p99, lags.size());
       return List.of(
           consumed,
