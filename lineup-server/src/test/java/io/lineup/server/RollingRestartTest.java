@@ -65,7 +65,7 @@ class RollingRestartTest {
       }
       await().until(() -> admitted(apis.get(1), room, tickets).size() == ACTIVE);
       Map<String, String> passes = passesOf(apis.get(1), room, tickets);
-      Map<String, Long> positions = positionsOf(apis.get(0), room, tickets);
+      Map<String, String> positions = positionsOf(apis.get(0), room, tickets);
 
       load.produce(4, JOBS, 50, 0).work(4, 50);
       TaskSubmitter tasks = new TaskSubmitter(apis, ep);
@@ -138,26 +138,27 @@ class RollingRestartTest {
         .toList();
   }
 
+  /** The passes of the tickets admitted now. */
   private static Map<String, String> passesOf(Api api, String room, List<String> tickets) {
-    Map<String, String> passes = new ConcurrentHashMap<>();
-    for (String ticket : tickets) {
-      JsonNode view = RoomFixtures.poll(api, room, ticket);
-      if (view.path("status").asText().equals("admitted")) {
-        passes.put(ticket, view.path("pass").asText());
-      }
-    }
-    return passes;
+    return fieldOf(api, room, tickets, "admitted", "pass");
   }
 
-  private static Map<String, Long> positionsOf(Api api, String room, List<String> tickets) {
-    Map<String, Long> positions = new ConcurrentHashMap<>();
+  /** The positions of the tickets waiting now. */
+  private static Map<String, String> positionsOf(Api api, String room, List<String> tickets) {
+    return fieldOf(api, room, tickets, "waiting", "position");
+  }
+
+  /** Per ticket in this status now, a field of its view, as text. */
+  private static Map<String, String> fieldOf(
+      Api api, String room, List<String> tickets, String status, String field) {
+    Map<String, String> values = new ConcurrentHashMap<>();
     for (String ticket : tickets) {
       JsonNode view = RoomFixtures.poll(api, room, ticket);
-      if (view.path("status").asText().equals("waiting")) {
-        positions.put(ticket, view.path("position").asLong());
+      if (view.path("status").asText().equals(status)) {
+        values.put(ticket, view.path(field).asText());
       }
     }
-    return positions;
+    return values;
   }
 
   private static int freePort() throws IOException {
