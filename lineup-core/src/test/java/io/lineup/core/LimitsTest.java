@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -91,6 +92,25 @@ abstract class LimitsTest extends EngineSuite {
       assertThat(refused.refusal()).isEqualTo(Leases.Refusal.RATE_LIMITED);
       assertThat(refused.retryAfter()).isGreaterThan(Duration.ofMillis(1_500));
       assertThat(refused.retryAfter()).isLessThanOrEqualTo(Duration.ofMillis(2_001));
+    }
+  }
+
+  @Test
+  void aRateRefusalAnswersTheExactTimeUntilTheOldestLeaseLeavesTheWindow() {
+    ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
+      lineup.configure(queue, QueueSettings.change().withRateLimit(1));
+      lineup.publishAll(queue, someJobs(2, "call "));
+      assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs()).hasSize(1);
+
+      Leases refused = lineup.lease(queue, 1, Duration.ZERO);
+      clock.advance(refused.retryAfter());
+      Leases then = lineup.lease(queue, 1, Duration.ZERO);
+
+      assertThat(refused.refusal()).isEqualTo(Leases.Refusal.RATE_LIMITED);
+      assertThat(refused.retryAfter()).isEqualTo(Duration.ofSeconds(1));
+      assertThat(then.jobs()).as("leased once the answered wait has passed").hasSize(1);
     }
   }
 

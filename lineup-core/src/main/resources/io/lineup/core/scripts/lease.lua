@@ -73,7 +73,8 @@ if s.rate > 0 then
   local free = s.rate - redis.call('ZCARD', K_RATE)
   if free <= 0 then
     local first = redis.call('ZRANGE', K_RATE, 0, 0, 'WITHSCORES')
-    return reply(2, math.max(1, tonumber(first[2]) + period - now + 1), {})
+    -- The oldest lease leaves the window when it is a period old (the trim above is inclusive).
+    return reply(2, math.max(1, tonumber(first[2]) + period - now), {})
   end
   count = math.min(count, free)
   if s.rate_burst > 0 then
