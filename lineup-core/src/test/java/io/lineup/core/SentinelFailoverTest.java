@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,6 +89,7 @@ class SentinelFailoverTest {
     Set<String> acked = ConcurrentHashMap.newKeySet();
     AtomicInteger refused = new AtomicInteger();
     AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<RuntimeException> consumerFailure = new AtomicReference<>();
     try (Lineup lineup =
         Lineup.connect(
             LineupOptions.builder(sentinelUri())
@@ -104,7 +106,9 @@ class SentinelFailoverTest {
                     try {
                       lineup.publish(
                           queue,
-                          NewJob.ofText(id).id(id),
+                          // A lease whose answer the failover lost comes back after its
+                          // time-to-run: short here, so the run does not wait 30 s for it.
+                          NewJob.ofText(id).id(id).timeToRun(Duration.ofSeconds(2)),
                           wantsReplica ? Durability.replicas(1) : Durability.NONE);
                       (wantsReplica ? durable : plain).add(id);
                       break;
@@ -129,6 +133,9 @@ class SentinelFailoverTest {
                     }
                   } catch (LineupException e) {
                     sleep(100);
+                  } catch (RuntimeException unexpected) {
+                    consumerFailure.set(unexpected);
+                    throw unexpected;
                   }
                 }
               });
@@ -146,9 +153,21 @@ class SentinelFailoverTest {
           (System.nanoTime() - killedAt) / 1e9);
       try {
         producer.join(Duration.ofMinutes(2));
+        System.out.printf(
+            "Sentinel failover: publishing ended %.1f s after the kill%n",
+            (System.nanoTime() - killedAt) / 1e9);
         await()
             .atMost(Duration.ofMinutes(1))
             .pollInterval(Duration.ofMillis(200))
+            .failFast("the consumer failed", () -> consumerFailure.get() != null)
+            .conditionEvaluationListener(condition -> {
+              if (!condition.isSatisfied() && condition.getElapsedTimeInMS() % 5_000 < 200) {
+                System.out.printf(
+                    "Sentinel failover: after %d ms, %d durable jobs not acked yet%n",
+                    condition.getElapsedTimeInMS(),
+                    durable.stream().filter(id -> !acked.contains(id)).count());
+              }
+            })
             .until(() -> acked.containsAll(durable) && drained(lineup, queue));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
