@@ -73,18 +73,7 @@ class ClusterFailoverTest {
   }
 
   private static MainProcess instance(String name) {
-    return MainProcess.start(
-        Map.of(
-            "LINEUP_REDIS_URL",
-            cluster.uri(),
-            "LINEUP_ADMIN_TOKEN",
-            LineupServerExtension.ADMIN_TOKEN,
-            "LINEUP_PORT",
-            "0",
-            "LINEUP_HOST",
-            "127.0.0.1",
-            "LINEUP_DATA_DIR",
-            folder.resolve(name).toString()));
+    return MainProcess.serverOn(cluster.uri(), folder.resolve(name));
   }
 
   @Test

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,18 +23,7 @@ class DispatchKillTest {
   @TempDir Path folder;
 
   private MainProcess instance(String name) {
-    return MainProcess.start(
-        Map.of(
-            "LINEUP_REDIS_URL",
-            redis.uri(),
-            "LINEUP_ADMIN_TOKEN",
-            LineupServerExtension.ADMIN_TOKEN,
-            "LINEUP_PORT",
-            "0",
-            "LINEUP_HOST",
-            "127.0.0.1",
-            "LINEUP_DATA_DIR",
-            folder.resolve(name).toString()));
+    return MainProcess.serverOn(redis.uri(), folder.resolve(name));
   }
 
   @Test

@@ -34,6 +34,25 @@ final class MainProcess implements AutoCloseable {
   }
 
   /**
+   * Starts a server on this Redis with the tests' admin token, on a free port of 127.0.0.1, its
+   * data in {@code dataDir}.
+   */
+  static MainProcess serverOn(String redisUri, Path dataDir) {
+    return start(
+        Map.of(
+            "LINEUP_REDIS_URL",
+            redisUri,
+            "LINEUP_ADMIN_TOKEN",
+            LineupServerExtension.ADMIN_TOKEN,
+            "LINEUP_PORT",
+            "0",
+            "LINEUP_HOST",
+            "127.0.0.1",
+            "LINEUP_DATA_DIR",
+            dataDir.toString()));
+  }
+
+  /**
    * Starts Main with these environment variables (the test's own {@code LINEUP_*} ones removed) and
    * flags; standard error is merged into the output.
    */
