@@ -211,9 +211,11 @@ class ClusterFailoverTest {
       for (String id : tasksBefore) {
         JsonNode task = DispatchFixtures.awaitEnd(servers.get(1), ep, id);
         String status = task.path("status").asText();
-        assertThat(status)
-            .as("a task is never left running: %s", task)
-            .isNotIn("queued", "running");
+        // awaitEnd already waited out queued and running: a task ends well, or its submit was
+        // among the last writes the failover dropped (then it is unknown, never failed).
+        assertThat(status.equals("succeeded") || task.path("error").asText().equals("not_found"))
+            .as("succeeded, or lost with the failover: %s", task)
+            .isTrue();
         succeededBefore += status.equals("succeeded") ? 1 : 0;
       }
       long passesStillValid =
