@@ -45,12 +45,19 @@ final class Leaser {
     if (queues == null || queues.isEmpty()) {
       throw new InvalidArgumentException("queue", "at least one queue is needed");
     }
-    if (count < 1 || count > Limits.MAX_BATCH) {
-      throw new InvalidArgumentException(
-          "count", "must be between 1 and " + Limits.MAX_BATCH + ", got " + count);
-    }
-    Checks.duration("wait", wait, 0, Limits.MAX_WAIT_MS);
-    long deadline = System.nanoTime() + (wait == null ? 0 : wait.toNanos());
+    checkLease(count, wait);
+    return leaseUntil(queues, count, deadlineAfter(wait), null);
+  }
+
+  /**
+   * The loop of {@link #lease}: tries the queues in order, and between rounds blocks on their
+   * wake-up lists until {@code deadline} ({@link System#nanoTime()}).
+   *
+   * @param first the reply of a lease call already made on the first queue, which stands for its
+   *     first try; null when none was made
+   */
+  private Leases leaseUntil(List<QueueName> queues, int count, long deadline, LeaseReply first) {
+    LeaseReply made = first;
     while (true) {
       long soonest = -1;
       Leases.Refusal refusal = null;
@@ -59,7 +66,8 @@ final class Leaser {
           // Whoever interrupted no longer wants jobs: take none rather than strand them.
           throw new LineupException("Interrupted before leasing", new InterruptedException());
         }
-        LeaseReply attempt = leaseOnce(queue, count, List.of());
+        LeaseReply attempt = made != null ? made : leaseOnce(queue, count, List.of());
+        made = null;
         if (!attempt.jobs().isEmpty()) {
           return new Leases(attempt.jobs(), null, Duration.ZERO);
         }
@@ -97,25 +105,57 @@ final class Leaser {
   }
 
   List<AckOutcome> ackAll(QueueName queue, List<AckRequest> requests) {
+    List<Ack> batch = checkedAcks(requests);
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    long bytes = 0;
+    for (Ack ack : batch) {
+      bytes += ack.result() == null ? 0 : ack.result().length;
+    }
+    return outcomes(queue, requests, store.await(acks.submit(queue, batch, bytes)));
+  }
+
+  /**
+   * Settles the acks in the script call that leases from the queue, then, when that call gave no
+   * job and {@code wait} allows, waits for jobs as {@link #lease} does (that call standing for its
+   * first try).
+   */
+  AcksThenLeases ackThenLease(
+      QueueName queue, List<AckRequest> requests, int count, Duration wait) {
+    checkLease(count, wait);
+    List<Ack> batch = checkedAcks(requests);
+    long deadline = deadlineAfter(wait);
+    LeaseReply first = leaseOnce(queue, count, batch);
+    return new AcksThenLeases(
+        outcomes(queue, requests, first.ackCodes()),
+        leaseUntil(List.of(queue), count, deadline, first));
+  }
+
+  private static long deadlineAfter(Duration wait) {
+    return System.nanoTime() + (wait == null ? 0 : wait.toNanos());
+  }
+
+  /** The acks as the scripts take them, after the checks {@link Lineup#ackAll} documents. */
+  private static List<Ack> checkedAcks(List<AckRequest> requests) {
     if (requests.size() > Limits.MAX_BATCH) {
       throw new InvalidArgumentException(
           "acks", "at most " + Limits.MAX_BATCH + " acks per call, got " + requests.size());
     }
     List<Ack> batch = new ArrayList<>(requests.size());
-    long bytes = 0;
     for (AckRequest request : requests) {
       checkSettle(request.id(), request.token());
       byte[] result = request.result();
       if (result != null && result.length > Limits.MAX_RESULT_BYTES) {
         throw new PayloadTooLargeException("result", Limits.MAX_RESULT_BYTES, result.length);
       }
-      bytes += result == null ? 0 : result.length;
       batch.add(new Ack(request.id(), request.token(), result));
     }
-    if (batch.isEmpty()) {
-      return List.of();
-    }
-    List<ScriptCode> codes = store.await(acks.submit(queue, batch, bytes));
+    return batch;
+  }
+
+  private static List<AckOutcome> outcomes(
+      QueueName queue, List<AckRequest> requests, List<ScriptCode> codes) {
     List<AckOutcome> outcomes = new ArrayList<>(codes.size());
     for (int i = 0; i < codes.size(); i++) {
       String id = requests.get(i).id();
@@ -158,6 +198,14 @@ final class Leaser {
     ExtendReply reply = store.extend(queue, id, token, timeToRun);
     throwUnlessOk(queue, id, reply.code());
     return reply.leaseDeadline();
+  }
+
+  private static void checkLease(int count, Duration wait) {
+    if (count < 1 || count > Limits.MAX_BATCH) {
+      throw new InvalidArgumentException(
+          "count", "must be between 1 and " + Limits.MAX_BATCH + ", got " + count);
+    }
+    Checks.duration("wait", wait, 0, Limits.MAX_WAIT_MS);
   }
 
   private static void checkSettle(String id, String token) {

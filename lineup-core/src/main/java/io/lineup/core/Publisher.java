@@ -128,15 +128,7 @@ final class Publisher {
   private static boolean isIdText(String id) {
     for (int i = 0; i < id.length(); i++) {
       char c = id.charAt(i);
-      boolean allowed =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || c == '_'
-              || c == '.'
-              || c == ':'
-              || c == '-';
-      if (!allowed) {
+      if (!Checks.isNameChar(c) && c != ':') {
         return false;
       }
     }

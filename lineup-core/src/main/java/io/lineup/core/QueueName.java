@@ -53,7 +53,7 @@ public record QueueName(String namespace, String name) {
     boolean onlyDots = true;
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      if (!isAllowed(c)) {
+      if (!Checks.isNameChar(c)) {
         throw new InvalidArgumentException(
             field, "may only contain A-Z a-z 0-9 _ . - but was '" + value + "'");
       }
@@ -63,15 +63,6 @@ public record QueueName(String namespace, String name) {
       throw new InvalidArgumentException(
           field, "must not be made only of dots (. and .. are path segments), got '" + value + "'");
     }
-  }
-
-  private static boolean isAllowed(char c) {
-    return (c >= 'a' && c <= 'z')
-        || (c >= 'A' && c <= 'Z')
-        || (c >= '0' && c <= '9')
-        || c == '_'
-        || c == '.'
-        || c == '-';
   }
 
   @Override

@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -132,6 +134,65 @@ abstract class AcksInBulkTest extends EngineSuite {
                 List.of(AckRequest.of(jobs.get(0)), new AckRequest(jobs.get(1).id(), "", null))))
         .isInstanceOf(InvalidArgumentException.class);
     assertThat(lineup.stats(queue).leased()).isEqualTo(2);
+  }
+
+  @Test
+  void ackThenLeaseSettlesTheAcksAndLeasesTheNextJobsInOneCall() {
+    List<LeasedJob> first = leased(2);
+    lineup.publish(queue, aJob("next 1"));
+    lineup.publish(queue, aJob("next 2"));
+    List<AckRequest> acks = first.stream().map(AckRequest::of).toList();
+
+    AcksThenLeases answer = lineup.ackThenLease(queue, acks, 10, Duration.ZERO);
+
+    assertThat(answer.acks()).extracting(AckOutcome::id).containsExactlyElementsOf(ids(first));
+    assertThat(answer.acks()).allMatch(AckOutcome::acked);
+    assertThat(answer.leases().jobs())
+        .extracting(job -> new String(job.payload(), StandardCharsets.UTF_8))
+        .containsExactly("next 1", "next 2");
+    for (LeasedJob job : first) {
+      assertThat(lineup.get(queue, job.id()).orElseThrow().state()).isEqualTo(JobState.DONE);
+    }
+    assertThat(lineup.stats(queue).counters()).containsEntry("acked", 2L);
+    assertThat(lineup.stats(queue).leased()).isEqualTo(2);
+  }
+
+  @Test
+  void ackThenLeaseOnAnEmptyLineAcknowledgesAndWaitsForAJobPublishedMeanwhile() {
+    LeasedJob job = leased(1).get(0);
+    CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS)
+        .execute(() -> lineup.publish(queue, aJob("late arrival")));
+
+    AcksThenLeases answer =
+        lineup.ackThenLease(queue, List.of(AckRequest.of(job)), 5, Duration.ofSeconds(5));
+
+    assertThat(answer.acks()).singleElement().matches(AckOutcome::acked);
+    assertThat(answer.leases().jobs())
+        .singleElement()
+        .satisfies(next -> assertThat(next.payload()).isEqualTo(text("late arrival")));
+  }
+
+  @Test
+  void ackThenLeaseReportsALostLeaseAndStillLeases() {
+    List<LeasedJob> jobs = leased(2);
+    lineup.release(jobs.get(0)); // back to its place in line: the lease below takes it again
+
+    AcksThenLeases answer =
+        lineup.ackThenLease(queue, List.of(AckRequest.of(jobs.get(0))), 1, Duration.ZERO);
+
+    assertThat(answer.acks().get(0).failure()).isInstanceOf(LeaseLostException.class);
+    assertThat(answer.leases().jobs()).extracting(LeasedJob::id).containsExactly(jobs.get(0).id());
+  }
+
+  @Test
+  void ackThenLeaseWithABadCountAcknowledgesNothing() {
+    LeasedJob job = leased(1).get(0);
+
+    assertThatThrownBy(
+            () -> lineup.ackThenLease(queue, List.of(AckRequest.of(job)), 0, Duration.ZERO))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("count");
+    assertThat(lineup.get(queue, job.id()).orElseThrow().state()).isEqualTo(JobState.LEASED);
   }
 
   private static List<String> ids(List<LeasedJob> jobs) {

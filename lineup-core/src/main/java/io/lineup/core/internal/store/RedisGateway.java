@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -288,12 +289,10 @@ public final class RedisGateway implements AutoCloseable {
    */
   public CompletableFuture<ReplicaAcknowledgement> awaitReplicas(
       byte[] key, int replicas, Duration timeout) {
-    return durableLink()
-        .awaitReplicas(key, replicas, timeout)
-        .thenApply(ack -> new ReplicaAcknowledgement(ack.replicas(), ack.onDisk()))
-        .exceptionally(error -> {
-          throw new java.util.concurrent.CompletionException(translate(error));
-        });
+    return translated(
+        durableLink()
+            .awaitReplicas(key, replicas, timeout)
+            .thenApply(ack -> new ReplicaAcknowledgement(ack.replicas(), ack.onDisk())));
   }
 
   /**
@@ -366,17 +365,27 @@ public final class RedisGateway implements AutoCloseable {
       LuaScript script,
       byte[][] keys,
       byte[][] args) {
-    return commands
-        .evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args)
+    return translated(
+        commands
+            .evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args)
+            .toCompletableFuture()
+            .exceptionallyCompose(error -> {
+              if (unwrap(error) instanceof RedisNoScriptException) {
+                return commands
+                    .<Object>eval(script.source(), ScriptOutputType.OBJECT, keys, args)
+                    .toCompletableFuture();
+              }
+              return CompletableFuture.failedFuture(error);
+            }));
+  }
+
+  /**
+   * The same future, failing with the engine's exception ({@link #translate}) as the cause of a
+   * {@link java.util.concurrent.CompletionException} where the stage failed with Lettuce's.
+   */
+  public static <T> CompletableFuture<T> translated(CompletionStage<T> stage) {
+    return stage
         .toCompletableFuture()
-        .exceptionallyCompose(error -> {
-          if (unwrap(error) instanceof RedisNoScriptException) {
-            return commands
-                .<Object>eval(script.source(), ScriptOutputType.OBJECT, keys, args)
-                .toCompletableFuture();
-          }
-          return CompletableFuture.failedFuture(error);
-        })
         .exceptionally(error -> {
           throw new java.util.concurrent.CompletionException(translate(error));
         });

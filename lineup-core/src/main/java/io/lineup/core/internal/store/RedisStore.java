@@ -144,14 +144,11 @@ public final class RedisStore implements AutoCloseable {
    * One stored setting of the queue (its meta-hash field), without blocking; null when never set.
    */
   public CompletableFuture<String> storedSetting(QueueName queue, String storedName) {
-    return gateway
-        .commands()
-        .hget(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], utf8(storedName))
-        .toCompletableFuture()
-        .thenApply(value -> value == null ? null : new String(value, StandardCharsets.UTF_8))
-        .exceptionally(error -> {
-          throw new java.util.concurrent.CompletionException(RedisGateway.translate(error));
-        });
+    return RedisGateway.translated(
+        gateway
+            .commands()
+            .hget(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], utf8(storedName))
+            .thenApply(value -> value == null ? null : new String(value, StandardCharsets.UTF_8)));
   }
 
   /**
@@ -424,14 +421,11 @@ public final class RedisStore implements AutoCloseable {
   public CompletableFuture<Void> putRecordsAsync(String collection, Map<String, String> records) {
     Map<byte[], byte[]> fields = new LinkedHashMap<>();
     records.forEach((id, value) -> fields.put(utf8(id), utf8(value)));
-    return gateway
-        .commands()
-        .hset(KeySpace.recordCollection(collection), fields)
-        .toCompletableFuture()
-        .<Void>thenApply(stored -> null)
-        .exceptionally(error -> {
-          throw new java.util.concurrent.CompletionException(RedisGateway.translate(error));
-        });
+    return RedisGateway.translated(
+        gateway
+            .commands()
+            .hset(KeySpace.recordCollection(collection), fields)
+            .<Void>thenApply(stored -> null));
   }
 
   /** Stores a record unless one with this id exists; returns whether it stored. */
