@@ -1,10 +1,7 @@
 package io.lineup.bench;
 
-import com.sun.net.httpserver.HttpServer;
 import io.lineup.bench.report.Figure;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,11 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * API dispatch end to end, through a server process to a no-op HTTP target on this machine:
+ * API dispatch end to end, through a server process to a no-op HTTP target on this machine ({@link
+ * NoOpTarget}):
  *
  * <ul>
  *   <li>{@code dispatch_per_s}: tasks submitted over HTTP ({@value #IN_FLIGHT} requests in flight)
@@ -43,7 +40,7 @@ final class DispatchScenario {
   private final BenchContext context;
   private final HttpApi api;
   private final ServerProcess server;
-  private final HttpServer target;
+  private final NoOpTarget target;
   private final Map<String, Long> arrivals = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<Long> arrivalOrder = new ConcurrentLinkedQueue<>();
   private final AtomicLong count = new AtomicLong();
@@ -55,25 +52,14 @@ final class DispatchScenario {
     this.context = context;
     this.api = api;
     this.server = server;
-    this.target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
-    target.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-    target.createContext(
-        "/",
-        exchange -> {
-          long now = System.nanoTime();
-          try (exchange;
-              InputStream in = exchange.getRequestBody()) {
-            in.readAllBytes();
-            String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
-            if (key != null) {
-              arrivals.put(key, now);
-            }
-            arrivalOrder.add(now);
-            count.incrementAndGet();
-            exchange.sendResponseHeaders(204, -1);
+    this.target =
+        new NoOpTarget((now, key) -> {
+          if (key != null) {
+            arrivals.put(key, now);
           }
+          arrivalOrder.add(now);
+          count.incrementAndGet();
         });
-    target.start();
   }
 
   /** Runs the dispatch figures against a started server. */
@@ -87,7 +73,7 @@ final class DispatchScenario {
         figures.addAll(scenario.rate());
         return figures;
       } finally {
-        scenario.target.stop(0);
+        scenario.target.close();
       }
     } catch (IOException e) {
       throw new IllegalStateException("dispatch scenario failed: " + e.getMessage(), e);
@@ -95,7 +81,7 @@ final class DispatchScenario {
   }
 
   private String targetUrl() {
-    return "http://127.0.0.1:" + target.getAddress().getPort();
+    return "http://127.0.0.1:" + target.port();
   }
 
   private int size(int full, int quick, int smoke) {
@@ -156,8 +142,11 @@ final class DispatchScenario {
       long nanos = System.nanoTime() - start;
       RedisProbe.Cost cost = probe.finish("dispatch_per_s", tasks);
       context.say(
-          "dispatch_per_s: %,.0f tasks/s; the server process used %.1f µs of CPU per task",
-          BenchContext.perSecond(tasks, nanos), (server.cpuMicros() - serverCpu) / (double) tasks);
+          "dispatch_per_s: %,.0f tasks/s; the server process used %.1f µs of CPU per task; the"
+              + " target has accepted %d connections",
+          BenchContext.perSecond(tasks, nanos),
+          (server.cpuMicros() - serverCpu) / (double) tasks,
+          target.connectionsAccepted());
       return new Figure(
           "dispatch_per_s",
           BenchContext.perSecond(tasks, nanos),
