@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Writes outbox entries to the archive: one transaction per batch, an idempotent upsert of every
- * row (on PostgreSQL through COPY, {@link PostgresBatch}; elsewhere as one batched statement).
+ * row (on PostgreSQL through COPY, {@link PostgresBatch}: straight into the archive, or through a
+ * staging table when some job is archived already; elsewhere as one batched statement).
  */
 public final class ArchiveWriter {
   private final ArchiveDatabase database;
@@ -40,7 +41,11 @@ public final class ArchiveWriter {
       connection.setAutoCommit(false);
       if (database.dialect() == Dialect.POSTGRESQL) {
         try {
-          PostgresBatch.write(connection, entries, now);
+          if (!PostgresBatch.insert(connection, entries, now)) {
+            // Some job is archived already: that copy aborted the transaction; upsert instead.
+            connection.rollback();
+            PostgresBatch.merge(connection, entries, now);
+          }
           connection.commit();
         } catch (SQLException | RuntimeException e) {
           rollbackQuietly(connection, e);

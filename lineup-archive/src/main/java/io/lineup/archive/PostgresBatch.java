@@ -18,16 +18,28 @@ import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
 /**
- * A batch of archive rows written to PostgreSQL with {@code COPY} into a temporary staging table
- * and one {@code INSERT ... SELECT ... ON CONFLICT} from it: the same idempotent upsert as {@link
- * Dialect#upsert()}, for a fraction of the database's and the driver's work per row (no statement
- * parameters to bind and parse, one plan per batch).
+ * A batch of archive rows written to PostgreSQL with {@code COPY} in its binary format (no text
+ * escaping or hex on either side, numbers as they are stored).
  *
- * <p>The staging table lives in the connection's session and empties at every commit; the caller
- * owns the transaction.
+ * <p>A batch of jobs that are not in the archive yet, which is nearly every batch, is copied
+ * straight into {@code lineup_archive}. When one of its jobs is there already (the archiver was
+ * stopped between a commit and its outbox acknowledgement, or a job was respawned and ended again)
+ * the copy fails on the primary key, and the caller rolls back and writes the batch again with
+ * {@link #merge}: {@code COPY} into a temporary staging table and one {@code INSERT ... SELECT ...
+ * ON CONFLICT} from it, the same idempotent upsert as {@link Dialect#upsert()}. Both leave the same
+ * rows. The straight copy spares PostgreSQL the staging table's write and the upsert's speculative
+ * insertion, about a third of its CPU per row.
+ *
+ * <p>The binary format needs each value in its column's exact type: the columns below follow the
+ * migrations (VARCHAR/TEXT, INTEGER, BIGINT, BYTEA); a migration that changes a type changes them.
+ * The caller owns the transaction; the staging table lives in the session and empties at every
+ * commit.
  */
 final class PostgresBatch {
   private static final String STAGING = "lineup_archive_staging";
+
+  /** PostgreSQL's SQLSTATE of a unique violation. */
+  private static final String UNIQUE_VIOLATION = "23505";
 
   /** Made once per session; a second time in the same session it only notes that it exists. */
   private static final String CREATE_STAGING =
@@ -39,7 +51,13 @@ final class PostgresBatch {
       "namespace, queue, id, state, priority, attempts, max_attempts, created_ms, due_ms,"
           + " started_ms, finished_ms, archived_ms, last_error, result, payload";
 
-  private static final String COPY = "COPY " + STAGING + " (" + COLUMNS + ") FROM STDIN";
+  private static final int COLUMN_COUNT = 15;
+
+  private static final String COPY_STRAIGHT =
+      "COPY lineup_archive (" + COLUMNS + ") FROM STDIN WITH (FORMAT binary)";
+
+  private static final String COPY_STAGING =
+      "COPY " + STAGING + " (" + COLUMNS + ") FROM STDIN WITH (FORMAT binary)";
 
   /** The batch's rows into the archive (each job once: {@link #lastEnds}). */
   private static final String MERGE =
@@ -54,48 +72,83 @@ final class PostgresBatch {
   /** Bytes of COPY rows gathered before they are sent. */
   private static final int SEND_AT = 1 << 20;
 
-  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+  /** The binary COPY header: signature, flags (none), header extension length (none). */
+  private static final byte[] HEADER = {
+    'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xff, '\r', '\n', 0, 0, 0, 0, 0, 0, 0, 0, 0
+  };
 
   private PostgresBatch() {}
 
-  /** Upserts the entries within the connection's open transaction. */
-  static void write(Connection connection, List<OutboxEntry> entries, long now)
+  /**
+   * Inserts the entries within the connection's open transaction, straight into the archive.
+   *
+   * @return false, with nothing written, when the batch holds a job twice or a job the archive
+   *     holds already (the transaction is then aborted: the caller rolls it back and calls {@link
+   *     #merge}); true when every row was inserted
+   * @throws SQLException for any other failure
+   */
+  static boolean insert(Connection connection, List<OutboxEntry> entries, long now)
+      throws SQLException {
+    if (lastEnds(entries) != entries) {
+      return false;
+    }
+    try {
+      copy(connection, COPY_STRAIGHT, entries, now);
+      return true;
+    } catch (SQLException e) {
+      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** Upserts the entries within the connection's open transaction, through the staging table. */
+  static void merge(Connection connection, List<OutboxEntry> entries, long now)
       throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute(CREATE_STAGING);
-      CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY);
-      try {
-        Rows rows = new Rows(Math.min(SEND_AT, entries.size() * 256));
-        for (OutboxEntry e : lastEnds(entries)) {
-          rows.text(e.queue().namespace())
-              .text(e.queue().name())
-              .text(e.id())
-              .text(e.state().name())
-              .number(e.priority())
-              .number(e.attempts())
-              .number(e.maxAttempts())
-              .number(millis(e.createdAt(), 0))
-              .millisOrNull(e.dueAt())
-              .millisOrNull(e.startedAt())
-              .number(millis(e.finishedAt(), now))
-              .number(now)
-              .text(e.lastError())
-              .bytes(e.result())
-              .last(e.payload());
-          if (rows.size >= SEND_AT) {
-            // Sent as it fills: a batch of large payloads is never held whole in hex.
-            copy.writeToCopy(rows.buffer, 0, rows.size);
-            rows.size = 0;
-          }
-        }
-        copy.writeToCopy(rows.buffer, 0, rows.size);
-        copy.endCopy();
-      } finally {
-        if (copy.isActive()) {
-          copy.cancelCopy();
+      copy(connection, COPY_STAGING, lastEnds(entries), now);
+      statement.executeUpdate(MERGE);
+    }
+  }
+
+  private static void copy(Connection connection, String sql, List<OutboxEntry> entries, long now)
+      throws SQLException {
+    CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
+    try {
+      Rows rows = new Rows(Math.min(SEND_AT, entries.size() * 256 + HEADER.length + 2));
+      rows.raw(HEADER);
+      for (OutboxEntry e : entries) {
+        rows.tuple()
+            .text(e.queue().namespace())
+            .text(e.queue().name())
+            .text(e.id())
+            .text(e.state().name())
+            .int4(e.priority())
+            .int4(e.attempts())
+            .int4(e.maxAttempts())
+            .int8(millis(e.createdAt(), 0))
+            .int8OrNull(e.dueAt())
+            .int8OrNull(e.startedAt())
+            .int8(millis(e.finishedAt(), now))
+            .int8(now)
+            .text(e.lastError())
+            .bytes(e.result())
+            .bytes(e.payload());
+        if (rows.size >= SEND_AT) {
+          // Sent as it fills: a batch of large payloads is never held whole.
+          copy.writeToCopy(rows.buffer, 0, rows.size);
+          rows.size = 0;
         }
       }
-      statement.executeUpdate(MERGE);
+      rows.int2(-1); // the trailer
+      copy.writeToCopy(rows.buffer, 0, rows.size);
+      copy.endCopy();
+    } finally {
+      if (copy.isActive()) {
+        copy.cancelCopy();
+      }
     }
   }
 
@@ -135,7 +188,10 @@ final class PostgresBatch {
     return at == null ? otherwise : at.toEpochMilli();
   }
 
-  /** COPY's text format: tab between columns, a newline after each row, \N for null. */
+  /**
+   * COPY's binary format: per row the number of columns, then per column its length in bytes (-1
+   * for null) and its value; integers big-endian.
+   */
   private static final class Rows {
     private byte[] buffer;
     private int size;
@@ -144,71 +200,68 @@ final class PostgresBatch {
       buffer = new byte[Math.max(64, capacity)];
     }
 
+    void raw(byte[] bytes) {
+      room(bytes.length);
+      System.arraycopy(bytes, 0, buffer, size, bytes.length);
+      size += bytes.length;
+    }
+
+    Rows tuple() {
+      int2(COLUMN_COUNT);
+      return this;
+    }
+
     Rows text(String value) {
-      if (value == null) {
-        return nullValue();
-      }
-      byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-      room(utf8.length * 2 + 1);
-      for (byte b : utf8) {
-        switch (b) {
-          case '\\' -> put2('\\', '\\');
-          case '\t' -> put2('\\', 't');
-          case '\n' -> put2('\\', 'n');
-          case '\r' -> put2('\\', 'r');
-          default -> buffer[size++] = b;
-        }
-      }
-      buffer[size++] = '\t';
-      return this;
+      return value == null ? nullValue() : bytes(value.getBytes(StandardCharsets.UTF_8));
     }
 
-    Rows number(long value) {
-      byte[] digits = Long.toString(value).getBytes(StandardCharsets.US_ASCII);
-      room(digits.length + 1);
-      System.arraycopy(digits, 0, buffer, size, digits.length);
-      size += digits.length;
-      buffer[size++] = '\t';
-      return this;
-    }
-
-    Rows millisOrNull(Instant at) {
-      return at == null ? nullValue() : number(at.toEpochMilli());
-    }
-
-    /** bytea in hex: {@code \x} and two digits a byte, its backslash escaped for COPY. */
     Rows bytes(byte[] value) {
       if (value == null) {
         return nullValue();
       }
-      room(value.length * 2 + 4);
-      buffer[size++] = '\\';
-      buffer[size++] = '\\';
-      buffer[size++] = 'x';
-      for (byte b : value) {
-        buffer[size++] = HEX[(b >> 4) & 0xf];
-        buffer[size++] = HEX[b & 0xf];
-      }
-      buffer[size++] = '\t';
+      room(4 + value.length);
+      put4(value.length);
+      System.arraycopy(value, 0, buffer, size, value.length);
+      size += value.length;
       return this;
     }
 
-    void last(byte[] value) {
-      bytes(value);
-      buffer[size - 1] = '\n';
+    Rows int4(int value) {
+      room(8);
+      put4(4);
+      put4(value);
+      return this;
+    }
+
+    Rows int8(long value) {
+      room(12);
+      put4(8);
+      put4((int) (value >>> 32));
+      put4((int) value);
+      return this;
+    }
+
+    Rows int8OrNull(Instant at) {
+      return at == null ? nullValue() : int8(at.toEpochMilli());
+    }
+
+    void int2(int value) {
+      room(2);
+      buffer[size++] = (byte) (value >>> 8);
+      buffer[size++] = (byte) value;
     }
 
     private Rows nullValue() {
-      room(3);
-      buffer[size++] = '\\';
-      buffer[size++] = 'N';
-      buffer[size++] = '\t';
+      room(4);
+      put4(-1);
       return this;
     }
 
-    private void put2(char a, char b) {
-      buffer[size++] = (byte) a;
-      buffer[size++] = (byte) b;
+    private void put4(int value) {
+      buffer[size++] = (byte) (value >>> 24);
+      buffer[size++] = (byte) (value >>> 16);
+      buffer[size++] = (byte) (value >>> 8);
+      buffer[size++] = (byte) value;
     }
 
     private void room(int more) {

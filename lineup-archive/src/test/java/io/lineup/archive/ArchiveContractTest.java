@@ -23,9 +23,12 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
@@ -234,6 +237,56 @@ abstract class ArchiveContractTest {
   }
 
   @Test
+  void afterABatchOfLargePayloadsAReadHoldsAtMostTheReadCapOfThem() throws Exception {
+    int mib = 1024 * 1024;
+    lineup.archiveOutbox().enable(queue, 1_000);
+    byte[] large = new byte[mib];
+    Arrays.fill(large, (byte) 'x');
+    int firstWave = 4;
+    // Twice as many as a read may hold after the first wave showed 1 MiB an entry.
+    int secondWave = (int) (2 * Archiver.READ_BYTES / mib) + 4;
+    endedWithPayload(large, "first-", firstWave);
+    CountDownLatch secondWavePublished = new CountDownLatch(1);
+    List<Integer> readSizes = new CopyOnWriteArrayList<>();
+    List<Long> readBytes = new CopyOnWriteArrayList<>();
+    anArchive(
+        "capped",
+        // Batches of up to 4,000 jobs (the default), so that only the byte cap limits a read.
+        settingsFor(database.url())
+            .withLimits(ArchiveSettings.DEFAULT_RETENTION, 4_000, 100, 100_000)
+            .withWriters(1, 2),
+        (q, entries) -> {
+          if (!q.equals(queue)) {
+            return;
+          }
+          readSizes.add(entries.size());
+          readBytes.add(entries.stream().mapToLong(e -> e.payload().length).sum());
+          if (readSizes.size() == 1) {
+            // Hold the one archiver until the second wave waits whole in the outbox.
+            await().atMost(PATIENCE).until(() -> secondWavePublished.getCount() == 0);
+          }
+        });
+    await().atMost(PATIENCE).until(() -> readSizes.size() == 1);
+    endedWithPayload(large, "second-", secondWave);
+    secondWavePublished.countDown();
+
+    awaitRows(firstWave + secondWave);
+    assertThat(readSizes.get(0)).isEqualTo(firstWave);
+    assertThat(readSizes.subList(1, readSizes.size()))
+        .hasSizeGreaterThanOrEqualTo(2)
+        .allMatch(size -> size <= Archiver.READ_BYTES / mib);
+    assertThat(readBytes.subList(1, readBytes.size()))
+        .allMatch(bytes -> bytes <= Archiver.READ_BYTES);
+  }
+
+  private void endedWithPayload(byte[] payload, String prefix, int jobs) {
+    for (int i = 0; i < jobs; i++) {
+      lineup.publish(queue, NewJob.of(payload).id(prefix + i));
+      lineup.ack(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0));
+    }
+  }
+
+  @Test
   void aJobThatEndsTwiceBeforeTheArchiverRunsKeepsItsLastEnd() throws SQLException {
     lineup.archiveOutbox().enable(queue, 1_000);
     lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
@@ -253,6 +306,31 @@ abstract class ArchiveContractTest {
     assertThat(kept.state()).isEqualTo(JobState.DONE);
     assertThat(kept.result()).asString(StandardCharsets.UTF_8).isEqualTo("second end");
     assertThat(kept.lastError()).isEqualTo("first end");
+  }
+
+  @Test
+  void aJobRespawnedAfterItWasArchivedIsArchivedAgainWithItsNewEnd() throws SQLException {
+    lineup.archiveOutbox().enable(queue, 1_000);
+    lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+    lineup.publish(queue, NewJob.ofText("again").id("again"));
+    lineup.nack(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0), "first end");
+    Archive archive = anArchive("respawned");
+    await()
+        .atMost(PATIENCE)
+        .until(() ->
+            archive.reader().find(queue, "again").map(ArchivedJob::state).orElse(null)
+                == JobState.DEAD);
+
+    // Its row exists: this batch's write meets the primary key and upserts instead.
+    lineup.respawn(queue, List.of("again"), null);
+    LeasedJob again = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+    lineup.ack(again, "second end".getBytes(StandardCharsets.UTF_8));
+    await().atMost(PATIENCE).until(() -> lineup.archiveOutbox().length(queue) == 0);
+
+    assertThat(rowsOfTheQueue()).isEqualTo(1);
+    ArchivedJob kept = archive.reader().find(queue, "again").orElseThrow();
+    assertThat(kept.state()).isEqualTo(JobState.DONE);
+    assertThat(kept.result()).asString(StandardCharsets.UTF_8).isEqualTo("second end");
   }
 
   @Test

@@ -21,12 +21,18 @@ final class QueueFiller {
     return jobs;
   }
 
+  /** How many jobs {@link #fill} puts in line for {@code jobs}: whole bulk calls of them. */
+  static int filled(int jobs) {
+    int per = BulkPublishScenario.JOBS_PER_CALL;
+    return (jobs + per - 1) / per * per;
+  }
+
   /**
    * Publishes {@code jobs} jobs (rounded up to whole bulks) and returns the ids of about {@code
    * sample} of them, spread evenly over the line.
    */
   static List<String> fill(BenchContext context, QueueName queue, int jobs, int sample) {
-    int calls = (jobs + BulkPublishScenario.JOBS_PER_CALL - 1) / BulkPublishScenario.JOBS_PER_CALL;
+    int calls = filled(jobs) / BulkPublishScenario.JOBS_PER_CALL;
     int stride = Math.max(1, calls * BulkPublishScenario.JOBS_PER_CALL / Math.max(1, sample));
     List<String> ids = Collections.synchronizedList(new ArrayList<>());
     InFlight.run(
