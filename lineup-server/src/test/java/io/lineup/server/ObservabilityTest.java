@@ -110,19 +110,40 @@ class ObservabilityTest {
   @Test
   void logLinesOfARequestCarryItsRequestId() {
     Logger access = (Logger) LoggerFactory.getLogger("io.lineup.server.access");
-    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    ContextCapturingAppender appender = new ContextCapturingAppender();
     appender.start();
     access.addAppender(appender);
     try {
       api.withHeader("X-Request-Id", "trace-me-7").get("/v1/queues");
-      List<ILoggingEvent> events = List.copyOf(appender.list);
-      assertThat(events)
-          .anySatisfy(event -> {
-            assertThat(event.getFormattedMessage()).contains("GET /v1/queues 200");
-            assertThat(event.getMDCPropertyMap()).containsEntry("request_id", "trace-me-7");
-          });
+      // The access line is written after the answer has reached the client, so it is awaited.
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(() ->
+              assertThat(appender.events())
+                  .anySatisfy(event -> {
+                    assertThat(event.getFormattedMessage()).contains("GET /v1/queues 200");
+                    assertThat(event.getMDCPropertyMap()).containsEntry("request_id", "trace-me-7");
+                  }));
     } finally {
       access.detachAppender(appender);
+    }
+  }
+
+  /**
+   * Keeps events with their logging context read on the thread that logged them: logback reads an
+   * event's context lazily, on the first call, from the calling thread, so reading it later from
+   * the test's thread would see the test's (empty) context.
+   */
+  private static final class ContextCapturingAppender extends ListAppender<ILoggingEvent> {
+    @Override
+    protected void append(ILoggingEvent event) {
+      event.prepareForDeferredProcessing();
+      super.append(event);
+    }
+
+    /** The events so far; logback appends while holding this appender's lock. */
+    synchronized List<ILoggingEvent> events() {
+      return List.copyOf(list);
     }
   }
 
