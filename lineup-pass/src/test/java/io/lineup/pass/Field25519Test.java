@@ -16,15 +16,7 @@ class Field25519Test {
     for (int i = 0; i < 20_000; i++) {
       long[] f = randomLimbs(i % 4 == 0 ? 53 : 52);
       long[] g = randomLimbs(i % 3 == 0 ? 53 : 51);
-      long[] product = Field25519.zero();
-      Field25519.mul(product, f, g);
-      long[] square = Field25519.zero();
-      Field25519.square(square, f);
-
-      assertThat(value(product).mod(P)).isEqualTo(value(f).multiply(value(g)).mod(P));
-      assertThat(value(square).mod(P)).isEqualTo(value(f).pow(2).mod(P));
-      assertWithinOutputBound(product);
-      assertWithinOutputBound(square);
+      long[] product = assertProductAndSquareAgreeWithBigIntegers(f, g);
       assertThat(new BigInteger(1, reverse(Field25519.toBytes(product))))
           .isEqualTo(value(f).multiply(value(g)).mod(P));
     }
@@ -37,17 +29,28 @@ class Field25519Test {
       for (long b : new long[] {max, -max}) {
         long[] f = {a, a, a, a, a};
         long[] g = {b, b, b, b, b};
-        long[] product = Field25519.zero();
-        Field25519.mul(product, f, g);
-        long[] square = Field25519.zero();
-        Field25519.square(square, f);
-
-        assertThat(value(product).mod(P)).isEqualTo(value(f).multiply(value(g)).mod(P));
-        assertThat(value(square).mod(P)).isEqualTo(value(f).pow(2).mod(P));
-        assertWithinOutputBound(product);
-        assertWithinOutputBound(square);
+        assertProductAndSquareAgreeWithBigIntegers(f, g);
       }
     }
+  }
+
+  /**
+   * Multiplies {@code f} by {@code g} and squares {@code f}, and checks both against BigInteger
+   * arithmetic modulo p and within the output bound of the limbs.
+   *
+   * @return the product
+   */
+  private static long[] assertProductAndSquareAgreeWithBigIntegers(long[] f, long[] g) {
+    long[] product = Field25519.zero();
+    Field25519.mul(product, f, g);
+    long[] square = Field25519.zero();
+    Field25519.square(square, f);
+
+    assertThat(value(product).mod(P)).isEqualTo(value(f).multiply(value(g)).mod(P));
+    assertThat(value(square).mod(P)).isEqualTo(value(f).pow(2).mod(P));
+    assertWithinOutputBound(product);
+    assertWithinOutputBound(square);
+    return product;
   }
 
   /** The bound the point formulas rely on: a sum of three outputs is still a valid input. */
