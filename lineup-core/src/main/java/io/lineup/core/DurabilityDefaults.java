@@ -84,13 +84,18 @@ final class DurabilityDefaults {
   }
 
   private synchronized void sendLine(QueueName queue, Integer replicas, Throwable error) {
-    for (Waiter<?> waiter : waiting.remove(queue)) {
+    // The line leaves the map only once all of it is sent: the value is already known, so a
+    // publish arriving meanwhile that found no line would be sent at once, ahead of the line.
+    List<Waiter<?>> line = waiting.get(queue);
+    for (int i = 0; i < line.size(); i++) {
+      Waiter<?> waiter = line.get(i);
       if (error == null) {
         waiter.send(replicas);
       } else {
         waiter.answer().completeExceptionally(error);
       }
     }
+    waiting.remove(queue);
   }
 
   /** A publish waiting for its queue's first read, and the future its caller holds. */
