@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lineup.core.QueueName;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
@@ -42,6 +44,34 @@ final class HttpApi implements AutoCloseable {
   /** POST …/jobs with one job of this JSON payload; expects 201. */
   void publish(QueueName queue, String payloadJson) throws IOException {
     send(jobsPath(queue), "{\"payload\":" + payloadJson + "}", 201);
+  }
+
+  /**
+   * POST …/jobs with one job of this JSON payload, {@code total} times over {@code connections}
+   * keep-alive connections driven by one thread ({@link RepeatedRequest}); every answer must be
+   * 201.
+   *
+   * @return nanoseconds from the first request to the last answer
+   */
+  long publishRepeatedly(QueueName queue, String payloadJson, int total, int connections)
+      throws IOException {
+    byte[] body = ("{\"payload\":" + payloadJson + "}").getBytes(StandardCharsets.UTF_8);
+    String head =
+        "POST "
+            + jobsPath(queue)
+            + " HTTP/1.1\r\nHost: "
+            + base.getHost()
+            + ":"
+            + base.getPort()
+            + "\r\nAuthorization: "
+            + authorization
+            + "\r\nContent-Type: application/json\r\nContent-Length: "
+            + body.length
+            + "\r\n\r\n";
+    byte[] request =
+        Arrays.copyOf(head.getBytes(StandardCharsets.US_ASCII), head.length() + body.length);
+    System.arraycopy(body, 0, request, head.length(), body.length);
+    return RepeatedRequest.run(base.getHost(), base.getPort(), request, total, connections, 201);
   }
 
   /** POST …/leases for up to {@code count} jobs without waiting; none when the line is empty. */

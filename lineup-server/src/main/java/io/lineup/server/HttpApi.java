@@ -76,6 +76,9 @@ final class HttpApi implements AutoCloseable {
           config.http.prefer405over404 = true;
           // One path per resource: /v1/queues/a/q/jobs/ is not /v1/queues/a/q/jobs (404 says so).
           config.router.ignoreTrailingSlashes = false;
+          // No per-connection cache of header lines: API callers' lines differ (tokens, ids),
+          // and its lookups were about 4 % of the server's CPU samples per publish.
+          config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(0));
           config.jetty.host = settings.host();
           config.jetty.port = settings.port();
           config.jetty.modifyServer(server -> {
