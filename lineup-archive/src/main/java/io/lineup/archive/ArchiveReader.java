@@ -144,6 +144,27 @@ public final class ArchiveReader {
     }
   }
 
+  /**
+   * How many rows the archive holds for one queue (read by the primary key's leading columns).
+   *
+   * @throws ArchiveUnavailableException when the database cannot be read
+   */
+  public long count(QueueName queue) {
+    try (Connection connection = database.connection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT COUNT(*) FROM lineup_archive WHERE namespace = ? AND queue = ?")) {
+      statement.setString(1, queue.namespace());
+      statement.setString(2, queue.name());
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new ArchiveUnavailableException("The archive could not be read: " + e.getMessage(), e);
+    }
+  }
+
   private static ArchivedJob row(ResultSet rows) throws SQLException {
     return new ArchivedJob(
         QueueName.of(rows.getString("namespace"), rows.getString("queue")),

@@ -182,6 +182,8 @@ abstract class ArchiveContractTest {
     assertThat(archive.reader().find(queue, "cancelled-1").orElseThrow().state())
         .isEqualTo(JobState.CANCELLED);
     assertThat(archive.stats().rowsWritten()).isGreaterThanOrEqualTo(3);
+    assertThat(archive.reader().count(queue)).isEqualTo(3);
+    assertThat(archive.reader().count(QueueName.of(queue.namespace(), "another-queue"))).isZero();
     // Acknowledged entries leave the outbox.
     await().atMost(PATIENCE).until(() -> lineup.archiveOutbox().length(queue) == 0);
   }

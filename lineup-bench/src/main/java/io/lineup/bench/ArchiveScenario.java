@@ -7,8 +7,6 @@ import io.lineup.core.ArchiveOutbox;
 import io.lineup.core.QueueName;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -98,14 +96,14 @@ final class ArchiveScenario {
       // Whole bulk calls, as the filler publishes them, so that the drain takes every job.
       int warm = QueueFiller.filled(context.counts().warmup(jobs));
       context.say("consume_per_s_archived: warm-up %,d jobs", warm);
-      round(context, archive, url, warm, "consume_per_s_archived warm-up");
+      round(context, archive, warm, "consume_per_s_archived warm-up");
       context.say(
           "consume_per_s_archived: %,d jobs waiting a round, archived to %s",
           jobs, settings.safeUrl());
       int rounds = context.counts().rounds();
       List<List<Figure>> measured = new ArrayList<>();
       for (int r = 1; r <= rounds; r++) {
-        List<Figure> figures = round(context, archive, url, jobs, "consume_per_s_archived");
+        List<Figure> figures = round(context, archive, jobs, "consume_per_s_archived");
         context.say(
             "consume_per_s_archived: round %d of %d: %,.1f /s", r, rounds, figures.get(0).value());
         measured.add(figures);
@@ -126,9 +124,7 @@ final class ArchiveScenario {
    *
    * @return the drain's rate, the rows per second and the lag's 99th percentile
    */
-  private static List<Figure> round(
-      BenchContext context, Archive archive, String url, int jobs, String name)
-      throws SQLException {
+  private static List<Figure> round(BenchContext context, Archive archive, int jobs, String name) {
     QueueName queue = context.freshQueue("consume-archived");
     try {
       archive.archiver().enable(queue);
@@ -173,7 +169,7 @@ final class ArchiveScenario {
         Thread.currentThread().interrupt();
       }
       RedisProbe.Cost cost = probe.finish("archive_rows_per_s", jobs);
-      long rows = rows(url, queue);
+      long rows = archive.reader().count(queue);
       if (rows != jobs) {
         throw new IllegalStateException("archived " + rows + " rows of " + jobs + " jobs");
       }
@@ -204,20 +200,6 @@ final class ArchiveScenario {
     } finally {
       context.lineup().archiveOutbox().disable(queue);
       context.redis().dropQueue(queue);
-    }
-  }
-
-  private static long rows(String url, QueueName queue) throws SQLException {
-    try (Connection c = DriverManager.getConnection(url, user(), password());
-        PreparedStatement s =
-            c.prepareStatement(
-                "SELECT COUNT(*) FROM lineup_archive WHERE namespace = ? AND queue = ?")) {
-      s.setString(1, queue.namespace());
-      s.setString(2, queue.name());
-      try (ResultSet r = s.executeQuery()) {
-        r.next();
-        return r.getLong(1);
-      }
     }
   }
 
