@@ -10,25 +10,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
- * Combines requests to one queue (publishes, acks) into fewer script calls, without making any
- * request wait longer than it would anyway: a request goes out at once while fewer than {@code
- * callsInFlight} calls for its queue are running; otherwise it waits for the next one to finish,
- * and everything that waited goes out together as one call. Alone, a request is one call, as
- * before; under load, one call carries many, which is what the per-call cost of Redis scripts
- * rewards (see docs/engine.md, "Combined calls").
+ * Combines requests to one queue (publishes, acks), or to one record collection (record writes),
+ * into fewer calls, without making any request wait longer than it would anyway: a request goes out
+ * at once while fewer than {@code callsInFlight} calls for its key are running; otherwise it waits
+ * for the next one to finish, and everything that waited goes out together as one call. Alone, a
+ * request is one call, as before; under load, one call carries many, which is what the per-call
+ * cost of Redis scripts rewards (see docs/engine.md, "Combined calls").
  *
  * <p>Each request still gets its own answers, in its own order, and its own failure: its items were
  * checked before they got here, so only Redis itself can fail a combined call, and then it fails
  * every request in it. Items keep their arrival order: waiting requests are combined in the order
  * they arrived, after every call sent before them.
  *
- * @param <I> what a request carries (a job to publish, an ack)
- * @param <O> the script's answer for one item
+ * @param <K> what requests are combined by (a queue, a record collection)
+ * @param <I> what a request carries (a job to publish, an ack, a record)
+ * @param <O> the answer for one item
  */
-final class CallCoalescer<I, O> {
-  /** Sends one script call for these items; must not block. */
-  interface Sender<I, O> {
-    CompletableFuture<List<O>> send(QueueName queue, List<I> items);
+final class CallCoalescer<K, I, O> {
+  /** Sends one call for these items; must not block. */
+  interface Sender<K, I, O> {
+    CompletableFuture<List<O>> send(K key, List<I> items);
   }
 
   /**
@@ -41,15 +42,15 @@ final class CallCoalescer<I, O> {
   private final int callsInFlight;
   private final int maxItems;
   private final long maxBytes;
-  private final Sender<I, O> sender;
-  private final Map<QueueName, Lane> lanes = new ConcurrentHashMap<>();
+  private final Sender<K, I, O> sender;
+  private final Map<K, Lane> lanes = new ConcurrentHashMap<>();
 
   /**
-   * @param callsInFlight most calls in flight per queue; 0 sends every request on its own
+   * @param callsInFlight most calls in flight per key; 0 sends every request on its own
    * @param maxItems most items waiting requests are combined into (one request may carry more)
    * @param maxBytes most bytes, as the caller weighs items, waiting requests are combined into
    */
-  CallCoalescer(int callsInFlight, int maxItems, long maxBytes, Sender<I, O> sender) {
+  CallCoalescer(int callsInFlight, int maxItems, long maxBytes, Sender<K, I, O> sender) {
     this.callsInFlight = callsInFlight;
     this.maxItems = maxItems;
     this.maxBytes = maxBytes;
@@ -62,18 +63,18 @@ final class CallCoalescer<I, O> {
    *
    * @param bytes the items' weight in bytes, to bound a combined call's size
    */
-  CompletableFuture<List<O>> submit(QueueName queue, List<I> items, long bytes) {
+  CompletableFuture<List<O>> submit(K key, List<I> items, long bytes) {
     if (callsInFlight == 0) {
-      return sendSafely(queue, items);
+      return sendSafely(key, items);
     }
-    return lanes.computeIfAbsent(queue, Lane::new).submit(new Waiting<>(items, bytes));
+    return lanes.computeIfAbsent(key, Lane::new).submit(new Waiting<>(items, bytes));
   }
 
   /**
    * A coalescer as the engine's options set it: their calls in flight per queue, at most {@link
    * Limits#MAX_BATCH} items and {@link LineupOptions#COMBINED_CALL_BYTES} bytes per combined call.
    */
-  static <I, O> CallCoalescer<I, O> of(LineupOptions options, Sender<I, O> sender) {
+  static <K, I, O> CallCoalescer<K, I, O> of(LineupOptions options, Sender<K, I, O> sender) {
     return new CallCoalescer<>(
         options.callsInFlightPerQueue(),
         Limits.MAX_BATCH,
@@ -81,29 +82,29 @@ final class CallCoalescer<I, O> {
         sender);
   }
 
-  private CompletableFuture<List<O>> sendSafely(QueueName queue, List<I> items) {
+  private CompletableFuture<List<O>> sendSafely(K key, List<I> items) {
     try {
-      return sender.send(queue, items);
+      return sender.send(key, items);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(new CompletionException(e));
     }
   }
 
-  /** A request waiting for its queue's next call. */
+  /** A request waiting for its key's next call. */
   private record Waiting<I, O>(List<I> items, long bytes, CompletableFuture<List<O>> answers) {
     Waiting(List<I> items, long bytes) {
       this(items, bytes, new CompletableFuture<>());
     }
   }
 
-  /** One queue's calls in flight and the requests waiting for them. */
+  /** One key's calls in flight and the requests waiting for them. */
   private final class Lane {
-    private final QueueName queue;
+    private final K key;
     private final ArrayDeque<Waiting<I, O>> waiting = new ArrayDeque<>();
     private int running;
 
-    Lane(QueueName queue) {
-      this.queue = queue;
+    Lane(K key) {
+      this.key = key;
     }
 
     CompletableFuture<List<O>> submit(Waiting<I, O> request) {
@@ -127,7 +128,7 @@ final class CallCoalescer<I, O> {
       // command
       // sent from that thread would be written at once, ahead of commands other threads have
       // already handed to it, and items would then arrive out of order.
-      sendSafely(queue, itemsOf(batch))
+      sendSafely(key, itemsOf(batch))
           .whenCompleteAsync(
               (answers, error) -> {
                 sendNext();

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Leaser {
   private final RedisStore store;
-  private final CallCoalescer<Ack, ScriptCode> acks;
+  private final CallCoalescer<QueueName, Ack, ScriptCode> acks;
 
   Leaser(Engine engine) {
     this.store = engine.store();

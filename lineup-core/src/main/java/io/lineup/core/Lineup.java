@@ -36,6 +36,7 @@ public final class Lineup implements AutoCloseable {
   private final DeadLetters deadLetters;
   private final Maintenance maintenance;
   private final ArchiveOutbox archiveOutbox;
+  private final RecordStore.Writes recordWrites;
 
   private Lineup(LineupOptions options) {
     RedisGateway gateway =
@@ -51,6 +52,7 @@ public final class Lineup implements AutoCloseable {
     this.inspector = new Inspector(engine);
     this.deadLetters = new DeadLetters(engine);
     this.archiveOutbox = new ArchiveOutbox(store);
+    this.recordWrites = new RecordStore.Writes(store, options);
     this.maintenance =
         options.maintenance() ? new Maintenance(store, options.maintenanceInterval()) : null;
     if (maintenance != null) {
@@ -482,7 +484,7 @@ public final class Lineup implements AutoCloseable {
 
   /** A named collection of small records for the server's own data (namespaces, hashed tokens). */
   public RecordStore records(String collection) {
-    return new RecordStore(engine.store(), collection);
+    return new RecordStore(engine.store(), collection, recordWrites);
   }
 
   /** Stops the background loops and closes the connections. Workers should be closed first. */

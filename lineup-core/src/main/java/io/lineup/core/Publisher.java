@@ -20,8 +20,8 @@ final class Publisher {
   private static final Executor AFTER_READ =
       task -> Thread.ofVirtual().name("lineup-durable-publish").start(task);
 
-  private final CallCoalescer<NewJob, PublishResult> coalescer;
-  private final CallCoalescer<NewJob, PublishResult> forReplicas;
+  private final CallCoalescer<QueueName, NewJob, PublishResult> coalescer;
+  private final CallCoalescer<QueueName, NewJob, PublishResult> forReplicas;
   private final DurabilityDefaults defaults;
 
   Publisher(Engine engine) {

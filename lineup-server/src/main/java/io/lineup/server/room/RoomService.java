@@ -79,7 +79,6 @@ public final class RoomService implements AutoCloseable {
 
   private final Lineup lineup;
   private final RecordStore polls;
-  private final PollRecordWrites joinRecords;
   private final RecordStore leases;
   private final RecordStore revoked;
   private final RoomIds ids = new RoomIds();
@@ -104,7 +103,6 @@ public final class RoomService implements AutoCloseable {
     this.settings = new RoomSettingsStore(lineup);
     this.signingKeys = new RoomSigningKeys(lineup, ids);
     this.polls = lineup.records("room-polls");
-    this.joinRecords = new PollRecordWrites(polls, lineup.options().commandTimeout());
     this.leases = lineup.records("room-leases");
     this.revoked = lineup.records("room-revoked");
     this.grants = new RoomGrants(lineup, ids);
@@ -315,7 +313,7 @@ public final class RoomService implements AutoCloseable {
     // awaited together: one wait instead of two. The join answers only once both are stored, so
     // nobody can poll or be handed the ticket's pass before its record exists.
     long quiet = admissions.quietMark(key);
-    CompletableFuture<Void> recorded = joinRecords.put(ticket, record.text());
+    CompletableFuture<Void> recorded = polls.putAsync(ticket, record.text());
     // Should the publish fail, the record left behind is dropped by the sweep after the grace.
     PublishResult published =
         lineup.publish(key.queue(), NewJob.ofText(payload).id(ticket).priority(priority));
@@ -554,7 +552,7 @@ public final class RoomService implements AutoCloseable {
 
   /**
    * Waits for a poll record's write, which ends by itself (stored, failed, or timed out: {@link
-   * PollRecordWrites}).
+   * RecordStore#putAsync}).
    *
    * @throws RuntimeException the engine's exception the write failed with ({@link
    *     RedisUnavailableException} when Redis did not answer in time)

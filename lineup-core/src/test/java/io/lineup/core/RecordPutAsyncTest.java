@@ -1,12 +1,8 @@
-package io.lineup.server.room;
+package io.lineup.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lineup.core.Lineup;
-import io.lineup.core.LineupOptions;
-import io.lineup.core.RecordStore;
-import io.lineup.core.RedisUnavailableException;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,10 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Joins' poll records written together: concurrent writes share HSETs, every record is stored, and
- * a write Redis leaves unanswered fails its callers in time without holding up the writes after it.
+ * Records put without blocking by many callers at once share HSETs, every one is stored, and a
+ * write Redis leaves unanswered fails its callers in time without holding up the writes after it.
+ * On a Redis of its own, which one test freezes.
  */
-class PollRecordWritesTest {
+class RecordPutAsyncTest {
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
 
   static final Duration TIMEOUT = Duration.ofMillis(500);
@@ -42,15 +39,13 @@ class PollRecordWritesTest {
             LineupOptions.builder(redis.uri()).commandTimeout(TIMEOUT).maintenance(false).build());
   }
 
-  /** Each test's own record store, so that one test's records do not count in another's. */
-  RecordStore polls = lineup.records(RedisServerExtension.uniqueName("polls"));
-
-  PollRecordWrites writes = new PollRecordWrites(polls, TIMEOUT);
-
   @AfterAll
   static void stop() {
     lineup.close();
   }
+
+  /** Each test's own collection, so that one test's records do not count in another's. */
+  RecordStore polls = lineup.records(RedisServerExtension.uniqueName("polls"));
 
   static long hsetCalls() throws Exception {
     Matcher m =
@@ -72,7 +67,7 @@ class PollRecordWritesTest {
         done.add(
             pool.submit(() -> {
               for (int i = 0; i < each; i++) {
-                writes.put("t" + caller + "-" + i, "room " + i).get(5, TimeUnit.SECONDS);
+                polls.putAsync("t" + caller + "-" + i, "room " + i).get(5, TimeUnit.SECONDS);
               }
               return null;
             }));
@@ -92,13 +87,33 @@ class PollRecordWritesTest {
   }
 
   @Test
+  void theLaterOfTwoPutsOfOneRecordWins() throws Exception {
+    List<CompletableFuture<Void>> puts = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      puts.add(polls.putAsync("same", "text " + i));
+    }
+    CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
+
+    assertThat(polls.get("same")).contains("text 49");
+  }
+
+  @Test
+  void aNullIdOrValueIsRefusedBeforeAnythingIsSent() {
+    assertThatThrownBy(() -> polls.putAsync(null, "room"))
+        .isInstanceOf(InvalidArgumentException.class);
+    assertThatThrownBy(() -> polls.putAsync("t1", null))
+        .isInstanceOf(InvalidArgumentException.class);
+    assertThat(polls.all()).isEmpty();
+  }
+
+  @Test
   void writesRedisLeavesUnansweredFailInTimeAndTheNextOnesAreStoredOnceItAnswers()
       throws Exception {
     List<CompletableFuture<Void>> stalled = new ArrayList<>();
     redis.process().freeze();
     try {
       for (int i = 0; i < 5; i++) {
-        stalled.add(writes.put("frozen-" + i, "room"));
+        stalled.add(polls.putAsync("frozen-" + i, "room"));
       }
       for (CompletableFuture<Void> write : stalled) {
         assertThatThrownBy(() -> write.get(5, TimeUnit.SECONDS))
@@ -109,7 +124,7 @@ class PollRecordWritesTest {
       redis.process().thaw();
     }
 
-    writes.put("after", "room").get(5, TimeUnit.SECONDS);
+    polls.putAsync("after", "room").get(5, TimeUnit.SECONDS);
     assertThat(polls.get("after")).contains("room");
   }
 }
