@@ -36,7 +36,7 @@ public final class Lineup implements AutoCloseable {
   private final DeadLetters deadLetters;
   private final Maintenance maintenance;
   private final ArchiveOutbox archiveOutbox;
-  private final RecordStore.Writes recordWrites;
+  private final RecordWrites recordWrites;
 
   private Lineup(LineupOptions options) {
     RedisGateway gateway =
@@ -52,7 +52,7 @@ public final class Lineup implements AutoCloseable {
     this.inspector = new Inspector(engine);
     this.deadLetters = new DeadLetters(engine);
     this.archiveOutbox = new ArchiveOutbox(store);
-    this.recordWrites = new RecordStore.Writes(store, options);
+    this.recordWrites = new RecordWrites(store, options);
     this.maintenance =
         options.maintenance() ? new Maintenance(store, options.maintenanceInterval()) : null;
     if (maintenance != null) {

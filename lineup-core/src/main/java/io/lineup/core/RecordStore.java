@@ -2,15 +2,10 @@ package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A small named collection of records in Redis (one hash), for the server's own data such as
@@ -21,54 +16,11 @@ public final class RecordStore {
   /** Longest collection name and record id, in characters. */
   public static final int MAX_NAME_LENGTH = 128;
 
-  /** Combined writes of {@link #putAsync}, by collection; one for all of an engine's stores. */
-  static final class Writes {
-    private final CallCoalescer<String, Map.Entry<String, String>, Boolean> coalescer;
-
-    Writes(RedisStore store, LineupOptions options) {
-      long timeoutMs = options.commandTimeout().toMillis();
-      this.coalescer =
-          CallCoalescer.of(
-              options,
-              (collection, records) -> {
-                Map<String, String> fields = new LinkedHashMap<>();
-                for (Map.Entry<String, String> record : records) {
-                  fields.put(record.getKey(), record.getValue()); // one id twice: the later wins
-                }
-                // A timeout of the write itself, so that a call Redis never answers frees its place
-                // for the writes after it.
-                return store
-                    .putRecordsAsync(collection, fields)
-                    .orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-                    .handle((stored, error) -> {
-                      if (error != null) {
-                        throw new CompletionException(failure(collection, error, timeoutMs));
-                      }
-                      return Collections.nCopies(records.size(), Boolean.TRUE);
-                    });
-              });
-    }
-
-    private static RuntimeException failure(String collection, Throwable error, long timeoutMs) {
-      Throwable cause =
-          error instanceof CompletionException && error.getCause() != null
-              ? error.getCause()
-              : error;
-      if (cause instanceof TimeoutException) {
-        return new RedisUnavailableException(
-            "Redis did not store records of " + collection + " within " + timeoutMs + " ms", cause);
-      }
-      return cause instanceof RuntimeException r
-          ? r
-          : new RedisUnavailableException("records of " + collection + " were not stored", cause);
-    }
-  }
-
   private final RedisStore store;
   private final String collection;
-  private final Writes writes;
+  private final RecordWrites writes;
 
-  RecordStore(RedisStore store, String collection, Writes writes) {
+  RecordStore(RedisStore store, String collection, RecordWrites writes) {
     if (collection == null || collection.isEmpty() || collection.length() > MAX_NAME_LENGTH) {
       throw new InvalidArgumentException(
           "collection", "must be 1 to " + MAX_NAME_LENGTH + " characters");
@@ -110,11 +62,12 @@ public final class RecordStore {
   }
 
   /**
-   * Stores or replaces a record without blocking, maybe in one write with others: while two writes
-   * of this engine to the collection are under way, the records put meanwhile wait and then go
-   * together as one HSET (up to 1,000 records and 1 MiB), in the order they were put. Alone, a put
-   * is one command at once. For many concurrent callers (a sale's joins), each of which would
-   * otherwise cost a command's worth of client CPU and Redis time.
+   * Stores or replaces a record without blocking, maybe in one write with others: while {@link
+   * LineupOptions#callsInFlightPerQueue} (default 2) writes of this engine to the collection are
+   * under way, the records put meanwhile wait and then go together as one HSET (up to 1,000 records
+   * and 1 MiB), in the order they were put. Alone, a put is one command at once. For many
+   * concurrent callers (a sale's joins), each of which would otherwise cost a command's worth of
+   * client CPU and Redis time.
    *
    * @return completes once stored; fails within the command timeout (counted from when its write
    *     was sent) with {@link RedisUnavailableException}, or with another {@link LineupException},
@@ -123,10 +76,7 @@ public final class RecordStore {
    */
   public CompletableFuture<Void> putAsync(String id, String value) {
     Map.Entry<String, String> record = Map.entry(present(id), present(value));
-    return writes
-        .coalescer
-        .submit(collection, List.of(record), (long) id.length() + value.length())
-        .thenApply(stored -> null);
+    return writes.put(collection, record);
   }
 
   /** Stores a record unless one with this id exists; returns whether it stored. */
