@@ -12,7 +12,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -100,16 +99,10 @@ final class ArchiveScenario {
       context.say(
           "consume_per_s_archived: %,d jobs waiting a round, archived to %s",
           jobs, settings.safeUrl());
-      int rounds = context.counts().rounds();
-      List<List<Figure>> measured = new ArrayList<>();
-      for (int r = 1; r <= rounds; r++) {
-        List<Figure> figures = round(context, archive, jobs, "consume_per_s_archived");
-        context.say(
-            "consume_per_s_archived: round %d of %d: %,.1f /s", r, rounds, figures.get(0).value());
-        measured.add(figures);
-      }
-      measured.sort(Comparator.comparingDouble(figures -> figures.get(0).value()));
-      return measured.get((measured.size() - 1) / 2);
+      return Rounds.medianRound(
+          context,
+          context.counts().rounds(),
+          r -> round(context, archive, jobs, "consume_per_s_archived"));
     } finally {
       // Archiving stays switched on per queue in Redis: switch it off for what follows.
       for (QueueName known : context.lineup().queues()) {

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -58,21 +59,7 @@ final class Http11Connection implements AutoCloseable {
    * @param body the JSON body, or null for none (a GET or DELETE)
    */
   Answer send(String method, String path, String authorization, String body) throws IOException {
-    byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-    String head =
-        method
-            + " "
-            + path
-            + " HTTP/1.1\r\nHost: "
-            + hostHeader
-            + "\r\nAuthorization: "
-            + authorization
-            + (body == null ? "" : "\r\nContent-Type: application/json")
-            + "\r\nContent-Length: "
-            + content.length
-            + "\r\n\r\n";
-    out.write(head.getBytes(StandardCharsets.US_ASCII));
-    out.write(content);
+    out.write(request(method, path, hostHeader, authorization, body));
     out.flush();
     String statusLine = line();
     int status = Integer.parseInt(statusLine.substring(9, 12));
@@ -104,6 +91,33 @@ final class Http11Connection implements AutoCloseable {
     }
     lastUsedNanos = System.nanoTime();
     return new Answer(status, new String(answer, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * One whole request, head and body, as the bench sends it.
+   *
+   * @param hostHeader the {@code Host} header's value, host:port
+   * @param body the JSON body, or null for none
+   */
+  static byte[] request(
+      String method, String path, String hostHeader, String authorization, String body) {
+    byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+    String head =
+        method
+            + " "
+            + path
+            + " HTTP/1.1\r\nHost: "
+            + hostHeader
+            + "\r\nAuthorization: "
+            + authorization
+            + (body == null ? "" : "\r\nContent-Type: application/json")
+            + "\r\nContent-Length: "
+            + content.length
+            + "\r\n\r\n";
+    byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
+    byte[] whole = Arrays.copyOf(headBytes, headBytes.length + content.length);
+    System.arraycopy(content, 0, whole, headBytes.length, content.length);
+    return whole;
   }
 
   private String line() throws IOException {

@@ -5,10 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lineup.core.QueueName;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
@@ -55,22 +53,13 @@ final class HttpApi implements AutoCloseable {
    */
   long publishRepeatedly(QueueName queue, String payloadJson, int total, int connections)
       throws IOException {
-    byte[] body = ("{\"payload\":" + payloadJson + "}").getBytes(StandardCharsets.UTF_8);
-    String head =
-        "POST "
-            + jobsPath(queue)
-            + " HTTP/1.1\r\nHost: "
-            + base.getHost()
-            + ":"
-            + base.getPort()
-            + "\r\nAuthorization: "
-            + authorization
-            + "\r\nContent-Type: application/json\r\nContent-Length: "
-            + body.length
-            + "\r\n\r\n";
     byte[] request =
-        Arrays.copyOf(head.getBytes(StandardCharsets.US_ASCII), head.length() + body.length);
-    System.arraycopy(body, 0, request, head.length(), body.length);
+        Http11Connection.request(
+            "POST",
+            jobsPath(queue),
+            base.getHost() + ":" + base.getPort(),
+            authorization,
+            "{\"payload\":" + payloadJson + "}");
     return RepeatedRequest.run(base.getHost(), base.getPort(), request, total, connections, 201);
   }
 

@@ -26,11 +26,40 @@ final class Rounds {
    * @param round runs round {@code r} (from 1) and returns its figure
    */
   static Figure median(BenchContext context, int rounds, IntFunction<Figure> round) {
-    List<Figure> figures = new ArrayList<>();
-    alternate(context, rounds, List.of(round))
-        .forEach(figuresOfRound -> figures.add(figuresOfRound.get(0)));
-    figures.sort(Comparator.comparingDouble(Figure::value));
-    return figures.get(middle(figures.size()));
+    return medianRound(context, rounds, r -> List.of(round.apply(r))).get(0);
+  }
+
+  /**
+   * The figures of the round whose first figure is the median of the rounds' first figures (the
+   * lower middle one for an even count): for a phase that measures several figures at once, all
+   * reported from the same round. Every round's first figure is printed.
+   *
+   * @param count how many rounds to run (at least one is)
+   * @param round runs round {@code r} (from 1) and returns its figures, the one judged first
+   */
+  static List<Figure> medianRound(
+      BenchContext context, int count, IntFunction<List<Figure>> round) {
+    int rounds = Math.max(1, count);
+    List<List<Figure>> measured = new ArrayList<>();
+    for (int r = 1; r <= rounds; r++) {
+      List<Figure> figures = round.apply(r);
+      Figure first = figures.get(0);
+      context.say(
+          "%s: round %d of %d: %,.1f %s",
+          first.name(), r, rounds, first.value(), first.unit().symbol());
+      measured.add(figures);
+    }
+    return medianByFirst(measured);
+  }
+
+  /**
+   * Of rounds of several figures each, the round whose first figure is the median (the lower middle
+   * one for an even count).
+   */
+  static List<Figure> medianByFirst(List<List<Figure>> rounds) {
+    List<List<Figure>> sorted = new ArrayList<>(rounds);
+    sorted.sort(Comparator.comparingDouble(figures -> figures.get(0).value()));
+    return sorted.get(middle(sorted.size()));
   }
 
   /**

@@ -47,6 +47,17 @@ class RoundsTest {
     assertThat(Rounds.medianRatioRound(rounds)).isEqualTo(3);
   }
 
+  @Test
+  void theFiguresOfARoundAreReportedTogetherFromTheRoundWithTheMedianFirstFigure() {
+    // The lag of the fastest round is the lowest, yet the reported lag is the median round's.
+    List<Figure> slow = List.of(figure("consume_per_s_archived", 50), figure("lag", 300));
+    List<Figure> median = List.of(figure("consume_per_s_archived", 60), figure("lag", 200));
+    List<Figure> fast = List.of(figure("consume_per_s_archived", 70), figure("lag", 100));
+
+    assertThat(Rounds.medianByFirst(List.of(fast, slow, median))).isSameAs(median);
+    assertThat(Rounds.medianByFirst(List.of(fast, slow, median, median))).isSameAs(median);
+  }
+
   private static List<Figure> pair(double first, double second) {
     return List.of(figure("consume_per_s", first), figure("consume_per_s_1m", second));
   }

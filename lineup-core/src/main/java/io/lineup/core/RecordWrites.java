@@ -28,9 +28,7 @@ final class RecordWrites {
               for (Map.Entry<String, String> record : records) {
                 fields.put(record.getKey(), record.getValue()); // one id twice: the later wins
               }
-              // A timeout of the write itself, so that a call Redis never answers frees its place
-              // for
-              // the writes after it.
+              // A timeout of the write itself: a call Redis never answers frees its place.
               return store
                   .putRecordsAsync(collection, fields)
                   .orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
