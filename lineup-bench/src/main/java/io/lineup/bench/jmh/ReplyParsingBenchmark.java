@@ -51,7 +51,7 @@ public class ReplyParsingBenchmark {
     publishReply = new ArrayList<>();
     for (int i = 0; i < JOBS; i++) {
       byte[] id = ("~" + Integer.toString(100_000 + i, 36)).getBytes(StandardCharsets.US_ASCII);
-      leaseReply.add(
+      leaseReply.addAll(
           List.of(id, payload, 0L, 1L, 3L, now + 30_000, bytes("k3j9x2mq.1"), now - 5, now - 5));
       publishReply.addAll(List.of(id, 1L, bytes("READY"), now, (long) i));
     }

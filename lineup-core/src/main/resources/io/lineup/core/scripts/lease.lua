@@ -13,7 +13,8 @@
 --              ack_codes: a table of one code per ack (codes.lua)
 --              status: 0 leased or nothing ready, 1 paused, 2 rate limit reached, 3 concurrency limit reached
 --              wait_ms: until a lease can succeed (next due job or limit window), -1 unknown
---              now_ms: the script's clock (epoch ms); then one table per leased job:
+--              now_ms: the script's clock (epoch ms); then the values of each leased job, in the
+--              reply itself, one job after another (not a table per job, which Redis answered slower):
 --   job = { id, payload, priority, attempt, max_attempts, lease_deadline_ms, token, created_ms, due_ms }
 --              *_ms: epoch ms
 --#include lib/keys.lua
@@ -37,29 +38,28 @@ local s = settings_load()
 
 local codes = ack_all(6, tonumber(ARGV[5]), now, s)
 
-local function reply(status, wait, jobs)
+-- The reply: its first four values, then the leased jobs' values (out, when jobs were leased).
+local function reply(status, wait, out)
   events_flush(now)
-  local r = {codes, status, wait, now}
-  for _, job in ipairs(jobs) do
-    r[#r + 1] = job
-  end
-  return r
+  out = out or {}
+  out[1], out[2], out[3], out[4] = codes, status, wait, now
+  return out
 end
 
 if count <= 0 then
-  return reply(0, -1, {})
+  return reply(0, -1)
 end
 reclaim_expired(now, s, RECLAIM_LIMIT, rand)
 promote_due(now, math.max(PROMOTE_LIMIT, count))
 if s.paused == 1 then
-  return reply(1, -1, {})
+  return reply(1, -1)
 end
 
 if s.concurrency > 0 then
   local free = s.concurrency - redis.call('ZCARD', K_LEASED)
   if free <= 0 then
     local first = redis.call('ZRANGE', K_LEASED, 0, 0, 'WITHSCORES')
-    return reply(3, math.max(0, tonumber(first[2]) - now), {})
+    return reply(3, math.max(0, tonumber(first[2]) - now))
   end
   count = math.min(count, free)
 end
@@ -74,7 +74,7 @@ if s.rate > 0 then
   if free <= 0 then
     local first = redis.call('ZRANGE', K_RATE, 0, 0, 'WITHSCORES')
     -- The oldest lease leaves the window when it is a period old (the trim above is inclusive).
-    return reply(2, math.max(1, tonumber(first[2]) + period - now), {})
+    return reply(2, math.max(1, tonumber(first[2]) + period - now))
   end
   count = math.min(count, free)
   if s.rate_burst > 0 then
@@ -82,7 +82,7 @@ if s.rate > 0 then
     local tolerance = (s.rate_burst - 1) * rate_interval
     rate_base = math.max(tonumber(redis.call('HGET', K_META, 'rate_tat') or '0'), now)
     if rate_base > now + tolerance then
-      return reply(2, math.max(1, math.ceil(rate_base - tolerance - now)), {})
+      return reply(2, math.max(1, math.ceil(rate_base - tolerance - now)))
     end
     count = math.min(count, math.floor((now + tolerance - rate_base) / rate_interval) + 1)
   end
@@ -96,7 +96,8 @@ for i = 1, #popped, 2 do
   ids[#ids + 1] = popped[i]
 end
 local raws = records_get(ids)
-local jobs = {}
+local out = {0, 0, 0, 0}  -- the reply: four places for reply(), then the jobs' values
+local n_out = 4
 -- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, attempt numbers.
 local deadline_texts = {}
 local attempt_texts = {}
@@ -122,7 +123,9 @@ for k, id in ipairs(ids) do
       job[F_ATTEMPTS] = attempt
       job[F_STARTED] = now
       lease_begin(job, token)
-      job[F_LINE] = tonumber(popped[2 * k])
+      -- The score as Redis wrote it: a release gives it back to ZADD as it is, so it is never
+      -- parsed here (parsing a 16-digit score cost more than the rest of its line).
+      job[F_LINE] = popped[2 * k]
       records[#records + 1] = id
       -- Only head fields changed: the stored body is kept as it is (lib/job.lua).
       records[#records + 1] = job_pack_head(job, body)
@@ -140,7 +143,10 @@ for k, id in ipairs(ids) do
       if not present(due) then
         due = job[F_CREATED]
       end
-      jobs[#jobs + 1] = {id, job[F_PAYLOAD], job[F_PRIORITY], attempt, max, now + ttr, token, job[F_CREATED], due}
+      out[n_out + 1], out[n_out + 2], out[n_out + 3] = id, job[F_PAYLOAD], job[F_PRIORITY]
+      out[n_out + 4], out[n_out + 5], out[n_out + 6] = attempt, max, now + ttr
+      out[n_out + 7], out[n_out + 8], out[n_out + 9] = token, job[F_CREATED], due
+      n_out = n_out + 9
       note('leased', id)
     end
   end
@@ -164,4 +170,4 @@ if redis.call('ZCARD', K_READY) > 0 then
 else
   wait = next_due_in(now)
 end
-return reply(0, wait, jobs)
+return reply(0, wait, out)

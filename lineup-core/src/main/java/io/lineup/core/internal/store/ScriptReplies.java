@@ -40,7 +40,10 @@ public final class ScriptReplies {
     POSITION
   }
 
-  /** {@code lease.lua}: these, then one {@link LeasedJobField} table per leased job. */
+  /**
+   * {@code lease.lua}: these, then the {@link LeasedJobField} values of each leased job, one job
+   * after another in the same list.
+   */
   enum Lease {
     ACK_CODES,
     STATUS,
@@ -48,7 +51,7 @@ public final class ScriptReplies {
     NOW_MS
   }
 
-  /** {@code lease.lua}: one leased job. */
+  /** {@code lease.lua}: the values of one leased job, in this order. */
   enum LeasedJobField {
     ID,
     PAYLOAD,
@@ -260,10 +263,21 @@ public final class ScriptReplies {
   /** The leased jobs of a lease reply, in line order. */
   public static List<LeasedJob> leasedJobs(QueueName queue, List<Object> reply) {
     int first = Lease.values().length;
+    int fields = LeasedJobField.values().length;
+    if (reply.size() < first || (reply.size() - first) % fields != 0) {
+      throw new IllegalStateException(
+          "a lease reply of "
+              + reply.size()
+              + " values is not "
+              + first
+              + " and "
+              + fields
+              + " per job");
+    }
     Instant now = Instant.ofEpochMilli(number(reply, Lease.NOW_MS));
-    List<LeasedJob> jobs = new ArrayList<>(Math.max(0, reply.size() - first));
-    for (int i = first; i < reply.size(); i++) {
-      List<Object> job = Replies.asList(reply.get(i));
+    List<LeasedJob> jobs = new ArrayList<>((reply.size() - first) / fields);
+    for (int at = first; at < reply.size(); at += fields) {
+      List<Object> job = reply.subList(at, at + fields);
       jobs.add(
           new LeasedJob(
               queue,

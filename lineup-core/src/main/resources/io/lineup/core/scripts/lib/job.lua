@@ -7,7 +7,8 @@
 local ST_WAITING, ST_LEASED, ST_DONE, ST_DEAD, ST_CANCELLED, ST_EXPIRED = 0, 2, 3, 4, 5, 6
 local F_PAYLOAD, F_CREATED, F_PRIORITY, F_ATTEMPTS, F_STATE, F_MAX_ATTEMPTS, F_TTR = 1, 2, 3, 4, 5, 6, 7
 local F_DUE, F_EXPIRES, F_STARTED, F_FINISHED, F_TOKEN, F_ERROR, F_RESULT = 8, 9, 10, 11, 12, 13, 14
-local F_LINE = 15 -- while leased: the job's score in the ready line, so a release puts it back there
+local F_LINE = 15 -- while leased: the job's score in the ready line (text, or a number in records
+                 -- of earlier versions), so a release puts it back there
 -- How leases ended, so a settle with an old token can be told what happened to it: F_TOKEN keeps
 -- the last lease's token after it ended, F_ENDED how it ended (END_*, 0 while it holds or when it
 -- was acked); a new lease moves both to F_PREV_TOKEN and F_PREV_ENDED. Tokens older than that are
@@ -44,6 +45,24 @@ local function record_key(id)
   return key
 end
 
+-- Whether id's record lives in the same hash as that of an id of `len` bytes whose bucket suffix
+-- is `stem` (record_key): a caller-given id with another caller-given one, a generated one with a
+-- generated one of the same length and stem. Compares bytes in place; making the suffix of every
+-- id with string.sub cost a new Lua string (hashed byte by byte) per id.
+local str_find = string.find
+local function same_bucket(id, generated, len, stem)
+  if str_byte(id, 1) ~= 126 then
+    return not generated
+  end
+  if not generated then
+    return false
+  end
+  if len <= 3 then
+    return #id <= 3
+  end
+  return #id == len and str_find(id, stem, 1, true) == 1
+end
+
 -- Splits values (`per` of them per id, the id first) into runs of consecutive ids whose records
 -- share a hash: { first, last } positions in values. Jobs of one call mostly follow each other in
 -- arrival order, so one HMGET/HSET/HDEL per run is usually one per call.
@@ -52,9 +71,12 @@ local function record_runs(values, per)
   local n = #values
   local i = 1
   while i <= n do
-    local key = record_key(values[i])
+    local id = values[i]
+    local generated = str_byte(id, 1) == 126
+    local len = #id
+    local stem = generated and len > 3 and str_sub(id, 1, -3) or nil
     local j = i + per
-    while j <= n and record_key(values[j]) == key do
+    while j <= n and same_bucket(values[j], generated, len, stem) do
       j = j + per
     end
     runs[#runs + 1] = {i, j - 1}
@@ -105,7 +127,14 @@ local BODY_FIELDS = {F_PAYLOAD, F_CREATED, F_PRIORITY, F_MAX_ATTEMPTS, F_TTR, F_
 local mp_unpack, mp_unpack_one, mp_pack = cmsgpack.unpack, cmsgpack.unpack_one, cmsgpack.pack
 
 local function zero_filled(job)
-  for i = #job + 1, JOB_FIELDS do
+  local n = #job
+  if n < F_DUE then
+    -- A record as published holds two or three values: one new table of all the fields costs
+    -- less than growing this one to JOB_FIELDS, which Lua does by rehashing it four times.
+    return {job[1] or 0, job[2] or 0, job[3] or 0, job[4] or 0, job[5] or 0, job[6] or 0, job[7] or 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0}
+  end
+  for i = n + 1, JOB_FIELDS do
     job[i] = 0
   end
   return job
@@ -163,7 +192,22 @@ end
 
 -- The split stored form of a job whose body fields are as in its stored body (as job_decode or
 -- job_decode_head returned them): its head fields packed in front of that body, trailing absent
--- values dropped. One pack of the values, no table built: the body positions go in as 0.
+-- values dropped. No table is built, and the head's constant parts are not packed: the body
+-- positions are 0, which msgpack writes as the byte 0, and attempts and state below 128 are
+-- msgpack's one-byte numbers, so only the fields from F_STARTED on go through cmsgpack.pack (which
+-- makes a Lua string of every value it is given before joining them).
+local ZEROS_BEFORE_ATTEMPTS = string.rep('\0', F_ATTEMPTS - 1)
+local ZEROS_AFTER_STATE = string.rep('\0', F_STARTED - F_STATE - 1)
+local str_char = string.char
+
+local function head_counters(job)
+  local attempts = job[F_ATTEMPTS]
+  if attempts < 128 then
+    return str_char(attempts, job[F_STATE])
+  end
+  return mp_pack(attempts, job[F_STATE])
+end
+
 local function job_pack_head(job, body)
   local n = JOB_FIELDS
   while n > F_EXPIRES do
@@ -175,11 +219,11 @@ local function job_pack_head(job, body)
   end
   if n == F_EXPIRES then
     -- Positions 6 to 9 are body fields: the head ends with the state.
-    return SPLIT_TEXT .. string.char(0x90 + F_STATE) .. mp_pack(0, 0, 0, job[F_ATTEMPTS], job[F_STATE]) .. body
+    return SPLIT_TEXT .. str_char(0x90 + F_STATE) .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job) .. body
   end
-  local header = n < 16 and string.char(0x90 + n) or string.char(0xdc, 0, n)
-  return SPLIT_TEXT .. header .. mp_pack(0, 0, 0, job[F_ATTEMPTS], job[F_STATE], 0, 0, 0, 0, unpack(job, F_STARTED, n))
-    .. body
+  local header = n < 16 and str_char(0x90 + n) or str_char(0xdc, 0, n)
+  return SPLIT_TEXT .. header .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job) .. ZEROS_AFTER_STATE
+    .. mp_pack(unpack(job, F_STARTED, n)) .. body
 end
 
 -- A new lease of a job: the ended lease's token and how it ended move to the previous fields.
