@@ -116,8 +116,9 @@ end
 
 -- A record is stored in one of two forms. Whole: one msgpack array of the fields above (what
 -- publish writes, and job_store). Split: the byte 0xc1 (a byte msgpack never uses, so no whole
--- record starts with it), then the head, a msgpack array at the same positions whose body fields
--- (BODY_FIELDS) are 0, then a whole record, the body, whose head fields the head overrides. Leases
+-- record starts with it), then the head: the job's values at the same positions, whose body fields
+-- (BODY_FIELDS) are 0 (head_decode says how it is stored), then a whole record, the body, whose head
+-- fields the head overrides. Leases
 -- and acks change only head fields, so they write the split form (job_pack_head): the head packed
 -- in front of the body's stored bytes, instead of packing the payload and every other body field
 -- once more; an ack does not unpack the body at all (job_decode_head).
@@ -140,17 +141,36 @@ local function zero_filled(job)
   return job
 end
 
+-- The head of a split record, every absent value 0, and the 0-based offset of the body after it.
+-- The head is stored as the number of its values h (one byte, below 0x80) and then h msgpack values
+-- one after another: cmsgpack.unpack_limit hands them back as plain values, and the job's table is
+-- made at its full size at once. (Unpacking a msgpack array grows a table value by value, rehashing
+-- it five times for a head of 15.) Records that earlier versions stored have an array there instead,
+-- whose first byte is 0x90 or above, and still read.
+local mp_unpack_limit = cmsgpack.unpack_limit
+local function head_decode(raw)
+  local h = str_byte(raw, 2)
+  if h >= 0x80 then
+    local body_at, job = mp_unpack_one(raw, 1)
+    return zero_filled(job), body_at
+  end
+  local body_at, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18 =
+    mp_unpack_limit(raw, h, 2)
+  return {v1 or 0, v2 or 0, v3 or 0, v4 or 0, v5 or 0, v6 or 0, v7 or 0, v8 or 0, v9 or 0, v10 or 0, v11 or 0,
+    v12 or 0, v13 or 0, v14 or 0, v15 or 0, v16 or 0, v17 or 0, v18 or 0}, body_at
+end
+
 -- A job from its stored form, every absent value 0, and its stored body (for job_pack_head).
 local function job_decode(raw)
   if str_byte(raw, 1) ~= SPLIT_MARK then
     return zero_filled(mp_unpack(raw)), raw
   end
-  local body_at, job = mp_unpack_one(raw, 1)
+  local job, body_at = head_decode(raw)
   local _, body = mp_unpack_one(raw, body_at)
   for _, f in ipairs(BODY_FIELDS) do
     job[f] = body[f] or 0
   end
-  return zero_filled(job), str_sub(raw, body_at + 1)
+  return job, str_sub(raw, body_at + 1)
 end
 
 -- Only the head fields of a stored job (absent values 0; the body fields read 0 whatever the body
@@ -160,8 +180,8 @@ local function job_decode_head(raw)
   if str_byte(raw, 1) ~= SPLIT_MARK then
     return job_decode(raw)
   end
-  local body_at, job = mp_unpack_one(raw, 1)
-  return zero_filled(job), str_sub(raw, body_at + 1)
+  local job, body_at = head_decode(raw)
+  return job, str_sub(raw, body_at + 1)
 end
 local function job_load(id)
   local raw = redis.call('HGET', record_key(id), id)
@@ -219,10 +239,9 @@ local function job_pack_head(job, body)
   end
   if n == F_EXPIRES then
     -- Positions 6 to 9 are body fields: the head ends with the state.
-    return SPLIT_TEXT .. str_char(0x90 + F_STATE) .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job) .. body
+    return SPLIT_TEXT .. str_char(F_STATE) .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job) .. body
   end
-  local header = n < 16 and str_char(0x90 + n) or str_char(0xdc, 0, n)
-  return SPLIT_TEXT .. header .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job) .. ZEROS_AFTER_STATE
+  return SPLIT_TEXT .. str_char(n) .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job) .. ZEROS_AFTER_STATE
     .. mp_pack(unpack(job, F_STARTED, n)) .. body
 end
 
