@@ -11,9 +11,11 @@ local FINISHED_TRIM_MAX = 1000 -- per script call, within what one unpack may pa
 local function finished_trim(s, n)
   local over = redis.call('ZCARD', K_FINISHED) - s.retention_max
   if over > 0 then
-    local oldest = redis.call('ZRANGE', K_FINISHED, 0, math.min(over, FINISHED_TRIM_STEP * n, FINISHED_TRIM_MAX) - 1)
+    local last = math.min(over, FINISHED_TRIM_STEP * n, FINISHED_TRIM_MAX) - 1
+    local oldest = redis.call('ZRANGE', K_FINISHED, 0, last)
     records_delete(oldest)
-    redis.call('ZREM', K_FINISHED, unpack(oldest))
+    -- The same members, by rank: no member to look up, none passed back to Redis.
+    redis.call('ZREMRANGEBYRANK', K_FINISHED, 0, last)
   end
 end
 
