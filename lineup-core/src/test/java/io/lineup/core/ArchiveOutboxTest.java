@@ -5,6 +5,7 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -286,6 +287,35 @@ abstract class ArchiveOutboxTest extends EngineSuite {
     assertThat(old.payload()).asString(StandardCharsets.UTF_8).isEqualTo("old payload");
     assertThat(outbox.acknowledge(queue, GROUP, List.of(old.entryId()))).isEqualTo(1);
     assertThat(outbox.entryCount(queue)).isZero();
+  }
+
+  @Test
+  void anEntryOfLooseValuesAsWrittenBeforeTheArrayIsStillRead() {
+    outbox.enable(queue, 100);
+    outbox.readNew(queue, GROUP, "reader", 1); // makes the group
+    // As lib/archive.lua wrote an entry before it packed the values as one array.
+    String earlierWriter =
+        """
+        local body = cmsgpack.pack({'old payload', 1000})
+        local j = cmsgpack.pack('loose-1', 3, 1, 1500, 2000, '', 'the result', body)
+        return redis.call('XADD', KEYS[1], '*', 'n', 1, 'm', 3, 'j', j)
+        """;
+    raw().eval(earlierWriter, ScriptOutputType.VALUE, new byte[][] {keyOfTheOutbox()});
+
+    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 10);
+
+    assertThat(read).hasSize(1);
+    OutboxEntry loose = read.get(0);
+    assertThat(loose.id()).isEqualTo("loose-1");
+    assertThat(loose.state()).isEqualTo(JobState.DONE);
+    assertThat(loose.attempts()).isEqualTo(1);
+    assertThat(loose.maxAttempts()).isEqualTo(3);
+    assertThat(loose.createdAt()).isEqualTo(Instant.ofEpochMilli(1000));
+    assertThat(loose.startedAt()).isEqualTo(Instant.ofEpochMilli(1500));
+    assertThat(loose.finishedAt()).isEqualTo(Instant.ofEpochMilli(2000));
+    assertThat(loose.payload()).asString(StandardCharsets.UTF_8).isEqualTo("old payload");
+    assertThat(loose.result()).asString(StandardCharsets.UTF_8).isEqualTo("the result");
+    assertThat(outbox.acknowledge(queue, GROUP, List.of(loose.entryId()))).isEqualTo(1);
   }
 
   private static byte[] utf8(String text) {

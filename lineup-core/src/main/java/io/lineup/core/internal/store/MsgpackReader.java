@@ -115,6 +115,12 @@ final class MsgpackReader {
     };
   }
 
+  /** Whether the next value is an array. */
+  boolean nextIsArray() {
+    int b = peek();
+    return (b & 0xf0) == 0x90 || b == 0xdc || b == 0xdd;
+  }
+
   /** Passes over the next value (an array with its elements). */
   void skip() {
     int b = peek();

@@ -14,10 +14,11 @@ import java.util.Map;
 
 /**
  * The jobs of archive outbox stream entries, as {@code lib/archive.lua} writes them: one entry per
- * script call, its field {@code j} the jobs one after another (id, state, attempts, started,
- * finished, last error, result, stored body) in msgpack, {@code m} the queue's max attempts for
- * jobs that named none. Entries of the earlier form, one job each with its values in fields, are
- * read too, so an outbox written before an upgrade is archived after it.
+ * script call, its field {@code j} one msgpack array of the jobs' values, job after job (id, state,
+ * attempts, started, finished, last error, result, stored body; entries of earlier versions hold
+ * the same values without the array), {@code m} the queue's max attempts for jobs that named none.
+ * Entries of the earlier form, one job each with its values in fields, are read too, so an outbox
+ * written before an upgrade is archived after it.
  */
 final class OutboxEntries {
   private static final byte[] JOBS = utf8("j");
@@ -62,6 +63,11 @@ final class OutboxEntries {
   private static void unpack(
       QueueName queue, String entryId, byte[] packed, int queueMax, List<OutboxEntry> into) {
     MsgpackReader jobs = new MsgpackReader(packed, 0, packed.length);
+    if (jobs.hasNext() && jobs.nextIsArray()) {
+      // One array of every job's values; entries of earlier versions hold the values without it
+      // (their first value is an id, text, never an array). Either way the values are read in turn.
+      jobs.readArrayHeader();
+    }
     while (jobs.hasNext()) {
       String id = jobs.readTextOrNull();
       JobState state = state((int) jobs.readLong());

@@ -8,7 +8,7 @@
 -- fields
 --   n  the number of jobs in it
 --   m  the queue's max_attempts, for the jobs that named none
---   j  per job, msgpack values one after another: id, state (ST_*), attempts, started (ms, 0 =
+--   j  one msgpack array of, per job, the values: id, state (ST_*), attempts, started (ms, 0 =
 --      never), finished (ms), last error ('' = none), result ('' = none), body
 -- where body is a whole stored record (lib/job.lua) that the archiver reads the payload, creation,
 -- priority, max attempts and due time from. An ack passes the record's stored body as it is, so
@@ -23,7 +23,6 @@
 local outbox_used = nil    -- jobs in the outbox with those of this call, read at the first end
 local outbox_values = {}   -- the values of the jobs not yet written, OUTBOX_VALUES per job
 local OUTBOX_VALUES = 8
-local OUTBOX_PACK_MAX = 4000 -- values packed by one cmsgpack.pack call, within what unpack may pass
 local outbox_dropped = 0   -- jobs of this call not added, not yet counted
 
 -- Adds a job that ended in this state to the call's pending entry. body: its stored body (as
@@ -67,16 +66,9 @@ end
 local function outbox_flush(s)
   local values = #outbox_values
   if values > 0 then
-    local packed
-    if values <= OUTBOX_PACK_MAX then
-      packed = mp_pack(unpack(outbox_values))
-    else
-      local parts = {}
-      for first = 1, values, OUTBOX_PACK_MAX do
-        parts[#parts + 1] = mp_pack(unpack(outbox_values, first, math.min(values, first + OUTBOX_PACK_MAX - 1)))
-      end
-      packed = table.concat(parts)
-    end
+    -- The table packed whole: its values go into one buffer. Given as arguments (earlier versions,
+    -- whose entries the archiver still reads), each became a Lua string first, the body hashed anew.
+    local packed = mp_pack(outbox_values)
     local n = values / OUTBOX_VALUES
     redis.call('XADD', K_OUTBOX, '*', 'n', n, 'm', s.max_attempts, 'j', packed)
     redis.call('HINCRBY', K_META, 'outbox_jobs', n)
