@@ -26,16 +26,32 @@ local JOB_FIELDS = 18
 -- (docs/engine.md, data layout). A bucket key is K_JOBS and a suffix, so it keeps the queue's
 -- hash tag and lives in the queue's Redis Cluster slot; record_key is the only place that derives
 -- a key (KeySpace.recordKey is its Java twin).
-local str_byte, str_sub = string.byte, string.sub
+local str_byte, str_sub, str_find = string.byte, string.sub, string.find
 local RECORD_BUCKETS = {}   -- bucket suffix -> key, built once per call
 
-local function record_key(id)
-  if str_byte(id, 1) ~= 126 then -- not '~': a caller-given id
-    return K_JOBS
+-- How many leading bytes of a generated id name its bucket: all but its last two digits, or just
+-- the '~' for the first 3,843 ids (up to 3 bytes).
+local function suffix_length(id)
+  local len = #id
+  if len > 3 then
+    return len - 2
   end
-  local suffix = '~'
-  if #id > 3 then
-    suffix = str_sub(id, 1, -3)
+  return 1
+end
+
+-- The suffix of an id's bucket key, or nil for a caller-given id (not starting with '~'), whose
+-- record is in K_JOBS itself.
+local function bucket_suffix(id)
+  if str_byte(id, 1) ~= 126 then
+    return nil
+  end
+  return str_sub(id, 1, suffix_length(id))
+end
+
+local function record_key(id)
+  local suffix = bucket_suffix(id)
+  if not suffix then
+    return K_JOBS
   end
   local key = RECORD_BUCKETS[suffix]
   if not key then
@@ -45,22 +61,13 @@ local function record_key(id)
   return key
 end
 
--- Whether id's record lives in the same hash as that of an id of `len` bytes whose bucket suffix
--- is `stem` (record_key): a caller-given id with another caller-given one, a generated one with a
--- generated one of the same length and stem. Compares bytes in place; making the suffix of every
--- id with string.sub cost a new Lua string (hashed byte by byte) per id.
-local str_find = string.find
-local function same_bucket(id, generated, len, stem)
+-- Whether id's bucket suffix is `suffix` (bucket_suffix), compared in place: cutting the suffix
+-- out of every id made a new Lua string (hashed byte by byte) per id.
+local function in_bucket(id, suffix)
   if str_byte(id, 1) ~= 126 then
-    return not generated
+    return suffix == nil
   end
-  if not generated then
-    return false
-  end
-  if len <= 3 then
-    return #id <= 3
-  end
-  return #id == len and str_find(id, stem, 1, true) == 1
+  return suffix ~= nil and #suffix == suffix_length(id) and str_find(id, suffix, 1, true) == 1
 end
 
 -- Splits values (`per` of them per id, the id first) into runs of consecutive ids whose records
@@ -71,12 +78,9 @@ local function record_runs(values, per)
   local n = #values
   local i = 1
   while i <= n do
-    local id = values[i]
-    local generated = str_byte(id, 1) == 126
-    local len = #id
-    local stem = generated and len > 3 and str_sub(id, 1, -3) or nil
+    local suffix = bucket_suffix(values[i])
     local j = i + per
-    while j <= n and same_bucket(values[j], generated, len, stem) do
+    while j <= n and in_bucket(values[j], suffix) do
       j = j + per
     end
     runs[#runs + 1] = {i, j - 1}
@@ -117,11 +121,11 @@ end
 -- A record is stored in one of two forms. Whole: one msgpack array of the fields above (what
 -- publish writes, and job_store). Split: the byte 0xc1 (a byte msgpack never uses, so no whole
 -- record starts with it), then the head: the job's values at the same positions, whose body fields
--- (BODY_FIELDS) are 0 (head_decode says how it is stored), then a whole record, the body, whose head
--- fields the head overrides. Leases
--- and acks change only head fields, so they write the split form (job_pack_head): the head packed
--- in front of the body's stored bytes, instead of packing the payload and every other body field
--- once more; an ack does not unpack the body at all (job_decode_head).
+-- (BODY_FIELDS) are 0 (head_decode says how it is stored), then a whole record, the body, whose
+-- head fields the head overrides. Leases and acks change only head fields, so they write the split
+-- form (job_pack_head): the head packed in front of the body's stored bytes, instead of packing the
+-- payload and every other body field once more; an ack does not unpack the body at all
+-- (job_decode_head).
 local SPLIT_MARK = 193 -- 0xc1
 local SPLIT_TEXT = string.char(SPLIT_MARK)
 local BODY_FIELDS = {F_PAYLOAD, F_CREATED, F_PRIORITY, F_MAX_ATTEMPTS, F_TTR, F_DUE, F_EXPIRES}
