@@ -233,7 +233,7 @@ public final class Archiver implements AutoCloseable {
     stats.written(batch.size());
     afterCommit.committed(queue, batch);
     List<String> entryIds = entryIds(batch);
-    outbox.acknowledge(queue, GROUP, entryIds);
+    outbox.acknowledge(queue, GROUP, batch);
     jobsPerEntry.put(queue, (batch.size() + entryIds.size() - 1) / entryIds.size());
     bytesPerEntry.put(queue, bytesOf(batch) / entryIds.size() + 1);
     return entryIds.size() == size;

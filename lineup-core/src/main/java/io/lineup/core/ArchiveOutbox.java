@@ -3,8 +3,9 @@ package io.lineup.core;
 import io.lineup.core.internal.store.RedisStore;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -118,23 +119,26 @@ public final class ArchiveOutbox {
   }
 
   /**
-   * Acknowledges stream entries in the group and deletes them from the outbox, with every job they
-   * hold, in one step. The entry id of each job read may be given (ids repeat for jobs of one
-   * entry, and count once); entries already acknowledged are skipped.
+   * Acknowledges in the group the stream entries that hold these jobs, as read, and deletes them
+   * from the outbox with every job they hold, in one step. An entry counts once however many of its
+   * jobs are given; entries acknowledged already (by another reader) are skipped.
    *
-   * @return how many jobs the deleted entries held
-   * @throws InvalidArgumentException when more than {@value #MAX_BATCH} distinct entry ids are
-   *     given
+   * @return how many jobs the entries this call deleted held
+   * @throws InvalidArgumentException when the jobs are of more than {@value #MAX_BATCH} entries
    */
-  public long acknowledge(QueueName queue, String group, List<String> entryIds) {
-    Set<String> distinct = new LinkedHashSet<>(entryIds);
-    if (distinct.isEmpty()) {
+  public long acknowledge(QueueName queue, String group, List<OutboxEntry> read) {
+    Map<String, Integer> jobsByEntry = new LinkedHashMap<>();
+    for (OutboxEntry job : read) {
+      jobsByEntry.putIfAbsent(job.entryId(), job.entryJobs());
+    }
+    if (jobsByEntry.isEmpty()) {
       return 0;
     }
-    if (distinct.size() > MAX_BATCH) {
-      throw new InvalidArgumentException("entryIds", "at most " + MAX_BATCH + " per call");
+    if (jobsByEntry.size() > MAX_BATCH) {
+      throw new InvalidArgumentException(
+          "read", "jobs of at most " + MAX_BATCH + " entries per call");
     }
-    return store.ackOutbox(queue, name("group", group), distinct);
+    return store.ackOutbox(queue, name("group", group), jobsByEntry);
   }
 
   /** How many jobs the queue's outbox holds (read, pending or not). */

@@ -8,6 +8,7 @@ import java.time.Instant;
  *
  * @param entryId the id ({@code <ms>-<seq>}) of the outbox stream entry that holds it, with the
  *     other jobs that ended in the same script call; acknowledging it acknowledges them all
+ * @param entryJobs how many jobs that stream entry holds (this one included)
  * @param queue the job's queue
  * @param id the job id
  * @param state how it ended: {@link JobState#DONE}, {@link JobState#DEAD}, {@link
@@ -26,6 +27,7 @@ import java.time.Instant;
  */
 public record OutboxEntry(
     String entryId,
+    int entryJobs,
     QueueName queue,
     String id,
     JobState state,

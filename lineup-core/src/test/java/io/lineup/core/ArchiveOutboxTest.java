@@ -152,8 +152,7 @@ abstract class ArchiveOutboxTest extends EngineSuite {
         .extracting(OutboxEntry::id)
         .containsExactly("a", "b");
 
-    long deleted =
-        outbox.acknowledge(queue, GROUP, claimed.stream().map(OutboxEntry::entryId).toList());
+    long deleted = outbox.acknowledge(queue, GROUP, claimed);
 
     assertThat(deleted).isEqualTo(2);
     assertThat(outbox.length(queue)).isZero();
@@ -199,13 +198,38 @@ abstract class ArchiveOutboxTest extends EngineSuite {
       assertThat(entry.result()).asString(StandardCharsets.UTF_8).isEqualTo("result of job-" + i);
     }
 
-    // The entry id of every job may be given: the entry and its five jobs go at once.
-    long deleted =
-        outbox.acknowledge(queue, GROUP, read.stream().map(OutboxEntry::entryId).toList());
+    // Every job of the entry is given: the entry and its five jobs go at once.
+    long deleted = outbox.acknowledge(queue, GROUP, read);
 
     assertThat(deleted).isEqualTo(5);
     assertThat(outbox.length(queue)).isZero();
     assertThat(outbox.entryCount(queue)).isZero();
+  }
+
+  @Test
+  void anEntryAcknowledgedTwiceTakesItsJobsOffTheCountOnce() {
+    outbox.enable(queue, 100);
+    for (int i = 0; i < 3; i++) {
+      lineup.publish(queue, aJob("first " + i));
+    }
+    lineup.ackAll(
+        queue, lineup.lease(queue, 3, Duration.ZERO).jobs().stream().map(AckRequest::of).toList());
+    List<OutboxEntry> first = outbox.readNew(queue, GROUP, "reader", 10);
+    lineup.publish(queue, aJob("second"));
+    lineup.ack(leaseOne());
+    // Both readers hold the first entry: one read it, the other took it over.
+    List<OutboxEntry> claimed = outbox.claimIdle(queue, GROUP, "other", Duration.ZERO, 10);
+    assertThat(outbox.length(queue)).isEqualTo(4);
+
+    assertThat(outbox.acknowledge(queue, GROUP, first)).isEqualTo(3);
+    assertThat(outbox.acknowledge(queue, GROUP, first)).isZero();
+
+    assertThat(outbox.length(queue)).isEqualTo(1);
+    List<OutboxEntry> rest = outbox.readNew(queue, GROUP, "reader", 10);
+    assertThat(rest).extracting(OutboxEntry::entryJobs).containsExactly(1);
+    assertThat(outbox.acknowledge(queue, GROUP, claimed)).isZero();
+    assertThat(outbox.acknowledge(queue, GROUP, rest)).isEqualTo(1);
+    assertThat(outbox.length(queue)).isZero();
   }
 
   @Test
@@ -248,8 +272,8 @@ abstract class ArchiveOutboxTest extends EngineSuite {
         .extracting(OutboxEntry::id)
         .containsExactly(leased.get(0).id(), leased.get(1).id(), leased.get(2).id());
 
-    // Acknowledging frees room for as many jobs as the entry held.
-    outbox.acknowledge(queue, GROUP, List.of(read.get(0).entryId()));
+    // Acknowledging frees room for as many jobs as the entry held, given one job of it.
+    assertThat(outbox.acknowledge(queue, GROUP, List.of(read.get(0)))).isEqualTo(3);
     lineup.publish(queue, aJob("later").id("later"));
     lineup.ack(leaseOne());
 
@@ -285,7 +309,7 @@ abstract class ArchiveOutboxTest extends EngineSuite {
     assertThat(old.lastError()).isEqualTo("it broke");
     assertThat(old.result()).isNull();
     assertThat(old.payload()).asString(StandardCharsets.UTF_8).isEqualTo("old payload");
-    assertThat(outbox.acknowledge(queue, GROUP, List.of(old.entryId()))).isEqualTo(1);
+    assertThat(outbox.acknowledge(queue, GROUP, List.of(old))).isEqualTo(1);
     assertThat(outbox.entryCount(queue)).isZero();
   }
 
@@ -315,7 +339,7 @@ abstract class ArchiveOutboxTest extends EngineSuite {
     assertThat(loose.finishedAt()).isEqualTo(Instant.ofEpochMilli(2000));
     assertThat(loose.payload()).asString(StandardCharsets.UTF_8).isEqualTo("old payload");
     assertThat(loose.result()).asString(StandardCharsets.UTF_8).isEqualTo("the result");
-    assertThat(outbox.acknowledge(queue, GROUP, List.of(loose.entryId()))).isEqualTo(1);
+    assertThat(outbox.acknowledge(queue, GROUP, List.of(loose))).isEqualTo(1);
   }
 
   private static byte[] utf8(String text) {

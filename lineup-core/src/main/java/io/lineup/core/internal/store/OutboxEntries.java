@@ -23,6 +23,7 @@ import java.util.Map;
 final class OutboxEntries {
   private static final byte[] JOBS = utf8("j");
   private static final byte[] MAX_ATTEMPTS = utf8("m");
+  private static final byte[] JOB_COUNT = utf8("n");
 
   // Positions in a stored record (lib/job.lua), counted from 1 as there.
   private static final int F_PAYLOAD = 1;
@@ -43,25 +44,40 @@ final class OutboxEntries {
       }
       byte[] packed = null;
       byte[] max = null;
+      byte[] count = null;
       for (Map.Entry<byte[], byte[]> field : body.entrySet()) {
         if (Arrays.equals(field.getKey(), JOBS)) {
           packed = field.getValue();
         } else if (Arrays.equals(field.getKey(), MAX_ATTEMPTS)) {
           max = field.getValue();
+        } else if (Arrays.equals(field.getKey(), JOB_COUNT)) {
+          count = field.getValue();
         }
       }
       if (packed == null) {
         entries.add(singleJob(queue, message.getId(), body));
       } else {
         int queueMax = max == null ? 0 : Integer.parseInt(text(max));
-        unpack(queue, message.getId(), packed, queueMax, entries);
+        int first = entries.size();
+        // The entry's count (n), which the outbox bound counted; an entry without one is counted
+        // by its jobs.
+        int jobs = count == null ? -1 : Integer.parseInt(text(count));
+        unpack(queue, message.getId(), jobs, packed, queueMax, entries);
+        if (entries.size() - first != jobs) {
+          recount(entries, first);
+        }
       }
     }
     return entries;
   }
 
   private static void unpack(
-      QueueName queue, String entryId, byte[] packed, int queueMax, List<OutboxEntry> into) {
+      QueueName queue,
+      String entryId,
+      int entryJobs,
+      byte[] packed,
+      int queueMax,
+      List<OutboxEntry> into) {
     MsgpackReader jobs = new MsgpackReader(packed, 0, packed.length);
     if (jobs.hasNext() && jobs.nextIsArray()) {
       // One array of every job's values; entries of earlier versions hold the values without it
@@ -100,6 +116,7 @@ final class OutboxEntries {
       into.add(
           new OutboxEntry(
               entryId,
+              entryJobs,
               queue,
               id,
               state,
@@ -113,6 +130,32 @@ final class OutboxEntries {
               error,
               result,
               keepsPayload ? payload : null));
+    }
+  }
+
+  /** Gives the jobs from {@code first} on, one entry's, their number as the entry's count. */
+  private static void recount(List<OutboxEntry> entries, int first) {
+    int jobs = entries.size() - first;
+    for (int i = first; i < entries.size(); i++) {
+      OutboxEntry e = entries.get(i);
+      entries.set(
+          i,
+          new OutboxEntry(
+              e.entryId(),
+              jobs,
+              e.queue(),
+              e.id(),
+              e.state(),
+              e.priority(),
+              e.attempts(),
+              e.maxAttempts(),
+              e.createdAt(),
+              e.dueAt(),
+              e.startedAt(),
+              e.finishedAt(),
+              e.lastError(),
+              e.result(),
+              e.payload()));
     }
   }
 
@@ -133,6 +176,7 @@ final class OutboxEntries {
     String[] n = text(fields.get("n")).split(",", -1);
     return new OutboxEntry(
         entryId,
+        1,
         queue,
         text(fields.get("id")),
         JobState.valueOf(text(fields.get("st"))),

@@ -30,7 +30,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -572,12 +571,12 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
-   * Acknowledges and deletes entries, each id given once ({@code outbox_ack.lua}); returns how many
-   * jobs the deleted entries held.
+   * Acknowledges and deletes entries, given with the number of jobs each holds ({@code
+   * outbox_ack.lua}); returns how many jobs the entries it deleted held.
    */
-  public long ackOutbox(QueueName queue, String group, Collection<String> entryIds) {
-    Args args = new Args(1 + entryIds.size()).add(group);
-    entryIds.forEach(args::add);
+  public long ackOutbox(QueueName queue, String group, Map<String, Integer> jobsByEntry) {
+    Args args = new Args(1 + 2 * jobsByEntry.size()).add(group);
+    jobsByEntry.forEach((entryId, jobs) -> args.add(entryId).add(jobs));
     return ScriptReplies.sweep(run(ScriptLibrary.OUTBOX_ACK, queue, args));
   }
 
