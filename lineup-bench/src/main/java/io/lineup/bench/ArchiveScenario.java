@@ -12,18 +12,22 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code consume_per_s_archived}, {@code archive_rows_per_s} and {@code archive_lag_ms_p99}: the
- * {@code consume_per_s} drain with the SQL archive on, to a PostgreSQL schema of the run's own.
- * After a warm-up drain of a tenth (unmeasured: the archive's paths compile in it), the run's
- * rounds each drain a fresh queue; the three figures of the round with the median drain rate are
- * reported.
+ * {@code consume_per_s_unarchived}, {@code consume_per_s_archived}, {@code archive_rows_per_s} and
+ * {@code archive_lag_ms_p99}: the {@code consume_per_s} drain without and with the SQL archive on,
+ * to a PostgreSQL schema of the run's own. After warm-up drains of a tenth without and with it
+ * (unmeasured: the archive's paths compile in them), each of the run's rounds drains a fresh queue
+ * without the archive running and another with it, back to back, taking turns in order ({@link
+ * Rounds#medianPair}); the figures of the round whose ratio of the two drain rates is the median
+ * are reported.
  *
  * <p>{@code consume_per_s_archived} is the drain's rate, measured as {@code consume_per_s} is.
  * {@code archive_rows_per_s} is the jobs archived divided by the time from the drain's start until
@@ -84,31 +88,93 @@ final class ArchiveScenario {
     ArchiveSettings settings =
         ArchiveSettings.defaults(url)
             .withCredentials(user(), password().isEmpty() ? null : password());
-    try (Archive archive = Archive.start(context.lineup(), settings, "bench")) {
-      long waitUntil = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!archive.archiver().isReady()) {
-        if (System.nanoTime() > waitUntil) {
-          throw new IllegalStateException("the archive did not create its schema within 30 s");
-        }
-        Pause.millis(10);
-      }
+    ArchiveSwitch archive = new ArchiveSwitch(context, settings);
+    try {
       // Whole bulk calls, as the filler publishes them, so that the drain takes every job.
       int warm = QueueFiller.filled(context.counts().warmup(jobs));
-      context.say("consume_per_s_archived: warm-up %,d jobs", warm);
-      round(context, archive, warm, "consume_per_s_archived warm-up");
+      context.say("consume_per_s_archived: warm-up %,d jobs, without and with the archive", warm);
+      unarchivedRound(context, archive, warm);
+      round(context, archive.on(), warm, "consume_per_s_archived warm-up");
       context.say(
           "consume_per_s_archived: %,d jobs waiting a round, archived to %s",
           jobs, settings.safeUrl());
-      return Rounds.medianRound(
-          context,
-          context.counts().rounds(),
-          r -> round(context, archive, jobs, "consume_per_s_archived"));
+      // Each archived drain is paired with a drain without the archive, back to back: the target
+      // is a ratio of the two, and the host's speed drifts between the consume group's rounds
+      // and these by more than the archive's cost (Rounds.medianPair).
+      Map<Figure, List<Figure>> archivedRounds = new IdentityHashMap<>();
+      List<Figure> pair =
+          Rounds.medianPair(
+              context,
+              context.counts().rounds(),
+              r -> unarchivedRound(context, archive, jobs),
+              r -> {
+                List<Figure> figures = round(context, archive.on(), jobs, "consume_per_s_archived");
+                archivedRounds.put(figures.get(0), figures);
+                return figures.get(0);
+              });
+      List<Figure> figures = new ArrayList<>();
+      figures.add(pair.get(0));
+      figures.addAll(archivedRounds.get(pair.get(1)));
+      return figures;
     } finally {
+      archive.off();
       // Archiving stays switched on per queue in Redis: switch it off for what follows.
       for (QueueName known : context.lineup().queues()) {
         context.lineup().archiveOutbox().disable(known);
       }
       execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    }
+  }
+
+  /**
+   * {@code consume_per_s_unarchived}: the same drain with no archive running (an archive switches
+   * every queue it finds on, so it is stopped first).
+   */
+  private static Figure unarchivedRound(BenchContext context, ArchiveSwitch archive, int jobs) {
+    archive.off();
+    QueueName queue = context.freshQueue("consume-unarchived");
+    try {
+      QueueFiller.fill(context, queue, jobs, 0);
+      return ConsumeScenario.drain(context, queue, jobs, "consume_per_s_unarchived");
+    } finally {
+      context.redis().dropQueue(queue);
+    }
+  }
+
+  /** The archive of the run, started and stopped between drains; one runs at a time. */
+  private static final class ArchiveSwitch {
+    private final BenchContext context;
+    private final ArchiveSettings settings;
+    private Archive running;
+
+    ArchiveSwitch(BenchContext context, ArchiveSettings settings) {
+      this.context = context;
+      this.settings = settings;
+    }
+
+    /** The running archive, started (and its schema made) when none runs. */
+    Archive on() {
+      if (running == null) {
+        Archive archive = Archive.start(context.lineup(), settings, "bench");
+        long waitUntil = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!archive.archiver().isReady()) {
+          if (System.nanoTime() > waitUntil) {
+            archive.close();
+            throw new IllegalStateException("the archive did not create its schema within 30 s");
+          }
+          Pause.millis(10);
+        }
+        running = archive;
+      }
+      return running;
+    }
+
+    /** Stops the archive when one runs. */
+    void off() {
+      if (running != null) {
+        running.close();
+        running = null;
+      }
     }
   }
 

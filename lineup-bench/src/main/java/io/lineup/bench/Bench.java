@@ -163,7 +163,11 @@ public final class Bench {
 
   /** The figures of the archive group. */
   static final List<String> ARCHIVE_FIGURES =
-      List.of("consume_per_s_archived", "archive_rows_per_s", "archive_lag_ms_p99");
+      List.of(
+          "consume_per_s_unarchived",
+          "consume_per_s_archived",
+          "archive_rows_per_s",
+          "archive_lag_ms_p99");
 
   /** The HTTP figures, or the reason for skipping them: the jar is absent, or the server fails. */
   private static void runHttp(BenchContext context, BenchOptions options, BenchReport report) {

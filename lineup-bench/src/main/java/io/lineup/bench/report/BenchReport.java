@@ -32,6 +32,7 @@ public final class BenchReport {
           "consume_floor_ratio",
           "consume_per_s_1m",
           "consume_per_s_10m",
+          "consume_per_s_unarchived",
           "consume_per_s_archived",
           "archive_rows_per_s",
           "archive_lag_ms_p99",
