@@ -11,6 +11,7 @@ import io.lineup.core.internal.store.ScriptReplies.NackReply;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -74,14 +75,16 @@ final class Leaser {
         if (refusal == null) {
           refusal = attempt.refusal();
         }
-        if (attempt.waitMs() >= 0) {
-          soonest = soonest < 0 ? attempt.waitMs() : Math.min(soonest, attempt.waitMs());
+        if (attempt.waitMicros() >= 0) {
+          soonest = soonest < 0 ? attempt.waitMicros() : Math.min(soonest, attempt.waitMicros());
         }
       }
-      long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      long remaining = TimeUnit.NANOSECONDS.toMicros(deadline - System.nanoTime());
       if (remaining <= 0) {
         return new Leases(
-            List.of(), refusal, soonest > 0 ? Duration.ofMillis(soonest) : Duration.ZERO);
+            List.of(),
+            refusal,
+            soonest > 0 ? Duration.of(soonest, ChronoUnit.MICROS) : Duration.ZERO);
       }
       long pause = soonest >= 0 ? Math.min(remaining, Math.max(1, soonest)) : remaining;
       try {

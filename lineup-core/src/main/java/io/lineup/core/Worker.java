@@ -132,15 +132,16 @@ public final class Worker implements AutoCloseable {
         dispatch(job);
       }
       if (attempt.jobs().isEmpty() && free > 0) {
-        idle(attempt.waitMs());
+        idle(attempt.waitMicros());
       }
     }
   }
 
-  private void idle(long waitHintMs) {
-    long wait = options.idleWait().toMillis();
-    if (waitHintMs >= 0) {
-      wait = Math.min(wait, Math.max(1, waitHintMs));
+  /** Blocks until woken, or for the lease script's wait hint (µs, -1 none) or the idle wait. */
+  private void idle(long waitHintMicros) {
+    long wait = TimeUnit.MILLISECONDS.toMicros(options.idleWait().toMillis());
+    if (waitHintMicros >= 0) {
+      wait = Math.min(wait, Math.max(1, waitHintMicros));
     }
     fetchBlocked = true;
     try {

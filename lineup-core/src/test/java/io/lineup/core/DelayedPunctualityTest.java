@@ -49,6 +49,27 @@ abstract class DelayedPunctualityTest extends EngineSuite {
   }
 
   @Test
+  void anEmptyLeaseSaysToTheMicrosecondOnTheRedisClockHowLongUntilTheNextJobIsDue() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      PublishResult later = lineup.publish(queue, aDelayedJob("later", Duration.ofSeconds(2)));
+      List<Duration> waits = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        Instant before = Instant.now();
+        Leases early = lineup.lease(queue, 1, Duration.ZERO);
+        assertThat(early.jobs()).isEmpty();
+        assertThat(early.retryAfter())
+            .isPositive()
+            .isLessThanOrEqualTo(Duration.between(before, later.dueAt()).plusMillis(5));
+        waits.add(early.retryAfter());
+      }
+      // Redis's clock read in whole ms would make every wait a whole number of ms, and a wait
+      // that ends on it up to a ms after the job is due.
+      assertThat(waits).anyMatch(wait -> wait.toNanos() % 1_000_000 != 0);
+    }
+  }
+
+  @Test
   void aWaitingConsumerReceivesEachDelayedJobWithinMillisecondsOfItsDueTime() throws Exception {
     QueueName queue = aFreshQueue();
     int jobs = 20;

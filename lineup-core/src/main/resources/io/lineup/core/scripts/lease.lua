@@ -9,10 +9,11 @@
 -- ARGV[3]      nonce: random text that makes this call's lease tokens unique
 -- ARGV[4]      rand: a number in [0, 1) for backoff jitter of reclaimed jobs
 -- ARGV[5]      number of acks a, then 3 values per ack: id, lease token, result (bytes, '' = none)
--- Returns      { ack_codes, status, wait_ms, now_ms, job... }
+-- Returns      { ack_codes, status, wait_us, now_ms, job... }
 --              ack_codes: a table of one code per ack (codes.lua)
 --              status: 0 leased or nothing ready, 1 paused, 2 rate limit reached, 3 concurrency limit reached
---              wait_ms: until a lease can succeed (next due job or limit window), -1 unknown
+--              wait_us: microseconds until a lease can succeed (next due job or limit window),
+--              from when the script read the clock; -1 unknown
 --              now_ms: the script's clock (epoch ms); then the values of each leased job, in the
 --              reply itself, one job after another (not a table per job, which Redis answered slower):
 --   job = { id, payload, priority, attempt, max_attempts, lease_deadline_ms, token, created_ms, due_ms }
@@ -30,7 +31,7 @@
 local RECLAIM_LIMIT = 100
 local PROMOTE_LIMIT = 1000
 
-local now = clock_now(ARGV[1])
+local now, now_us = clock_now(ARGV[1])
 local count = tonumber(ARGV[2])
 local nonce = ARGV[3]
 local rand = tonumber(ARGV[4])
@@ -39,9 +40,13 @@ local s = settings_load()
 local codes = ack_all(6, tonumber(ARGV[5]), now, s)
 
 -- The reply: its first four values, then the leased jobs' values (out, when jobs were leased).
+-- wait: in ms from now (the whole ms), answered in microseconds from the clock's reading.
 local function reply(status, wait, out)
   events_flush(now)
   out = out or {}
+  if wait > 0 then
+    wait = math.max(1, wait * 1000 - now_us)
+  end
   out[1], out[2], out[3], out[4] = codes, status, wait, now
   return out
 end

@@ -158,7 +158,8 @@ public final class LeaseHandlers {
     }
     if (leases.refusal() == Leases.Refusal.RATE_LIMITED
         || leases.refusal() == Leases.Refusal.CONCURRENCY_LIMITED) {
-      long retryMs = Math.max(1, leases.retryAfter().toMillis());
+      // Rounded up: a retry at the whole ms below would come before the window opens.
+      long retryMs = Math.max(1, (leases.retryAfter().toNanos() + 999_999) / 1_000_000);
       boolean rate = leases.refusal() == Leases.Refusal.RATE_LIMITED;
       throw new ApiException(
               rate ? ErrorCode.RATE_LIMITED : ErrorCode.CONCURRENCY_LIMITED,

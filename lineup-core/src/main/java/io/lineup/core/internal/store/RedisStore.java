@@ -344,18 +344,18 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
-   * Blocks until one of the queues is woken (a job arrived, a slot freed) or {@code waitMillis}
+   * Blocks until one of the queues is woken (a job arrived, a slot freed) or {@code waitMicros}
    * passed.
    *
    * @return whether a wake-up came
    * @throws InterruptedException when the waiting thread is interrupted
    */
-  public boolean awaitWake(List<QueueName> queues, long waitMillis) throws InterruptedException {
+  public boolean awaitWake(List<QueueName> queues, long waitMicros) throws InterruptedException {
     byte[][] wakeKeys = new byte[queues.size()][];
     for (int i = 0; i < wakeKeys.length; i++) {
       wakeKeys[i] = KeySpace.queueKeys(queues.get(i))[KeySpace.WAKE_INDEX];
     }
-    return gateway.waiter().await(wakeKeys, waitMillis);
+    return gateway.waiter().await(wakeKeys, waitMicros);
   }
 
   // ---- dead letters ----

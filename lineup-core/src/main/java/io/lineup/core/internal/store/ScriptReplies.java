@@ -47,7 +47,7 @@ public final class ScriptReplies {
   enum Lease {
     ACK_CODES,
     STATUS,
-    WAIT_MS,
+    WAIT_US,
     NOW_MS
   }
 
@@ -186,9 +186,14 @@ public final class ScriptReplies {
     OK
   }
 
-  /** {@code lease.lua}'s answer. */
+  /**
+   * {@code lease.lua}'s answer.
+   *
+   * @param waitMicros microseconds until a lease can succeed (the next due job or the end of a
+   *     limit window), from when the script read the clock; 0 when jobs are left, -1 unknown
+   */
   public record LeaseReply(
-      List<ScriptCode> ackCodes, Leases.Refusal refusal, long waitMs, List<LeasedJob> jobs) {}
+      List<ScriptCode> ackCodes, Leases.Refusal refusal, long waitMicros, List<LeasedJob> jobs) {}
 
   /** {@code nack.lua}'s answer: the state after the nack and when it is due again. */
   public record NackReply(ScriptCode code, JobState state, Instant dueAt) {}
@@ -256,7 +261,7 @@ public final class ScriptReplies {
     return new LeaseReply(
         codes(reply.get(Lease.ACK_CODES.ordinal())),
         refusal,
-        number(reply, Lease.WAIT_MS),
+        number(reply, Lease.WAIT_US),
         leasedJobs(queue, reply));
   }
 

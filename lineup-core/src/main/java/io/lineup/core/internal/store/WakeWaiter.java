@@ -60,15 +60,16 @@ public final class WakeWaiter implements AutoCloseable {
   }
 
   /**
-   * Waits until a wake-up token arrives on one of {@code wakeKeys} or {@code waitMillis} pass.
+   * Waits until a wake-up token arrives on one of {@code wakeKeys} or {@code waitMicros} pass
+   * (microseconds, so that a wait for a job due at a given ms ends on it, not up to a ms after).
    *
    * @return true when a token was taken (jobs may be ready), false when the time ran out
    * @throws InterruptedException when the calling thread is interrupted; a token taken meanwhile is
    *     put back so no other consumer misses it
    * @throws RedisUnavailableException when Redis is unreachable
    */
-  public boolean await(byte[][] wakeKeys, long waitMillis) throws InterruptedException {
-    if (waitMillis <= 0 || closed) {
+  public boolean await(byte[][] wakeKeys, long waitMicros) throws InterruptedException {
+    if (waitMicros <= 0 || closed) {
       return false;
     }
     Map<String, List<byte[]>> byServer = new LinkedHashMap<>();
@@ -76,13 +77,13 @@ public final class WakeWaiter implements AutoCloseable {
       byServer.computeIfAbsent(links.serverOf(key), server -> new ArrayList<>()).add(key);
     }
     if (byServer.size() == 1) {
-      return awaitOnOneServer(wakeKeys, waitMillis, null);
+      return awaitOnOneServer(wakeKeys, waitMicros, null);
     }
-    return awaitOnSeveralServers(byServer, waitMillis);
+    return awaitOnSeveralServers(byServer, waitMicros);
   }
 
   /** One wait per server on virtual threads; the first token (or the timer) ends them all. */
-  private boolean awaitOnSeveralServers(Map<String, List<byte[]>> byServer, long waitMillis)
+  private boolean awaitOnSeveralServers(Map<String, List<byte[]>> byServer, long waitMicros)
       throws InterruptedException {
     CompletableFuture<Boolean> woken = new CompletableFuture<>();
     List<Thread> waits = new ArrayList<>();
@@ -91,7 +92,7 @@ public final class WakeWaiter implements AutoCloseable {
           Thread.ofVirtual()
               .start(() -> {
                 try {
-                  if (awaitOnOneServer(keys.toArray(new byte[0][]), waitMillis, woken)) {
+                  if (awaitOnOneServer(keys.toArray(new byte[0][]), waitMicros, woken)) {
                     woken.complete(true);
                   }
                 } catch (InterruptedException ended) {
@@ -102,7 +103,7 @@ public final class WakeWaiter implements AutoCloseable {
               }));
     }
     try {
-      return woken.get(waitMillis, TimeUnit.MILLISECONDS);
+      return woken.get(waitMicros, TimeUnit.MICROSECONDS);
     } catch (TimeoutException e) {
       return false;
     } catch (ExecutionException e) {
@@ -114,28 +115,28 @@ public final class WakeWaiter implements AutoCloseable {
   }
 
   private boolean awaitOnOneServer(
-      byte[][] keys, long waitMillis, CompletableFuture<Boolean> endedBy)
+      byte[][] keys, long waitMicros, CompletableFuture<Boolean> endedBy)
       throws InterruptedException {
     long start = System.nanoTime();
-    if (!permits.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
+    if (!permits.tryAcquire(waitMicros, TimeUnit.MICROSECONDS)) {
       return false;
     }
     Link link = null;
     boolean healthy = false;
     try {
       link = borrow(keys[0]);
-      long remaining = waitMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      long remaining = waitMicros - TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start);
       if (remaining <= 0 || (endedBy != null && endedBy.isDone())) {
         healthy = true;
         return false;
       }
       // The server-side timeout is only a backstop: the local timer below ends the wait on time.
-      double serverTimeoutSeconds = remaining / 1000.0 + 1.0;
+      double serverTimeoutSeconds = remaining / 1_000_000.0 + 1.0;
       RedisFuture<KeyValue<byte[], byte[]>> pop =
           link.connection.async().blpop(serverTimeoutSeconds, keys);
       KeyValue<byte[], byte[]> token;
       try {
-        token = pop.get(remaining, TimeUnit.MILLISECONDS);
+        token = pop.get(remaining, TimeUnit.MICROSECONDS);
       } catch (TimeoutException timedOut) {
         token = unblock(link, pop, keys[0]);
       } catch (InterruptedException interrupted) {

@@ -46,7 +46,7 @@ class WakeWaiterTest {
             busy.async().eval(BUSY_SCRIPT, ScriptOutputType.INTEGER, new String[0], "" + BUSY_MS);
         TimeUnit.MILLISECONDS.sleep(5);
         long start = System.nanoTime();
-        boolean woken = gateway.waiter().await(wakeKey, 1);
+        boolean woken = gateway.waiter().await(wakeKey, 1_000);
         long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         script.get(5, TimeUnit.SECONDS);
 
