@@ -23,8 +23,9 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Redis checks blocking timeouts only about every 100 ms on an idle server (its {@code hz}), far
  * too coarse for jobs due at a given millisecond. So the wait is ended here: when the local timer
- * runs out, the blocked connection is released with {@code CLIENT UNBLOCK}. Lateness is then a
- * couple of round trips, whatever the server's {@code hz}.
+ * runs out, the caller goes on at once and the blocked connection is released with {@code CLIENT
+ * UNBLOCK} meanwhile. Lateness is then the caller's own round trip, whatever the server's {@code
+ * hz}.
  *
  * <p>Each wait holds a dedicated connection to the server of its keys; connections are pooled per
  * server. On a Redis Cluster, keys of different nodes are waited on side by side, and the first
@@ -123,6 +124,7 @@ public final class WakeWaiter implements AutoCloseable {
     }
     Link link = null;
     boolean healthy = false;
+    boolean handedOver = false;
     try {
       link = borrow(keys[0]);
       long remaining = waitMicros - TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start);
@@ -138,7 +140,12 @@ public final class WakeWaiter implements AutoCloseable {
       try {
         token = pop.get(remaining, TimeUnit.MICROSECONDS);
       } catch (TimeoutException timedOut) {
-        token = unblock(link, pop, keys[0]);
+        // The wait is over and the caller leases at once: ending the blocked pop, and taking its
+        // link and permit back, goes on meanwhile, so neither its round trip nor a retry (when the
+        // pop had not reached Redis yet) delays the lease.
+        endInBackground(link, pop, keys[0]);
+        handedOver = true;
+        return false;
       } catch (InterruptedException interrupted) {
         KeyValue<byte[], byte[]> taken = unblock(link, pop, keys[0]);
         if (taken != null && taken.hasValue()) {
@@ -152,11 +159,38 @@ public final class WakeWaiter implements AutoCloseable {
     } catch (ExecutionException e) {
       throw RedisGateway.translate(e.getCause());
     } finally {
-      if (link != null) {
-        release(link, healthy);
+      if (!handedOver) {
+        if (link != null) {
+          release(link, healthy);
+        }
+        permits.release();
       }
-      permits.release();
     }
+  }
+
+  /**
+   * Ends a pop whose wait ran out, on a virtual thread, then releases its link and permit. A
+   * wake-up token the pop took meanwhile is put back: another wait may have started since, and the
+   * pop, blocked longer, was served first.
+   */
+  private void endInBackground(Link link, RedisFuture<KeyValue<byte[], byte[]>> pop, byte[] key) {
+    Thread.ofVirtual()
+        .name("lineup-wait-end")
+        .start(() -> {
+          boolean healthy = false;
+          try {
+            KeyValue<byte[], byte[]> taken = unblock(link, pop, key);
+            if (taken != null && taken.hasValue()) {
+              links.control(taken.getKey()).rpush(taken.getKey(), taken.getValue());
+            }
+            healthy = true;
+          } catch (ExecutionException | RuntimeException e) {
+            // The link is closed below; the next wait takes another.
+          } finally {
+            release(link, healthy);
+            permits.release();
+          }
+        });
   }
 
   private KeyValue<byte[], byte[]> unblock(
