@@ -342,6 +342,27 @@ abstract class ArchiveOutboxTest extends EngineSuite {
     assertThat(outbox.acknowledge(queue, GROUP, List.of(loose))).isEqualTo(1);
   }
 
+  @Test
+  void anEntryWithoutAJobCountCountsTheJobsItHolds() {
+    outbox.enable(queue, 100);
+    outbox.readNew(queue, GROUP, "reader", 1); // makes the group
+    String writerWithoutCount =
+        """
+        local body = cmsgpack.pack({'a payload', 1000})
+        local j = cmsgpack.pack({'one', 3, 1, 1500, 2000, '', '', body,
+          'two', 3, 1, 1500, 2000, '', '', body})
+        return redis.call('XADD', KEYS[1], '*', 'm', 3, 'j', j)
+        """;
+    raw().eval(writerWithoutCount, ScriptOutputType.VALUE, new byte[][] {keyOfTheOutbox()});
+
+    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 10);
+
+    assertThat(read).extracting(OutboxEntry::id).containsExactly("one", "two");
+    assertThat(read).extracting(OutboxEntry::entryJobs).containsExactly(2, 2);
+    assertThat(outbox.acknowledge(queue, GROUP, List.of(read.get(1)))).isEqualTo(2);
+    assertThat(outbox.entryCount(queue)).isZero();
+  }
+
   private static byte[] utf8(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }

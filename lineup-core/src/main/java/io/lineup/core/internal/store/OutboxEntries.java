@@ -59,11 +59,11 @@ final class OutboxEntries {
       } else {
         int queueMax = max == null ? 0 : Integer.parseInt(text(max));
         int first = entries.size();
-        // The entry's count (n), which the outbox bound counted; an entry without one is counted
+        // The entry's count (n) is what the outbox bound counted; an entry without one is counted
         // by its jobs.
         int jobs = count == null ? -1 : Integer.parseInt(text(count));
         unpack(queue, message.getId(), jobs, packed, queueMax, entries);
-        if (entries.size() - first != jobs) {
+        if (jobs < 0) {
           recount(entries, first);
         }
       }
