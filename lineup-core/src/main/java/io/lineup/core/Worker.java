@@ -139,7 +139,7 @@ public final class Worker implements AutoCloseable {
 
   /** Blocks until woken, or for the lease script's wait hint (µs, -1 none) or the idle wait. */
   private void idle(long waitHintMicros) {
-    long wait = TimeUnit.MILLISECONDS.toMicros(options.idleWait().toMillis());
+    long wait = TimeUnit.MICROSECONDS.convert(options.idleWait());
     if (waitHintMicros >= 0) {
       wait = Math.min(wait, Math.max(1, waitHintMicros));
     }

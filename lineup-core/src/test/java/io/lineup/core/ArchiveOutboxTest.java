@@ -315,18 +315,14 @@ abstract class ArchiveOutboxTest extends EngineSuite {
 
   @Test
   void anEntryOfLooseValuesAsWrittenBeforeTheArrayIsStillRead() {
-    outbox.enable(queue, 100);
-    outbox.readNew(queue, GROUP, "reader", 1); // makes the group
     // As lib/archive.lua wrote an entry before it packed the values as one array.
-    String earlierWriter =
-        """
-        local body = cmsgpack.pack({'old payload', 1000})
-        local j = cmsgpack.pack('loose-1', 3, 1, 1500, 2000, '', 'the result', body)
-        return redis.call('XADD', KEYS[1], '*', 'n', 1, 'm', 3, 'j', j)
-        """;
-    raw().eval(earlierWriter, ScriptOutputType.VALUE, new byte[][] {keyOfTheOutbox()});
-
-    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 10);
+    List<OutboxEntry> read =
+        readAfterWriting(
+            """
+            local body = cmsgpack.pack({'old payload', 1000})
+            local j = cmsgpack.pack('loose-1', 3, 1, 1500, 2000, '', 'the result', body)
+            return redis.call('XADD', KEYS[1], '*', 'n', 1, 'm', 3, 'j', j)
+            """);
 
     assertThat(read).hasSize(1);
     OutboxEntry loose = read.get(0);
@@ -344,23 +340,30 @@ abstract class ArchiveOutboxTest extends EngineSuite {
 
   @Test
   void anEntryWithoutAJobCountCountsTheJobsItHolds() {
-    outbox.enable(queue, 100);
-    outbox.readNew(queue, GROUP, "reader", 1); // makes the group
-    String writerWithoutCount =
-        """
-        local body = cmsgpack.pack({'a payload', 1000})
-        local j = cmsgpack.pack({'one', 3, 1, 1500, 2000, '', '', body,
-          'two', 3, 1, 1500, 2000, '', '', body})
-        return redis.call('XADD', KEYS[1], '*', 'm', 3, 'j', j)
-        """;
-    raw().eval(writerWithoutCount, ScriptOutputType.VALUE, new byte[][] {keyOfTheOutbox()});
-
-    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 10);
+    List<OutboxEntry> read =
+        readAfterWriting(
+            """
+            local body = cmsgpack.pack({'a payload', 1000})
+            local j = cmsgpack.pack({'one', 3, 1, 1500, 2000, '', '', body,
+              'two', 3, 1, 1500, 2000, '', '', body})
+            return redis.call('XADD', KEYS[1], '*', 'm', 3, 'j', j)
+            """);
 
     assertThat(read).extracting(OutboxEntry::id).containsExactly("one", "two");
     assertThat(read).extracting(OutboxEntry::entryJobs).containsExactly(2, 2);
     assertThat(outbox.acknowledge(queue, GROUP, List.of(read.get(1)))).isEqualTo(2);
     assertThat(outbox.entryCount(queue)).isZero();
+  }
+
+  /**
+   * Reads what {@code writer} (a Lua script given the outbox as KEYS[1]) added to an outbox with
+   * archiving on, as an engine of another version would have written it.
+   */
+  private List<OutboxEntry> readAfterWriting(String writer) {
+    outbox.enable(queue, 100);
+    outbox.readNew(queue, GROUP, "reader", 1); // makes the group
+    raw().eval(writer, ScriptOutputType.VALUE, new byte[][] {keyOfTheOutbox()});
+    return outbox.readNew(queue, GROUP, "reader", 10);
   }
 
   private static byte[] utf8(String text) {

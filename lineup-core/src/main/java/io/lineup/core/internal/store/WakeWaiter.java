@@ -147,10 +147,7 @@ public final class WakeWaiter implements AutoCloseable {
         handedOver = true;
         return false;
       } catch (InterruptedException interrupted) {
-        KeyValue<byte[], byte[]> taken = unblock(link, pop, keys[0]);
-        if (taken != null && taken.hasValue()) {
-          links.control(taken.getKey()).rpush(taken.getKey(), taken.getValue());
-        }
+        endPop(link, pop, keys[0]);
         healthy = true;
         throw interrupted;
       }
@@ -169,9 +166,8 @@ public final class WakeWaiter implements AutoCloseable {
   }
 
   /**
-   * Ends a pop whose wait ran out, on a virtual thread, then releases its link and permit. A
-   * wake-up token the pop took meanwhile is put back: another wait may have started since, and the
-   * pop, blocked longer, was served first.
+   * {@link #endPop} on a virtual thread, for a pop whose wait ran out, then releases its link and
+   * permit.
    */
   private void endInBackground(Link link, RedisFuture<KeyValue<byte[], byte[]>> pop, byte[] key) {
     Thread.ofVirtual()
@@ -179,10 +175,7 @@ public final class WakeWaiter implements AutoCloseable {
         .start(() -> {
           boolean healthy = false;
           try {
-            KeyValue<byte[], byte[]> taken = unblock(link, pop, key);
-            if (taken != null && taken.hasValue()) {
-              links.control(taken.getKey()).rpush(taken.getKey(), taken.getValue());
-            }
+            endPop(link, pop, key);
             healthy = true;
           } catch (ExecutionException | RuntimeException e) {
             // The link is closed below; the next wait takes another.
@@ -191,6 +184,19 @@ public final class WakeWaiter implements AutoCloseable {
             permits.release();
           }
         });
+  }
+
+  /**
+   * Ends a pop no one waits for any more. A wake-up token it took meanwhile is put back, so no
+   * other consumer misses it (another wait may have started since, and this pop, blocked longer,
+   * was served first).
+   */
+  private void endPop(Link link, RedisFuture<KeyValue<byte[], byte[]>> pop, byte[] key)
+      throws ExecutionException {
+    KeyValue<byte[], byte[]> taken = unblock(link, pop, key);
+    if (taken != null && taken.hasValue()) {
+      links.control(taken.getKey()).rpush(taken.getKey(), taken.getValue());
+    }
   }
 
   private KeyValue<byte[], byte[]> unblock(
