@@ -121,15 +121,16 @@ end
 -- A record is stored in one of two forms. Whole: one msgpack array of the fields above (what
 -- publish writes, and job_store). Split: the byte 0xc1 (a byte msgpack never uses, so no whole
 -- record starts with it), then the head: the job's values at the same positions, whose body fields
--- (BODY_FIELDS) are 0 (head_decode says how it is stored), then a whole record, the body, whose
+-- (listed below) are 0 (head_decode says how it is stored), then a whole record, the body, whose
 -- head fields the head overrides. Leases and acks change only head fields, so they write the split
 -- form (job_pack_head): the head packed in front of the body's stored bytes, instead of packing the
 -- payload and every other body field once more; an ack does not unpack the body at all
 -- (job_decode_head).
 local SPLIT_MARK = 193 -- 0xc1
 local SPLIT_TEXT = string.char(SPLIT_MARK)
-local BODY_FIELDS = {F_PAYLOAD, F_CREATED, F_PRIORITY, F_MAX_ATTEMPTS, F_TTR, F_DUE, F_EXPIRES}
-local mp_unpack, mp_unpack_one, mp_pack = cmsgpack.unpack, cmsgpack.unpack_one, cmsgpack.pack
+-- The body fields: F_PAYLOAD, F_CREATED, F_PRIORITY, F_MAX_ATTEMPTS, F_TTR, F_DUE,
+-- F_EXPIRES, positions 1 to 3 and 6 to 9; job_decode sets them by name.
+local mp_unpack_one, mp_pack = cmsgpack.unpack_one, cmsgpack.pack
 
 local function zero_filled(job)
   local n = #job
@@ -164,16 +165,44 @@ local function head_decode(raw)
     v12 or 0, v13 or 0, v14 or 0, v15 or 0, v16 or 0, v17 or 0, v18 or 0}, body_at
 end
 
+-- The number of values of the msgpack array whose header starts at the 0-based offset `at` of raw,
+-- and the offset of its first value; nil for a value of another kind.
+local function array_header(raw, at)
+  local first = str_byte(raw, at + 1)
+  if first >= 0x90 and first <= 0x9f then
+    return first - 0x90, at + 1
+  end
+  if first == 0xdc then
+    local high, low = str_byte(raw, at + 2, at + 3)
+    return high * 256 + low, at + 3
+  end
+  return nil
+end
+
 -- A job from its stored form, every absent value 0, and its stored body (for job_pack_head).
+-- The whole record (or the body, in a split one) is a msgpack array: its values are unpacked as
+-- loose values after the array's header (cmsgpack.unpack_limit), so no table is made for the array
+-- (cmsgpack.unpack grows one value by value) and the job's table is made once at its full size.
 local function job_decode(raw)
-  if str_byte(raw, 1) ~= SPLIT_MARK then
-    return zero_filled(mp_unpack(raw)), raw
+  local job, body_at
+  if str_byte(raw, 1) == SPLIT_MARK then
+    job, body_at = head_decode(raw)
+  else
+    body_at = 0
   end
-  local job, body_at = head_decode(raw)
-  local _, body = mp_unpack_one(raw, body_at)
-  for _, f in ipairs(BODY_FIELDS) do
-    job[f] = body[f] or 0
+  local n, values_at = array_header(raw, body_at)
+  if not n then
+    error({err = 'LINEUP a job record is not a msgpack array'})
   end
+  local _, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18 =
+    mp_unpack_limit(raw, n, values_at)
+  if not job then
+    return {v1 or 0, v2 or 0, v3 or 0, v4 or 0, v5 or 0, v6 or 0, v7 or 0, v8 or 0, v9 or 0, v10 or 0, v11 or 0,
+      v12 or 0, v13 or 0, v14 or 0, v15 or 0, v16 or 0, v17 or 0, v18 or 0}, raw
+  end
+  -- The body fields over the zeros the head has at their positions.
+  job[F_PAYLOAD], job[F_CREATED], job[F_PRIORITY] = v1 or 0, v2 or 0, v3 or 0
+  job[F_MAX_ATTEMPTS], job[F_TTR], job[F_DUE], job[F_EXPIRES] = v6 or 0, v7 or 0, v8 or 0, v9 or 0
   return job, str_sub(raw, body_at + 1)
 end
 
