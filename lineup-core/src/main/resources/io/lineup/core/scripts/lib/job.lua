@@ -130,79 +130,57 @@ local SPLIT_MARK = 193 -- 0xc1
 local SPLIT_TEXT = string.char(SPLIT_MARK)
 -- The body fields: F_PAYLOAD, F_CREATED, F_PRIORITY, F_MAX_ATTEMPTS, F_TTR, F_DUE,
 -- F_EXPIRES, positions 1 to 3 and 6 to 9; job_decode sets them by name.
-local mp_unpack_one, mp_pack = cmsgpack.unpack_one, cmsgpack.pack
+local mp_pack, mp_unpack_limit = cmsgpack.pack, cmsgpack.unpack_limit
 
-local function zero_filled(job)
-  local n = #job
-  if n < F_DUE then
-    -- A record as published holds two or three values: one new table of all the fields costs
-    -- less than growing this one to JOB_FIELDS, which Lua does by rehashing it four times.
-    return {job[1] or 0, job[2] or 0, job[3] or 0, job[4] or 0, job[5] or 0, job[6] or 0, job[7] or 0, 0, 0, 0,
-      0, 0, 0, 0, 0, 0, 0, 0}
+-- A job's table of every field, absent values 0, from the loose values cmsgpack.unpack_limit
+-- returns (after the offset that follows them, which comes back second). The table is made at its
+-- full size at once: unpacking a msgpack array instead makes a table of its own and grows it value
+-- by value (rehashing it five times for 15 values).
+local function fields_of(next_at, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18)
+  return {v1 or 0, v2 or 0, v3 or 0, v4 or 0, v5 or 0, v6 or 0, v7 or 0, v8 or 0, v9 or 0, v10 or 0, v11 or 0,
+    v12 or 0, v13 or 0, v14 or 0, v15 or 0, v16 or 0, v17 or 0, v18 or 0}, next_at
+end
+
+-- The values of the msgpack array whose header starts at the 0-based offset `at` of raw, as a
+-- job's fields (fields_of), and the offset after the array (-1 at the end of raw).
+local function array_fields(raw, at)
+  local first = str_byte(raw, at + 1)
+  local n
+  if first >= 0x90 and first <= 0x9f then
+    n, at = first - 0x90, at + 1
+  elseif first == 0xdc then
+    local high, low = str_byte(raw, at + 2, at + 3)
+    n, at = high * 256 + low, at + 3
+  else
+    error({err = 'LINEUP a job record is not a msgpack array'})
   end
-  for i = n + 1, JOB_FIELDS do
-    job[i] = 0
-  end
-  return job
+  return fields_of(mp_unpack_limit(raw, n, at))
 end
 
 -- The head of a split record, every absent value 0, and the 0-based offset of the body after it.
 -- The head is stored as the number of its values h (one byte, below 0x80) and then h msgpack values
--- one after another: cmsgpack.unpack_limit hands them back as plain values, and the job's table is
--- made at its full size at once. (Unpacking a msgpack array grows a table value by value, rehashing
--- it five times for a head of 15.) Records that earlier versions stored have an array there instead,
--- whose first byte is 0x90 or above, and still read.
-local mp_unpack_limit = cmsgpack.unpack_limit
+-- one after another, which cmsgpack.unpack_limit hands back as plain values. Records that earlier
+-- versions stored have an array there instead, whose first byte is 0x90 or above, and still read.
 local function head_decode(raw)
   local h = str_byte(raw, 2)
   if h >= 0x80 then
-    local body_at, job = mp_unpack_one(raw, 1)
-    return zero_filled(job), body_at
+    return array_fields(raw, 1)
   end
-  local body_at, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18 =
-    mp_unpack_limit(raw, h, 2)
-  return {v1 or 0, v2 or 0, v3 or 0, v4 or 0, v5 or 0, v6 or 0, v7 or 0, v8 or 0, v9 or 0, v10 or 0, v11 or 0,
-    v12 or 0, v13 or 0, v14 or 0, v15 or 0, v16 or 0, v17 or 0, v18 or 0}, body_at
-end
-
--- The number of values of the msgpack array whose header starts at the 0-based offset `at` of raw,
--- and the offset of its first value; nil for a value of another kind.
-local function array_header(raw, at)
-  local first = str_byte(raw, at + 1)
-  if first >= 0x90 and first <= 0x9f then
-    return first - 0x90, at + 1
-  end
-  if first == 0xdc then
-    local high, low = str_byte(raw, at + 2, at + 3)
-    return high * 256 + low, at + 3
-  end
-  return nil
+  return fields_of(mp_unpack_limit(raw, h, 2))
 end
 
 -- A job from its stored form, every absent value 0, and its stored body (for job_pack_head).
--- The whole record (or the body, in a split one) is a msgpack array: its values are unpacked as
--- loose values after the array's header (cmsgpack.unpack_limit), so no table is made for the array
--- (cmsgpack.unpack grows one value by value) and the job's table is made once at its full size.
+-- The whole record (or the body, in a split one) is a msgpack array, unpacked by array_fields.
 local function job_decode(raw)
-  local job, body_at
-  if str_byte(raw, 1) == SPLIT_MARK then
-    job, body_at = head_decode(raw)
-  else
-    body_at = 0
+  if str_byte(raw, 1) ~= SPLIT_MARK then
+    return (array_fields(raw, 0)), raw
   end
-  local n, values_at = array_header(raw, body_at)
-  if not n then
-    error({err = 'LINEUP a job record is not a msgpack array'})
-  end
-  local _, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18 =
-    mp_unpack_limit(raw, n, values_at)
-  if not job then
-    return {v1 or 0, v2 or 0, v3 or 0, v4 or 0, v5 or 0, v6 or 0, v7 or 0, v8 or 0, v9 or 0, v10 or 0, v11 or 0,
-      v12 or 0, v13 or 0, v14 or 0, v15 or 0, v16 or 0, v17 or 0, v18 or 0}, raw
-  end
+  local job, body_at = head_decode(raw)
+  local body = array_fields(raw, body_at)
   -- The body fields over the zeros the head has at their positions.
-  job[F_PAYLOAD], job[F_CREATED], job[F_PRIORITY] = v1 or 0, v2 or 0, v3 or 0
-  job[F_MAX_ATTEMPTS], job[F_TTR], job[F_DUE], job[F_EXPIRES] = v6 or 0, v7 or 0, v8 or 0, v9 or 0
+  job[F_PAYLOAD], job[F_CREATED], job[F_PRIORITY] = body[F_PAYLOAD], body[F_CREATED], body[F_PRIORITY]
+  job[F_MAX_ATTEMPTS], job[F_TTR] = body[F_MAX_ATTEMPTS], body[F_TTR]
+  job[F_DUE], job[F_EXPIRES] = body[F_DUE], body[F_EXPIRES]
   return job, str_sub(raw, body_at + 1)
 end
 
