@@ -4,16 +4,16 @@ import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
+import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.util.JavalinBindException;
+import io.lineup.server.api.JobHandlers;
 import io.lineup.server.api.PathNames;
 import io.lineup.server.api.Route;
-import io.lineup.server.auth.Access;
+import io.lineup.server.api.RouteTable;
 import io.lineup.server.auth.Authenticator;
 import io.lineup.server.auth.Principal;
-import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Draining;
-import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.ErrorMapper;
 import io.lineup.server.http.JsonErrorHandler;
 import io.lineup.server.http.RequestIds;
@@ -25,26 +25,18 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * The HTTP front: Javalin on Jetty with virtual threads, the route table, request ids, token checks
  * before every handler, the error mapping and request metrics.
  */
 final class HttpApi implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
-  private static final Logger ACCESS = LoggerFactory.getLogger("io.lineup.server.access");
   private static final String ROUTE = "lineup.route";
 
   /** Platform threads for Jetty's own work (selectors, acceptors); requests run on virtual ones. */
   static final int MAX_PLATFORM_THREADS = 32;
 
   static final int MIN_PLATFORM_THREADS = 4;
-
-  private static final java.util.Set<String> STANDARD_METHODS =
-      java.util.Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS");
 
   private final Javalin app;
 
@@ -53,6 +45,7 @@ final class HttpApi implements AutoCloseable {
    *
    * @param settings where to listen and what to log
    * @param routes the route table
+   * @param jobs publishes on the {@link PublishLane} when the table has the publish route
    * @param authenticator checks tokens
    * @param metrics records request latency
    * @param draining refuses new requests once the shutdown has begun
@@ -61,10 +54,23 @@ final class HttpApi implements AutoCloseable {
   HttpApi(
       ServerSettings settings,
       List<Route> routes,
+      JobHandlers jobs,
       Authenticator authenticator,
       ServerMetrics metrics,
       Draining draining,
       int maxBodyBytes) {
+    RequestGate gate =
+        new RequestGate(
+            authenticator, metrics, draining, settings.metricsPublic(), settings.logRequests());
+    // The publish route, when the table has it, is served on the lane; every other request
+    // passes through the lane to the servlet layer.
+    PublishLane lane =
+        routes.stream()
+            .filter(route ->
+                route.method() == HandlerType.POST && route.path().equals(RouteTable.PUBLISH_PATH))
+            .findFirst()
+            .map(route -> new PublishLane(jobs, route.access(), route.path(), gate, maxBodyBytes))
+            .orElse(null);
     this.app =
         Javalin.create(config -> {
           config.jetty.threadPool = threadPool();
@@ -83,24 +89,21 @@ final class HttpApi implements AutoCloseable {
           config.jetty.port = settings.port();
           config.jetty.modifyServer(server -> {
             server.setErrorHandler(new JsonErrorHandler());
-            // Javalin puts its servlet context inside this wrapper. At stop, Jetty stops
-            // accepting, lets requests in progress finish (answers written) for up to the
-            // stop timeout, then closes.
-            server.setHandler(new RequestTargetGuard(new GracefulHandler()));
+            // Javalin puts its servlet context inside the innermost wrapper, the lane. At
+            // stop, Jetty stops accepting, lets requests in progress finish (answers
+            // written) for up to the stop timeout, then closes.
+            server.setHandler(new RequestTargetGuard(new GracefulHandler(lane)));
             server.setStopTimeout(settings.shutdownGrace().toMillis());
           });
-          config.routes.before(ctx -> begin(ctx, draining));
+          config.routes.before(ctx -> begin(ctx, gate));
           for (Route route : routes) {
-            config.routes.addHttpHandler(
-                route.method(),
-                route.path(),
-                guarded(route, authenticator, settings.metricsPublic()));
+            config.routes.addHttpHandler(route.method(), route.path(), guarded(route, gate));
           }
           // Javalin's own 404 and 405 come as HttpResponseException, which has a default
           // handler.
           config.routes.exception(HttpResponseException.class, ErrorMapper::respond);
           config.routes.exception(Exception.class, ErrorMapper::respond);
-          config.requestLogger.http((ctx, millis) -> end(ctx, millis, metrics, settings));
+          config.requestLogger.http((ctx, millis) -> end(ctx, millis, gate));
         });
     try {
       app.start();
@@ -142,69 +145,26 @@ final class HttpApi implements AutoCloseable {
     app.stop();
   }
 
-  private static void begin(Context ctx, Draining draining) {
-    String id = RequestIds.accept(ctx.header(RequestIds.HEADER));
-    ctx.header(RequestIds.HEADER, id);
-    MDC.put(RequestIds.MDC_KEY, id);
-    if (draining.isOn() && !"/health".equals(ctx.path())) {
+  private static void begin(Context ctx, RequestGate gate) {
+    ctx.header(RequestIds.HEADER, gate.open(ctx.header(RequestIds.HEADER)));
+    if (gate.refuses(ctx.path())) {
       ctx.header("Connection", "close");
-      throw new ApiException(
-          ErrorCode.SHUTTING_DOWN, null, "the server is shutting down; retry on another instance");
+      throw RequestGate.shuttingDown();
     }
   }
 
-  private static Handler guarded(Route route, Authenticator authenticator, boolean metricsPublic) {
+  private static Handler guarded(Route route, RequestGate gate) {
     return ctx -> {
       ctx.attribute(ROUTE, route.path());
-      Principal principal = authorize(ctx, route.access(), authenticator, metricsPublic);
+      Principal principal =
+          gate.authorize(
+              ctx.header("Authorization"), route.access(), () -> PathNames.namespace(ctx));
       route.handler().handle(ctx, principal);
     };
   }
 
-  private static Principal authorize(
-      Context ctx, Access access, Authenticator authenticator, boolean metricsPublic) {
-    switch (access.kind()) {
-      case PUBLIC -> {
-        return null;
-      }
-      case METRICS -> {
-        if (metricsPublic) {
-          return null;
-        }
-      }
-      default -> {}
-    }
-    Principal principal = authenticator.authenticate(ctx.header("Authorization"));
-    String namespace = access.kind() == Access.Kind.NAMESPACE ? PathNames.namespace(ctx) : null;
-    Authenticator.authorize(principal, access, namespace);
-    return principal;
-  }
-
-  /** The method as a metric label; unusual methods share one label so labels stay few. */
-  private static String methodLabel(Context ctx) {
-    String method = ctx.method().name();
-    return STANDARD_METHODS.contains(method) ? method : "OTHER";
-  }
-
-  private static void end(
-      Context ctx, Float millis, ServerMetrics metrics, ServerSettings settings) {
-    try {
-      String route = ctx.attribute(ROUTE);
-      int status = ctx.statusCode();
-      long nanos = millis == null ? 0 : (long) (millis * 1_000_000.0);
-      metrics.recordHttp(methodLabel(ctx), route == null ? "unmatched" : route, status, nanos);
-      if (settings.logRequests()) {
-        ACCESS.info(
-            "{} {} {} {} ms",
-            ctx.method().name(),
-            ctx.path(),
-            status,
-            String.format("%.1f", millis));
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("Could not record a request", e);
-    } finally {
-      MDC.remove(RequestIds.MDC_KEY);
-    }
+  private static void end(Context ctx, Float millis, RequestGate gate) {
+    long nanos = millis == null ? 0 : (long) (millis * 1_000_000.0);
+    gate.close(ctx.method().name(), ctx.attribute(ROUTE), ctx.path(), ctx.statusCode(), nanos);
   }
 }

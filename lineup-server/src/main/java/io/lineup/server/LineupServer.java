@@ -3,6 +3,7 @@ package io.lineup.server;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
 import io.lineup.server.api.ApiContext;
+import io.lineup.server.api.JobHandlers;
 import io.lineup.server.api.RouteTable;
 import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.AdminToken;
@@ -119,6 +120,7 @@ public final class LineupServer implements AutoCloseable {
           new HttpApi(
               settings,
               RouteTable.routes(api),
+              new JobHandlers(api),
               new Authenticator(adminToken, tokens),
               metrics,
               draining,

@@ -33,6 +33,7 @@ class HttpApiTest {
         new HttpApi(
             ServerSettings.builder().host("127.0.0.1").port(0).build(),
             routes,
+            null,
             new Authenticator(LineupServerExtension.ADMIN_TOKEN, null),
             new ServerMetrics(),
             draining,

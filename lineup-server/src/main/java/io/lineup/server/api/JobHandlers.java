@@ -34,6 +34,24 @@ public final class JobHandlers {
     QueueName queue = PathNames.queue(ctx);
     Durability durability = DurabilityQuery.read(ctx);
     JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true);
+    Responses.json(ctx, 201, publish(queue, durability, body, principal));
+  }
+
+  /**
+   * Publishes what a request asks for, however it came in (the route above, or the server's publish
+   * lane, which serves this route without the servlet layer).
+   *
+   * @param queue the path's queue, checked
+   * @param durability the replicas asked for in the query, or null for the queue's setting
+   * @param body the request body: one job (an object) or many (an array)
+   * @param principal who called
+   * @return the answer's body, sent with status 201: the job's view, or an array of them when the
+   *     body is an array
+   * @throws ApiException 4xx for bad input; engine exceptions as {@link
+   *     io.lineup.server.http.ErrorMapper} maps them
+   */
+  public JsonNode publish(
+      QueueName queue, Durability durability, JsonNode body, Principal principal) {
     List<NewJob> jobs = reader.read(body, principal);
     api.archive().beforePublish(queue);
     if (body.isArray()) {
@@ -43,14 +61,13 @@ public final class JobHandlers {
               : api.lineup().publishAll(queue, jobs, durability);
       ArrayNode answer = Json.MAPPER.createArrayNode();
       results.forEach(result -> answer.add(Views.published(result)));
-      Responses.json(ctx, 201, answer);
-    } else {
-      PublishResult result =
-          durability == null
-              ? api.lineup().publish(queue, jobs.get(0))
-              : api.lineup().publish(queue, jobs.get(0), durability);
-      Responses.json(ctx, 201, Views.published(result));
+      return answer;
     }
+    PublishResult result =
+        durability == null
+            ? api.lineup().publish(queue, jobs.get(0))
+            : api.lineup().publish(queue, jobs.get(0), durability);
+    return Views.published(result);
   }
 
   /** {@code GET /v1/queues/{ns}/{queue}/jobs/{id}}. */

@@ -27,7 +27,15 @@ public final class PathNames {
 
   /** The {@code {ns}} of the path. */
   public static String namespace(Context ctx) {
-    String ns = ctx.pathParam("ns");
+    return namespace(ctx.pathParam("ns"));
+  }
+
+  /**
+   * A namespace as the path gives it.
+   *
+   * @throws ApiException 400 {@code invalid_name} when it is not a namespace name
+   */
+  public static String namespace(String ns) {
     try {
       return QueueName.of(ns, "x").namespace();
     } catch (InvalidArgumentException e) {
@@ -78,7 +86,12 @@ public final class PathNames {
         && JOB_ID.matcher(id).matches();
   }
 
-  private static QueueName queue(String ns, String name) {
+  /**
+   * A queue as the path gives it, in a namespace already checked.
+   *
+   * @throws ApiException 400 {@code invalid_name} when it is not a queue name
+   */
+  public static QueueName queue(String ns, String name) {
     try {
       return QueueName.of(ns, name);
     } catch (InvalidArgumentException e) {

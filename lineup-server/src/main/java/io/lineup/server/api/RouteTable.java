@@ -10,6 +10,9 @@ import java.util.List;
 
 /** Every route of the server, with who may call it. docs/server.md and /openapi.json follow it. */
 public final class RouteTable {
+  /** The publish route, which the server also serves on a lane of its own. */
+  public static final String PUBLISH_PATH = "/v1/queues/{ns}/{queue}/jobs";
+
   private RouteTable() {}
 
   /** The routes, bound to their handlers. */
@@ -41,7 +44,7 @@ public final class RouteTable {
         Route.get("/ui/vendor/{file}", Access.open(), ui::vendor),
         Route.get("/v1/me", Access.anyToken(), dashboard::me),
         Route.get("/v1/overview", Access.anyToken(), dashboard::overview),
-        Route.post(queue + "/jobs", Access.namespace(PUBLISH), jobs::publish),
+        Route.post(PUBLISH_PATH, Access.namespace(PUBLISH), jobs::publish),
         Route.get(job, Access.namespace(PUBLISH, CONSUME, MANAGE, READ), jobs::get),
         Route.delete(job, Access.namespace(PUBLISH, MANAGE), jobs::cancel),
         Route.post(queue + "/leases", Access.namespace(CONSUME), leases::lease),

@@ -103,24 +103,39 @@ public final class ErrorMapper {
     if (error instanceof HttpResponseException && api.code() == ErrorCode.NOT_FOUND) {
       api = notFoundRoute(ctx.path());
     }
+    log(api, error, ctx.method().name(), ctx.path());
+    write(api, ctx);
+  }
+
+  /**
+   * Logs a failure worth an operator's look: an unexpected one with its stack trace, Redis being
+   * away or full as a warning; bad input is not logged (the caller got the reason).
+   */
+  public static void log(ApiException api, Throwable error, String method, String path) {
     if (api.code() == ErrorCode.INTERNAL) {
-      LOG.error("Request failed: {} {}", ctx.method(), ctx.path(), error);
+      LOG.error("Request failed: {} {}", method, path, error);
     } else if (api.code() == ErrorCode.REDIS_UNAVAILABLE
         || api.code() == ErrorCode.REDIS_OUT_OF_MEMORY) {
-      LOG.warn("{} {}: {}", ctx.method(), ctx.path(), api.getMessage());
+      LOG.warn("{} {}: {}", method, path, api.getMessage());
     }
-    write(api, ctx);
   }
 
   /** Writes an API error as JSON. */
   public static void write(ApiException api, Context ctx) {
-    api.headers().forEach(ctx::header);
-    if (api.code() == ErrorCode.UNAUTHORIZED) {
-      ctx.header("WWW-Authenticate", "Bearer");
-    }
+    headers(api).forEach(ctx::header);
     ctx.status(api.status());
     ctx.contentType("application/json");
     ctx.result(Json.write(body(api)));
+  }
+
+  /** The headers an API error is answered with ({@code Retry-After}, {@code WWW-Authenticate}). */
+  public static Map<String, String> headers(ApiException api) {
+    if (api.code() != ErrorCode.UNAUTHORIZED) {
+      return api.headers();
+    }
+    Map<String, String> headers = new LinkedHashMap<>(api.headers());
+    headers.put("WWW-Authenticate", "Bearer");
+    return headers;
   }
 
   /** The JSON error shape of an API error. */

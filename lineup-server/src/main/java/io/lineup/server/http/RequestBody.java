@@ -37,7 +37,21 @@ public final class RequestBody {
    *     when it is not well-formed UTF-8 or not exactly one JSON value
    */
   public static JsonNode read(Context ctx, int maxBytes, boolean required) {
-    byte[] bytes = bytes(ctx, maxBytes);
+    try (InputStream in = ctx.req().getInputStream()) {
+      return parse(bytes(ctx.req().getContentLengthLong(), in, maxBytes), required);
+    } catch (IOException e) {
+      throw unreadable(e);
+    }
+  }
+
+  /**
+   * Parses a body already read (with {@link #bytes}).
+   *
+   * @param required whether an empty body is an error (else it reads as {@code {}})
+   * @throws ApiException 400 {@code invalid_json} when it is not well-formed UTF-8 or not exactly
+   *     one JSON value
+   */
+  public static JsonNode parse(byte[] bytes, boolean required) {
     if (bytes.length == 0 || isBlank(bytes)) {
       if (required) {
         throw new ApiException(ErrorCode.INVALID_JSON, null, "a JSON body is needed");
@@ -142,34 +156,43 @@ public final class RequestBody {
         : " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")";
   }
 
-  private static byte[] bytes(Context ctx, int maxBytes) {
-    long declared = ctx.req().getContentLengthLong();
+  /**
+   * Reads a whole body, within the limit.
+   *
+   * @param declared the Content-Length, or -1 when the body is chunked
+   * @param in the body; not closed here
+   * @param maxBytes the body limit
+   * @throws ApiException 413 {@code body_too_large} over {@code maxBytes}
+   * @throws IOException when the body cannot be read (the client went away)
+   */
+  public static byte[] bytes(long declared, InputStream in, int maxBytes) throws IOException {
     if (declared > maxBytes) {
       throw tooLarge(maxBytes);
     }
-    try (InputStream in = ctx.req().getInputStream()) {
-      if (declared >= 0) {
-        // The usual case: read exactly the declared length into an array of its size, rather
-        // than through a fresh 16 KiB buffer and a growing copy for every request (a publish
-        // body is a few hundred bytes).
-        return in.readNBytes((int) declared);
-      }
-      ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
-      byte[] buffer = new byte[8 * 1024];
-      long total = 0;
-      int n;
-      while ((n = in.read(buffer)) != -1) {
-        total += n;
-        if (total > maxBytes) {
-          throw tooLarge(maxBytes);
-        }
-        out.write(buffer, 0, n);
-      }
-      return out.toByteArray();
-    } catch (IOException e) {
-      throw new ApiException(
-          ErrorCode.INVALID_JSON, null, "the body could not be read: " + e.getMessage());
+    if (declared >= 0) {
+      // The usual case: read exactly the declared length into an array of its size, rather
+      // than through a fresh 16 KiB buffer and a growing copy for every request (a publish
+      // body is a few hundred bytes).
+      return in.readNBytes((int) declared);
     }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+    byte[] buffer = new byte[8 * 1024];
+    long total = 0;
+    int n;
+    while ((n = in.read(buffer)) != -1) {
+      total += n;
+      if (total > maxBytes) {
+        throw tooLarge(maxBytes);
+      }
+      out.write(buffer, 0, n);
+    }
+    return out.toByteArray();
+  }
+
+  /** 400 {@code invalid_json}: the body could not be read. */
+  public static ApiException unreadable(IOException e) {
+    return new ApiException(
+        ErrorCode.INVALID_JSON, null, "the body could not be read: " + e.getMessage());
   }
 
   private static ApiException tooLarge(int maxBytes) {

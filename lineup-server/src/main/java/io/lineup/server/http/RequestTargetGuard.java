@@ -1,7 +1,5 @@
 package io.lineup.server.http;
 
-import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -28,11 +26,8 @@ public final class RequestTargetGuard extends Handler.Wrapper {
     if (refusal == null) {
       return super.handle(request, response, callback);
     }
-    ApiException error = new ApiException(ErrorCode.BAD_REQUEST, null, refusal);
-    response.setStatus(error.status());
     response.getHeaders().put(RequestIds.HEADER, RequestIds.generate());
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.write(true, ByteBuffer.wrap(Json.write(ErrorMapper.body(error))), callback);
+    CoreAnswers.error(response, new ApiException(ErrorCode.BAD_REQUEST, null, refusal), callback);
     return true;
   }
 

@@ -1,0 +1,189 @@
+package io.lineup.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The publish lane serves {@code POST /v1/queues/{ns}/{queue}/jobs} without the servlet layer; a
+ * publish with a query goes the servlet way. Every answer, good or bad, must be the same either
+ * way.
+ */
+class PublishLaneTest {
+  @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
+
+  /** A query the servlet route takes and the lane does not: the queue's own durability. */
+  private static final String BY_THE_ROUTES = "?durable_replicas=0";
+
+  static Api admin;
+
+  @BeforeAll
+  static void start() {
+    admin = server.admin();
+    assertThat(admin.post("/v1/admin/namespaces", "{\"name\": \"shop\"}").status()).isEqualTo(201);
+  }
+
+  @Test
+  void aPublishOnTheLaneIsAnsweredWithTheStatusHeadersAndFieldsOfTheRoute() {
+    Api caller = admin.withHeader("X-Request-Id", "order-42");
+    String job = "{\"payload\": {\"order\": 42}, \"delay_ms\": 60000}";
+
+    Reply lane = caller.post("/v1/queues/shop/orders/jobs", job);
+    Reply route = caller.post("/v1/queues/shop/orders/jobs" + BY_THE_ROUTES, job);
+
+    assertThat(lane.status()).as(lane.toString()).isEqualTo(201);
+    assertThat(route.status()).as(route.toString()).isEqualTo(201);
+    assertThat(headerNames(lane)).isEqualTo(headerNames(route));
+    assertThat(lane.header("Content-Type")).isEqualTo(route.header("Content-Type"));
+    assertThat(lane.header("Content-Length")).isEqualTo(Integer.toString(lane.raw().body().length));
+    assertThat(lane.header("X-Request-Id")).isEqualTo("order-42");
+    assertThat(fieldNames(lane.json())).isEqualTo(fieldNames(route.json()));
+    assertThat(lane.field("state")).isEqualTo(route.field("state")).isEqualTo("DELAYED");
+    assertThat(admin.get("/v1/queues/shop/orders/jobs/" + lane.field("id")).field("state"))
+        .as("the lane's job is stored")
+        .isEqualTo("DELAYED");
+  }
+
+  @Test
+  void aBatchOnTheLaneIsPublishedInOrder() {
+    Reply lane =
+        admin.post(
+            "/v1/queues/shop/batch/jobs",
+            "[{\"id\": \"first\", \"payload\": 1}, {\"id\": \"second\", \"payload\": 2}]");
+
+    assertThat(lane.status()).as(lane.toString()).isEqualTo(201);
+    assertThat(lane.json().findValuesAsText("id")).containsExactly("first", "second");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "no token | none | /v1/queues/shop/orders/jobs | {\"payload\": 1}",
+        "an unknown token | nobody | /v1/queues/shop/orders/jobs | {\"payload\": 1}",
+        "a body that is not JSON | admin | /v1/queues/shop/orders/jobs | {\"payload\": ",
+        "an empty body | admin | /v1/queues/shop/orders/jobs | ''",
+        "a field of the wrong type | admin | /v1/queues/shop/orders/jobs | {\"delay_ms\": \"soon\"}",
+        "a bad queue name | admin | /v1/queues/shop/or:ders/jobs | {\"payload\": 1}",
+        "a bad namespace | admin | /v1/queues/sh:op/orders/jobs | {\"payload\": 1}",
+      })
+  void aRefusalOnTheLaneHasTheStatusHeadersAndErrorOfTheRoute(
+      String what, String token, String path, String body) {
+    Api caller =
+        switch (token) {
+          case "none" -> admin.as(null);
+          case "admin" -> admin;
+          default -> admin.as(token);
+        };
+
+    Reply lane = caller.post(path, body);
+    Reply route = caller.post(path + BY_THE_ROUTES, body);
+
+    assertThat(lane.status()).as(lane.toString()).isBetween(400, 499);
+    assertThat(lane.status()).as(what).isEqualTo(route.status());
+    assertThat(lane.field("error")).isEqualTo(route.field("error"));
+    assertThat(lane.field("message")).isEqualTo(route.field("message"));
+    assertThat(lane.field("field")).isEqualTo(route.field("field"));
+    assertThat(headerNames(lane)).isEqualTo(headerNames(route));
+    assertThat(lane.header("WWW-Authenticate")).isEqualTo(route.header("WWW-Authenticate"));
+  }
+
+  @Test
+  void aPublishToAnotherNamespaceIsRefusedOnTheLaneAsOnTheRoute() {
+    assertThat(admin.post("/v1/admin/namespaces", "{\"name\": \"blog\"}").status()).isEqualTo(201);
+    Reply issued =
+        admin.post(
+            "/v1/admin/tokens",
+            "{\"namespace\": \"blog\", \"scopes\": [\"publish\"], \"name\": \"lane\"}");
+    assertThat(issued.status()).as(issued.toString()).isEqualTo(201);
+    Api blog = admin.as(issued.field("token"));
+
+    Reply lane = blog.post("/v1/queues/shop/orders/jobs", "{\"payload\": 1}");
+    Reply route = blog.post("/v1/queues/shop/orders/jobs" + BY_THE_ROUTES, "{\"payload\": 1}");
+
+    assertThat(lane.status()).as(lane.toString()).isEqualTo(403);
+    assertThat(lane.field("message")).isEqualTo(route.field("message"));
+    assertThat(blog.post("/v1/queues/blog/posts/jobs", "{\"payload\": 1}").status())
+        .as("its own namespace")
+        .isEqualTo(201);
+  }
+
+  @Test
+  void pathsTheLaneDoesNotTakeAreAnsweredByTheRoutes() {
+    Reply trailingSlash = admin.post("/v1/queues/shop/orders/jobs/", "{\"payload\": 1}");
+    assertThat(trailingSlash.status()).isEqualTo(404);
+    assertThat(trailingSlash.field("message")).contains("try /v1/queues/shop/orders/jobs");
+
+    Reply read = admin.get("/v1/queues/shop/orders/jobs");
+    assertThat(read.status()).as(read.toString()).isEqualTo(405);
+
+    Reply encoded = admin.post("/v1/queues/shop/%6Frders/jobs", "{\"payload\": 1}");
+    assertThat(encoded.status()).as(encoded.toString()).isEqualTo(201);
+  }
+
+  @Test
+  void theLaneCountsItsPublishesUnderThePublishRoute() {
+    double before = publishCount();
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(admin.post("/v1/queues/shop/counted/jobs", "{\"payload\": 1}").status())
+          .isEqualTo(201);
+    }
+
+    assertThat(publishCount() - before).isEqualTo(3.0);
+  }
+
+  @ParameterizedTest(name = "{0} → {1}")
+  @CsvSource({
+    "/v1/queues/shop/orders/jobs, 15",
+    "/v1/queues/a/b/jobs, 12",
+    "/v1/queues/shop/orders/jobs/, -1",
+    "/v1/queues/shop//jobs, -1",
+    "/v1/queues//orders/jobs, -1",
+    "/v1/queues/shop/orders/x/jobs, -1",
+    "/v1/queues/shop/o%72ders/jobs, -1",
+    "/v1/queues/shop/orders;x=1/jobs, -1",
+    "/v1/queues/shop/orders/jobs/abc, -1",
+    "/v1/queues/jobs, -1",
+  })
+  void theLaneTakesOnlyAPublishPathWithTwoPlainNames(String path, int slash) {
+    assertThat(PublishLane.slashBetweenNames(path)).isEqualTo(slash);
+  }
+
+  private static double publishCount() {
+    Reply metrics = admin.get("/metrics");
+    for (String line : metrics.text().split("\n")) {
+      if (line.startsWith("lineup_http_server_requests_seconds_count")
+          && line.contains("route=\"/v1/queues/{ns}/{queue}/jobs\"")
+          && line.contains("status=\"201\"")) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return 0;
+  }
+
+  private static Set<String> headerNames(Reply reply) {
+    Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    names.addAll(reply.raw().headers().map().keySet());
+    names.remove("date");
+    // A refusal sent before the body was read closes the connection when the body has not all
+    // arrived yet, on either way: a matter of timing, not of the answer.
+    names.remove("connection");
+    return names;
+  }
+
+  private static List<String> fieldNames(JsonNode json) {
+    List<String> names = new ArrayList<>();
+    json.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+}
