@@ -64,6 +64,42 @@ class PublishLaneTest {
     assertThat(lane.json().findValuesAsText("id")).containsExactly("first", "second");
   }
 
+  @Test
+  void aChunkedBodyIsReadToItsEndOnTheLane() {
+    String first = "{\"id\": \"chunked\", ";
+    String second = "\"payload\": {\"parts\": 2}}";
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer =
+          http.send(
+                  "POST /v1/queues/shop/chunks/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      + "Authorization: Bearer "
+                      + LineupServerExtension.ADMIN_TOKEN
+                      + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      + Integer.toHexString(first.length())
+                      + "\r\n"
+                      + first
+                      + "\r\n")
+              .send(Integer.toHexString(second.length()) + "\r\n" + second + "\r\n0\r\n\r\n")
+              .readAll();
+
+      assertThat(answer).startsWith("HTTP/1.1 201");
+      assertThat(answer).contains("\"id\":\"chunked\"");
+    }
+    assertThat(admin.get("/v1/queues/shop/chunks/jobs/chunked").text()).contains("\"parts\":2");
+  }
+
+  @Test
+  void publishesOnOneKeptAliveConnectionAreEachAnswered() {
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String token = LineupServerExtension.ADMIN_TOKEN;
+      String one = http.post("/v1/queues/shop/alive/jobs", token, "{\"payload\": 1}").readAll();
+      String two = http.post("/v1/queues/shop/alive/jobs", token, "{\"payload\": 2}").readAll();
+
+      assertThat(one).startsWith("HTTP/1.1 201");
+      assertThat(two).startsWith("HTTP/1.1 201");
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
