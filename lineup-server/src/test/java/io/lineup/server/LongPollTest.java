@@ -56,6 +56,9 @@ class LongPollTest {
       }
       await()
           .atMost(Duration.ofSeconds(30))
+          .failFast(
+              "a consumer was answered before any job was published (its answer is printed)",
+              () -> answeredEarly(waiters))
           .until(() -> RedisInfo.blockedClients(server.redisProcess()) == WAITERS);
       assertThat(server.running().waitingLeases()).isEqualTo(WAITERS);
 
@@ -151,5 +154,20 @@ class LongPollTest {
       String third = client.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n").readAll();
       assertThat(third).startsWith("HTTP/1.1 200");
     }
+  }
+
+  /** Whether a waiting consumer was answered already; prints the first such answer or failure. */
+  private static boolean answeredEarly(List<CompletableFuture<Reply>> waiters) {
+    for (CompletableFuture<Reply> waiter : waiters) {
+      if (waiter.isDone()) {
+        System.out.println(
+            "Answered before any publish: "
+                + (waiter.isCompletedExceptionally()
+                    ? waiter.exceptionNow().toString()
+                    : waiter.resultNow().toString()));
+        return true;
+      }
+    }
+    return false;
   }
 }
