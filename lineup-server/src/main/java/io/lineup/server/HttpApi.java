@@ -21,6 +21,7 @@ import io.lineup.server.http.RequestTargetGuard;
 import io.lineup.server.metrics.ServerMetrics;
 import java.util.List;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.VirtualThreads;
@@ -37,6 +38,14 @@ final class HttpApi implements AutoCloseable {
   static final int MAX_PLATFORM_THREADS = 32;
 
   static final int MIN_PLATFORM_THREADS = 4;
+
+  /**
+   * Connections the kernel holds for the acceptor before it takes them (the listen backlog; the
+   * kernel caps it at {@code net.core.somaxconn}). Java's default is 50, which a burst of clients
+   * connecting at once (consumers after a restart) can overflow; a connection whose handshake is
+   * dropped waits for the client's retry, a second or more.
+   */
+  static final int ACCEPT_QUEUE = 1024;
 
   private final Javalin app;
 
@@ -85,8 +94,14 @@ final class HttpApi implements AutoCloseable {
           // No per-connection cache of header lines: API callers' lines differ (tokens, ids),
           // and its lookups were about 4 % of the server's CPU samples per publish.
           config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(0));
-          config.jetty.host = settings.host();
-          config.jetty.port = settings.port();
+          config.jetty.addConnector((server, http) -> {
+            ServerConnector connector =
+                new ServerConnector(server, new HttpConnectionFactory(http));
+            connector.setHost(settings.host());
+            connector.setPort(settings.port());
+            connector.setAcceptQueueSize(ACCEPT_QUEUE);
+            return connector;
+          });
           config.jetty.modifyServer(server -> {
             server.setErrorHandler(new JsonErrorHandler());
             // Javalin puts its servlet context inside the innermost wrapper, the lane. At
