@@ -71,9 +71,11 @@ final class PublishLane extends Handler.Wrapper {
     long start = System.nanoTime();
     String id = gate.open(request.getHeaders().get(RequestIds.HEADER));
     response.getHeaders().put(RequestIds.HEADER, id);
-    int status = 201;
+    // What Jetty answers when an Error escapes; set to the real status on every other way out.
+    int status = 500;
     try {
       byte[] answer = publish(request, response, path, slash);
+      status = 201;
       CoreAnswers.json(response, status, answer, callback);
     } catch (RuntimeException e) {
       ApiException api = ErrorMapper.toApiException(e);

@@ -2,18 +2,32 @@ package io.lineup.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.core.Lineup;
+import io.lineup.core.LineupOptions;
+import io.lineup.core.QueueName;
+import io.lineup.server.api.ApiContext;
+import io.lineup.server.api.JobHandlers;
 import io.lineup.server.api.Route;
+import io.lineup.server.api.RouteTable;
+import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.Access;
 import io.lineup.server.auth.Authenticator;
+import io.lineup.server.auth.Scope;
 import io.lineup.server.http.Draining;
 import io.lineup.server.metrics.ServerMetrics;
+import io.lineup.testing.RedisServerExtension;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The HTTP front on its own: a shutting-down server runs no handler for new requests. */
+/**
+ * The HTTP front on its own: a shutting-down server runs no handler for new requests, and a plain
+ * publish is served on the publish lane, not by the route.
+ */
 class HttpApiTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
 
   @Test
   void handlersRunOnVirtualThreadsAndOnceTheShutdownBeganNoHandlerRuns() {
@@ -50,6 +64,52 @@ class HttpApiTest {
       assertThat(refused.field("error")).isEqualTo("shutting_down");
       assertThat(refused.header("Connection")).isEqualTo("close");
       assertThat(handled).as("the handler did not run").hasValue(1);
+    }
+  }
+
+  @Test
+  void aPlainPublishIsServedOnTheLaneAndOnlyAPublishWithAQueryReachesTheRoute() {
+    AtomicInteger byRoute = new AtomicInteger();
+    List<Route> routes =
+        List.of(
+            Route.post(
+                RouteTable.PUBLISH_PATH,
+                Access.namespace(Scope.PUBLISH),
+                (ctx, principal) -> {
+                  byRoute.incrementAndGet();
+                  ctx.status(299);
+                }));
+    try (Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build());
+        HttpApi http =
+            new HttpApi(
+                ServerSettings.builder().host("127.0.0.1").port(0).build(),
+                routes,
+                new JobHandlers(
+                    new ApiContext(
+                        lineup,
+                        null,
+                        null,
+                        new ApiContext.RequestLimits(1 << 20, 1024),
+                        null,
+                        null,
+                        null,
+                        JobArchive.off(lineup))),
+                new Authenticator(LineupServerExtension.ADMIN_TOKEN, null),
+                new ServerMetrics(),
+                new Draining(),
+                1 << 20)) {
+      Api api = new Api("http://127.0.0.1:" + http.port(), LineupServerExtension.ADMIN_TOKEN);
+
+      Reply plain =
+          api.post("/v1/queues/shop/orders/jobs", "{\"id\": \"on-the-lane\", \"payload\": 1}");
+      assertThat(plain.status()).as(plain.toString()).isEqualTo(201);
+      assertThat(byRoute).as("the route did not run").hasValue(0);
+      assertThat(lineup.get(QueueName.of("shop", "orders"), "on-the-lane")).isPresent();
+
+      Reply withQuery =
+          api.post("/v1/queues/shop/orders/jobs?durable_replicas=0", "{\"payload\": 1}");
+      assertThat(withQuery.status()).isEqualTo(299);
+      assertThat(byRoute).as("the route ran").hasValue(1);
     }
   }
 }

@@ -32,10 +32,8 @@ public final class JsonErrorHandler extends ErrorHandler {
       String message,
       Throwable cause,
       Callback callback) {
-    String id = RequestIds.generate();
-    response.getHeaders().put(RequestIds.HEADER, id);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.write(true, ByteBuffer.wrap(json(code, message)), callback);
+    response.getHeaders().put(RequestIds.HEADER, RequestIds.generate());
+    CoreAnswers.json(response, code, json(code, message), callback);
   }
 
   @Override
