@@ -97,37 +97,82 @@ final class CallCoalescer<K, I, O> {
     }
   }
 
-  /** One key's calls in flight and the requests waiting for them. */
+  /**
+   * One key's calls in flight and the requests waiting for them.
+   *
+   * <p>The lock guards only the two queues and the counts; calls are sent outside it. Why: sending
+   * hands the call to the Redis client, which wakes its I/O thread (a system call), and other
+   * requests for the key spun on the lock meanwhile, a tenth of a busy server's CPU. Order is kept
+   * by sending from one thread at a time: a call is queued in {@code outgoing} under the lock, in
+   * the order its requests arrived, and whichever thread finds no one sending sends the queue,
+   * first in, first out, until it is empty.
+   */
   private final class Lane {
     private final K key;
     private final ArrayDeque<Waiting<I, O>> waiting = new ArrayDeque<>();
+    private final ArrayDeque<List<Waiting<I, O>>> outgoing = new ArrayDeque<>();
     private int running;
+    private boolean sending;
 
     Lane(K key) {
       this.key = key;
     }
 
     CompletableFuture<List<O>> submit(Waiting<I, O> request) {
+      boolean mustSend;
       synchronized (this) {
         if (running >= callsInFlight || !waiting.isEmpty()) {
           waiting.add(request);
-        } else {
-          running++;
-          dispatch(List.of(request));
+          return request.answers();
         }
+        running++;
+        mustSend = queueCall(List.of(request));
+      }
+      if (mustSend) {
+        sendQueued();
       }
       return request.answers();
     }
 
     /**
+     * Queues one call behind those queued before it. Called with the lock held.
+     *
+     * @return true when the caller is now the one sending and must call {@link #sendQueued()}
+     */
+    private boolean queueCall(List<Waiting<I, O>> batch) {
+      outgoing.add(batch);
+      if (sending) {
+        return false;
+      }
+      sending = true;
+      return true;
+    }
+
+    /**
+     * Sends the queued calls in order until none is left. At most {@code callsInFlight} calls are
+     * queued or running at once, so this ends after a few.
+     */
+    private void sendQueued() {
+      while (true) {
+        List<Waiting<I, O>> batch;
+        synchronized (this) {
+          batch = outgoing.poll();
+          if (batch == null) {
+            sending = false;
+            return;
+          }
+        }
+        dispatch(batch);
+      }
+    }
+
+    /**
      * Sends one call; when it ends, sends whatever waited meanwhile, then hands out the answers.
-     * Called with the lane's lock held, so calls leave in the order their requests arrived.
      */
     private void dispatch(List<Waiting<I, O>> batch) {
       // The follow-up runs on a thread of its own, never on the Redis client's I/O thread: a
-      // command
-      // sent from that thread would be written at once, ahead of commands other threads have
-      // already handed to it, and items would then arrive out of order.
+      // command sent from that thread would be written at once, ahead of commands other threads
+      // have already handed to it, and items would then arrive out of order.
       sendSafely(key, itemsOf(batch))
           .whenCompleteAsync(
               (answers, error) -> {
@@ -139,6 +184,7 @@ final class CallCoalescer<K, I, O> {
 
     /** Sends the requests that waited, combined, or notes one call fewer in flight. */
     private void sendNext() {
+      boolean mustSend = false;
       synchronized (this) {
         List<Waiting<I, O>> batch = new ArrayList<>();
         int items = 0;
@@ -161,8 +207,11 @@ final class CallCoalescer<K, I, O> {
         if (batch.isEmpty()) {
           running--;
         } else {
-          dispatch(batch);
+          mustSend = queueCall(batch);
         }
+      }
+      if (mustSend) {
+        sendQueued();
       }
     }
   }
