@@ -9,7 +9,6 @@ import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.CoreAnswers;
 import io.lineup.server.http.ErrorMapper;
-import io.lineup.server.http.Json;
 import io.lineup.server.http.RequestBody;
 import io.lineup.server.http.RequestIds;
 import java.io.IOException;
@@ -104,11 +103,15 @@ final class PublishLane extends Handler.Wrapper {
             PathNames.namespace(ns), path.substring(slash + 1, path.length() - SUFFIX.length()));
     JsonNode body;
     try (InputStream in = Content.Source.asInputStream(request)) {
-      body = RequestBody.parse(RequestBody.bytes(request.getLength(), in, maxBodyBytes), true);
+      body =
+          RequestBody.parse(
+              RequestBody.bytes(request.getLength(), in, maxBodyBytes),
+              true,
+              JobHandlers.PAYLOAD_FIELD);
     } catch (IOException e) {
       throw RequestBody.unreadable(e);
     }
-    return Json.write(jobs.publish(queue, null, body, principal));
+    return jobs.publish(queue, null, body, principal);
   }
 
   /**

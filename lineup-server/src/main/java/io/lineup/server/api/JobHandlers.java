@@ -1,7 +1,6 @@
 package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.lineup.core.Durability;
@@ -21,6 +20,9 @@ public final class JobHandlers {
   private final ApiContext api;
   private final NewJobReader reader;
 
+  /** The publish body's field read as compact text (the payload): see {@link #publish}. */
+  public static final String PAYLOAD_FIELD = NewJobReader.PAYLOAD;
+
   public JobHandlers(ApiContext api) {
     this.api = api;
     this.reader = new NewJobReader(api.limits().maxPayloadBytes());
@@ -33,8 +35,8 @@ public final class JobHandlers {
   public void publish(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
     Durability durability = DurabilityQuery.read(ctx);
-    JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true);
-    Responses.json(ctx, 201, publish(queue, durability, body, principal));
+    JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true, PAYLOAD_FIELD);
+    Responses.jsonText(ctx, 201, publish(queue, durability, body, principal));
   }
 
   /**
@@ -43,14 +45,16 @@ public final class JobHandlers {
    *
    * @param queue the path's queue, checked
    * @param durability the replicas asked for in the query, or null for the queue's setting
-   * @param body the request body: one job (an object) or many (an array)
+   * @param body the request body: one job (an object) or many (an array), its payloads read as
+   *     compact text ({@link RequestBody#parse(byte[], boolean, String)} with {@link
+   *     #PAYLOAD_FIELD})
    * @param principal who called
-   * @return the answer's body, sent with status 201: the job's view, or an array of them when the
-   *     body is an array
+   * @return the answer's body, JSON text sent with status 201: the job's view, or an array of them
+   *     when the body is an array
    * @throws ApiException 4xx for bad input; engine exceptions as {@link
    *     io.lineup.server.http.ErrorMapper} maps them
    */
-  public JsonNode publish(
+  public byte[] publish(
       QueueName queue, Durability durability, JsonNode body, Principal principal) {
     List<NewJob> jobs = reader.read(body, principal);
     api.archive().beforePublish(queue);
@@ -59,15 +63,19 @@ public final class JobHandlers {
           durability == null
               ? api.lineup().publishAll(queue, jobs)
               : api.lineup().publishAll(queue, jobs, durability);
-      ArrayNode answer = Json.MAPPER.createArrayNode();
-      results.forEach(result -> answer.add(Views.published(result)));
-      return answer;
+      return Json.writeWith(g -> {
+        g.writeStartArray();
+        for (PublishResult result : results) {
+          Views.writePublished(g, result);
+        }
+        g.writeEndArray();
+      });
     }
     PublishResult result =
         durability == null
             ? api.lineup().publish(queue, jobs.get(0))
             : api.lineup().publish(queue, jobs.get(0), durability);
-    return Views.published(result);
+    return Json.writeWith(g -> Views.writePublished(g, result));
   }
 
   /** {@code GET /v1/queues/{ns}/{queue}/jobs/{id}}. */

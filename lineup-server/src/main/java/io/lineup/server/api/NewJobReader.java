@@ -5,8 +5,8 @@ import io.lineup.core.Limits;
 import io.lineup.core.NewJob;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
+import io.lineup.server.http.CompactJson;
 import io.lineup.server.http.ErrorCode;
-import io.lineup.server.http.Json;
 import io.lineup.server.http.JsonFields;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,9 +17,12 @@ import java.util.Set;
 
 /** Reads the jobs of a publish body: one object, or an array of 1 to 1,000 objects. */
 final class NewJobReader {
+  /** The field whose value is the job's payload as JSON, read as compact text. */
+  static final String PAYLOAD = "payload";
+
   static final Set<String> FIELDS =
       Set.of(
-          "payload",
+          PAYLOAD,
           "payload_base64",
           "delay_ms",
           "run_at",
@@ -140,7 +143,7 @@ final class NewJobReader {
     byte[] bytes;
     String field;
     if (json != null) {
-      bytes = Json.write(json);
+      bytes = CompactJson.bytesOf(json);
       field = f.path("payload");
     } else if (hasBase64) {
       String text = f.optionalText("payload_base64", Integer.MAX_VALUE);

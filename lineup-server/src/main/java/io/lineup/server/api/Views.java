@@ -1,5 +1,6 @@
 package io.lineup.server.api;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.DeadJob;
 import io.lineup.core.Eta;
@@ -9,6 +10,7 @@ import io.lineup.core.PublishResult;
 import io.lineup.core.QueueSettings;
 import io.lineup.core.QueueStats;
 import io.lineup.server.http.Json;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,15 +23,26 @@ import java.util.Base64;
 public final class Views {
   private Views() {}
 
-  /** A publish result: {@code id, created, state, due_at, position}. */
-  public static ObjectNode published(PublishResult result) {
-    ObjectNode node = Json.object();
-    node.put("id", result.id());
-    node.put("created", result.created());
-    node.put("state", result.state() == null ? null : result.state().name());
-    putTime(node, "due_at", result.dueAt());
-    node.put("position", result.position());
-    return node;
+  /**
+   * Writes a publish result: {@code id, created, state, due_at, position}. Written straight to the
+   * answer's generator, since a publish is the busiest route and a tree costs more to write.
+   */
+  public static void writePublished(JsonGenerator g, PublishResult result) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("id", result.id());
+    g.writeBooleanField("created", result.created());
+    if (result.state() == null) {
+      g.writeNullField("state");
+    } else {
+      g.writeStringField("state", result.state().name());
+    }
+    if (result.dueAt() == null) {
+      g.writeNullField("due_at");
+    } else {
+      g.writeNumberField("due_at", result.dueAt().toEpochMilli());
+    }
+    g.writeNumberField("position", result.position());
+    g.writeEndObject();
   }
 
   /** A leased job, as the lease route answers it. */

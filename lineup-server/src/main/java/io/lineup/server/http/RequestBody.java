@@ -37,8 +37,21 @@ public final class RequestBody {
    *     when it is not well-formed UTF-8 or not exactly one JSON value
    */
   public static JsonNode read(Context ctx, int maxBytes, boolean required) {
+    return read(ctx, maxBytes, required, null);
+  }
+
+  /**
+   * Reads and parses the body, keeping one field's values as compact text ({@link #parse(byte[],
+   * boolean, String)}).
+   *
+   * @param required whether an empty body is an error (else it reads as {@code {}})
+   * @param compactField the field kept as a {@link CompactJson}; null to keep none
+   * @throws ApiException 413 {@code body_too_large} over {@code maxBytes}; 400 {@code invalid_json}
+   *     when it is not well-formed UTF-8 or not exactly one JSON value
+   */
+  public static JsonNode read(Context ctx, int maxBytes, boolean required, String compactField) {
     try (InputStream in = ctx.req().getInputStream()) {
-      return parse(bytes(ctx.req().getContentLengthLong(), in, maxBytes), required);
+      return parse(bytes(ctx.req().getContentLengthLong(), in, maxBytes), required, compactField);
     } catch (IOException e) {
       throw unreadable(e);
     }
@@ -52,6 +65,20 @@ public final class RequestBody {
    *     one JSON value
    */
   public static JsonNode parse(byte[] bytes, boolean required) {
+    return parse(bytes, required, null);
+  }
+
+  /**
+   * Parses a body already read (with {@link #bytes}), keeping one field's values as compact text
+   * ({@link CompactFieldParser}).
+   *
+   * @param required whether an empty body is an error (else it reads as {@code {}})
+   * @param compactField the field of the body object (or of each object of a body array) whose
+   *     value is kept as a {@link CompactJson}; null to keep none
+   * @throws ApiException 400 {@code invalid_json} when it is not well-formed UTF-8 or not exactly
+   *     one JSON value
+   */
+  public static JsonNode parse(byte[] bytes, boolean required, String compactField) {
     if (bytes.length == 0 || isBlank(bytes)) {
       if (required) {
         throw new ApiException(ErrorCode.INVALID_JSON, null, "a JSON body is needed");
@@ -68,7 +95,8 @@ public final class RequestBody {
           "the body is not well-formed UTF-8 (byte offset " + invalid + ")");
     }
     try {
-      JsonNode node = Json.parse(bytes);
+      JsonNode node =
+          compactField == null ? Json.parse(bytes) : CompactFieldParser.parse(bytes, compactField);
       if (node == null || node.isMissingNode()) {
         throw new ApiException(ErrorCode.INVALID_JSON, null, "a JSON body is needed");
       }
