@@ -96,6 +96,7 @@ public final class ScriptLibrary {
    * Loads one script by name, includes resolved. Of the included helpers, only the functions the
    * script uses (directly or through other helpers) are kept: Lua creates a closure for every
    * {@code local function} on every call, which costs about 0.3 microseconds of Redis time each.
+   * Its whole-number constants are written into the code that uses them ({@link LuaConstants}).
    *
    * @throws IllegalStateException when the script or an included helper is missing
    */
@@ -121,7 +122,7 @@ public final class ScriptLibrary {
       StringBuilder whole = new StringBuilder();
       helpers.forEach(chunk -> whole.append(chunk.text()));
       body.forEach(line -> whole.append(line).append('\n'));
-      return LuaScript.of(name, shebang(name) + whole);
+      return LuaScript.of(name, shebang(name) + LuaConstants.inline(whole.toString()));
     }
     String used = String.join("\n", body);
     boolean grew = true;
@@ -144,7 +145,7 @@ public final class ScriptLibrary {
       }
     }
     body.forEach(line -> out.append(line).append('\n'));
-    return LuaScript.of(name, shebang(name) + out);
+    return LuaScript.of(name, shebang(name) + LuaConstants.inline(out.toString()));
   }
 
   /** The first line: how the script behaves when Redis is at its memory limit (Redis 7.0+). */
