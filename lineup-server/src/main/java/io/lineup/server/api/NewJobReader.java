@@ -134,7 +134,7 @@ final class NewJobReader {
   }
 
   private byte[] payload(JsonFields f) {
-    JsonNode json = f.has("payload") ? f.raw("payload") : null;
+    JsonNode json = f.has(PAYLOAD) ? f.raw(PAYLOAD) : null;
     boolean hasBase64 = f.has("payload_base64");
     if (json != null && hasBase64) {
       throw ApiException.invalidField(
@@ -144,7 +144,7 @@ final class NewJobReader {
     String field;
     if (json != null) {
       bytes = CompactJson.bytesOf(json);
-      field = f.path("payload");
+      field = f.path(PAYLOAD);
     } else if (hasBase64) {
       String text = f.optionalText("payload_base64", Integer.MAX_VALUE);
       try {
@@ -155,7 +155,7 @@ final class NewJobReader {
       field = f.path("payload_base64");
     } else {
       throw ApiException.invalidField(
-          f.path("payload"), "is required: any JSON value, or payload_base64 for raw bytes");
+          f.path(PAYLOAD), "is required: any JSON value, or payload_base64 for raw bytes");
     }
     if (bytes.length > maxPayloadBytes) {
       throw new ApiException(

@@ -1,6 +1,5 @@
 package io.lineup.core.internal.store;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +36,8 @@ final class LuaConstants {
   /** The script with its constants written in place; the script itself when it has none. */
   static String inline(String source) {
     String[] lines = source.split("\n", -1);
+    Map<Integer, List<String>> declaredOn = new HashMap<>(); // line -> the names it declares
     Map<String, String> values = new HashMap<>();
-    List<Integer> declarationLines = new ArrayList<>();
     Map<String, Integer> declarations = new HashMap<>();
     for (int i = 0; i < lines.length; i++) {
       Matcher d = DECLARATION.matcher(lines[i]);
@@ -50,58 +49,32 @@ final class LuaConstants {
       if (names.length != numbers.length) {
         continue;
       }
+      declaredOn.put(i, List.of(names));
       for (int k = 0; k < names.length; k++) {
         values.put(names[k], numbers[k]);
         declarations.merge(names[k], 1, Integer::sum);
       }
-      declarationLines.add(i);
+    }
+    // A name declared twice (shadowed) or assigned after its declaration stays a local, and so do
+    // the names declared beside it: a line declares its names together, so it stays whole.
+    for (List<String> names : declaredOn.values()) {
+      if (names.stream().anyMatch(name -> declarations.get(name) > 1 || reassigned(source, name))) {
+        names.forEach(values::remove);
+      }
     }
     if (values.isEmpty()) {
       return source;
     }
-    // A name declared twice (shadowed) or assigned after its declaration is left as it is.
-    for (String name : List.copyOf(values.keySet())) {
-      if (declarations.get(name) > 1 || reassigned(source, name)) {
-        values.remove(name);
-      }
-    }
-    // A line declares its names together: when one of them stays a local, they all do, so the
-    // line stays as it is.
-    for (int line : declarationLines) {
-      if (!allInlined(lines[line], values)) {
-        Matcher d = DECLARATION.matcher(lines[line]);
-        if (d.matches()) {
-          for (String name : d.group(1).split("\\s*,\\s*")) {
-            values.remove(name);
-          }
-        }
-      }
-    }
     StringBuilder kept = new StringBuilder();
     for (int i = 0; i < lines.length; i++) {
-      if (declarationLines.contains(i) && allInlined(lines[i], values)) {
-        kept.append(""); // the declaration goes; its line stays, empty
-      } else {
-        kept.append(lines[i]);
-      }
+      List<String> names = declaredOn.get(i);
+      // An inlined declaration goes; its line stays, empty, so line numbers still match.
+      kept.append(names != null && values.containsKey(names.get(0)) ? "" : lines[i]);
       if (i < lines.length - 1) {
         kept.append('\n');
       }
     }
     return replaceNames(kept.toString(), values);
-  }
-
-  private static boolean allInlined(String declaration, Map<String, String> values) {
-    Matcher d = DECLARATION.matcher(declaration);
-    if (!d.matches()) {
-      return false;
-    }
-    for (String name : d.group(1).split("\\s*,\\s*")) {
-      if (!values.containsKey(name)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Whether the name is assigned anywhere but in a {@code local} declaration. */
