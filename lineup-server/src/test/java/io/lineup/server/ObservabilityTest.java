@@ -71,8 +71,8 @@ class ObservabilityTest {
                 "method=\"POST\"",
                 "status=\"201\""))
         .isGreaterThanOrEqualTo(1);
-    assertThat(sample(text, "lineup_redis_commands_seconds_count", "command=\"EVALSHA\""))
-        .isPositive();
+    // A script's first call goes the script way (EVALSHA) while its library loads, then FCALL.
+    assertThat(scriptCommandSamples(text)).isPositive();
     assertThat(text).contains("lineup_lease_waiters").contains("lineup_redis_up 1.0");
   }
 
@@ -173,6 +173,19 @@ class ObservabilityTest {
   }
 
   /** The value of the sample of {@code metric} whose labels include all of {@code labels}. */
+  /** The timed script calls, FCALL and EVALSHA together. */
+  private static double scriptCommandSamples(String exposition) {
+    double sum = 0;
+    for (String command : List.of("FCALL", "EVALSHA")) {
+      if (exposition.contains("command=\"" + command + "\"")) {
+        sum +=
+            sample(
+                exposition, "lineup_redis_commands_seconds_count", "command=\"" + command + "\"");
+      }
+    }
+    return sum;
+  }
+
   static double sample(String exposition, String metric, String... labels) {
     for (String line : exposition.split("\n")) {
       if (!line.startsWith(metric + "{")) {

@@ -41,8 +41,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
- * The only class that talks to Redis: runs scripts by EVALSHA (falling back to EVAL when the server
- * lost its script cache), keeps the queue registry, and owns the connections.
+ * The only class that talks to Redis: runs scripts as Redis Functions by FCALL (falling back to
+ * EVALSHA, then EVAL, where a function is missing or Redis refuses functions: {@link
+ * ScriptFunctions}), keeps the queue registry, and owns the connections.
  *
  * <p>One shared connection carries every non-blocking call, pipelined by Lettuce; consumers that
  * block borrow a dedicated connection from the {@link WakeWaiter}. Commands fail fast while Redis
@@ -58,6 +59,7 @@ public final class RedisGateway implements AutoCloseable {
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
   private final WakeWaiter waiter;
   private final ReplyDeadlines deadlines;
+  private final ScriptFunctions functions = new ScriptFunctions(this::loadLibrary);
   private final Object durableLock = new Object();
 
   /** Shortest time between two topology refreshes a failure triggers (Redis Cluster). */
@@ -251,6 +253,15 @@ public final class RedisGateway implements AutoCloseable {
    * @throws LineupException when the script fails
    */
   public Object run(LuaScript script, byte[][] keys, byte[][] args) {
+    if (functions.enabled()) {
+      try {
+        return await(commands.fcall(script.functionName(), ScriptOutputType.OBJECT, keys, args));
+      } catch (LineupException e) {
+        if (!functions.fallsBack(e.getCause(), script)) {
+          throw e;
+        }
+      }
+    }
     try {
       return await(commands.evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args));
     } catch (LineupException e) {
@@ -360,23 +371,55 @@ public final class RedisGateway implements AutoCloseable {
     }
   }
 
-  private static CompletableFuture<Object> runAsync(
+  private CompletableFuture<Object> runAsync(
       RedisClusterAsyncCommands<byte[], byte[]> commands,
       LuaScript script,
       byte[][] keys,
       byte[][] args) {
+    if (!functions.enabled()) {
+      return translated(evaluate(commands, script, keys, args));
+    }
     return translated(
         commands
-            .evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args)
+            .<Object>fcall(script.functionName(), ScriptOutputType.OBJECT, keys, args)
             .toCompletableFuture()
             .exceptionallyCompose(error -> {
-              if (unwrap(error) instanceof RedisNoScriptException) {
-                return commands
-                    .<Object>eval(script.source(), ScriptOutputType.OBJECT, keys, args)
-                    .toCompletableFuture();
+              if (functions.fallsBack(error, script)) {
+                return evaluate(commands, script, keys, args);
               }
               return CompletableFuture.failedFuture(error);
             }));
+  }
+
+  /** The script way: EVALSHA, and EVAL when the server's script cache lost the script. */
+  private static CompletableFuture<Object> evaluate(
+      RedisClusterAsyncCommands<byte[], byte[]> commands,
+      LuaScript script,
+      byte[][] keys,
+      byte[][] args) {
+    return commands
+        .<Object>evalsha(script.sha1(), ScriptOutputType.OBJECT, keys, args)
+        .toCompletableFuture()
+        .exceptionallyCompose(error -> {
+          if (unwrap(error) instanceof RedisNoScriptException) {
+            return commands
+                .<Object>eval(script.source(), ScriptOutputType.OBJECT, keys, args)
+                .toCompletableFuture();
+          }
+          return CompletableFuture.failedFuture(error);
+        });
+  }
+
+  /**
+   * Loads a script's library ({@code FUNCTION LOAD REPLACE}) on the server, or on every master of a
+   * Redis Cluster; fails after the command timeout at the latest.
+   */
+  private CompletionStage<?> loadLibrary(String library) {
+    CompletionStage<?> load =
+        connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster
+            ? cluster.async().masters().commands().functionLoad(library, true)
+            : commands.functionLoad(library, true);
+    return load.toCompletableFuture().orTimeout(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /**

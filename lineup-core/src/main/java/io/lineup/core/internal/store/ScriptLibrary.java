@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 public final class ScriptLibrary {
   // Declared before the scripts below, which use them while the class initialises.
   private static final String INCLUDE = "--#include ";
+  // Where the helpers end and the script's own code begins while constants are written in.
+  private static final String BODY_MARK = "--#body";
   private static final Pattern FUNCTION_START =
       Pattern.compile("local function ([A-Za-z_][A-Za-z0-9_]*)\\(");
 
@@ -121,8 +123,7 @@ public final class ScriptLibrary {
     if (!prune) {
       StringBuilder whole = new StringBuilder();
       helpers.forEach(chunk -> whole.append(chunk.text()));
-      body.forEach(line -> whole.append(line).append('\n'));
-      return LuaScript.of(name, shebang(name) + LuaConstants.inline(whole.toString()));
+      return script(name, whole.toString(), body);
     }
     String used = String.join("\n", body);
     boolean grew = true;
@@ -144,8 +145,33 @@ public final class ScriptLibrary {
         out.append(chunk.text());
       }
     }
-    body.forEach(line -> out.append(line).append('\n'));
-    return LuaScript.of(name, shebang(name) + LuaConstants.inline(out.toString()));
+    return script(name, out.toString(), body);
+  }
+
+  /**
+   * The script from its helpers' text and its own lines, constants written in ({@link
+   * LuaConstants}), in both forms: the text {@code EVALSHA} runs and the library {@code FCALL}
+   * calls ({@link FunctionLibrary}).
+   */
+  private static LuaScript script(String name, String helpers, List<String> body) {
+    StringBuilder whole = new StringBuilder(helpers).append(BODY_MARK).append('\n');
+    body.forEach(line -> whole.append(line).append('\n'));
+    String inlined = LuaConstants.inline(whole.toString());
+    // The mark starts a line: the first, or one after the helpers' last newline.
+    int mark =
+        inlined.startsWith(BODY_MARK + "\n") ? 0 : inlined.indexOf("\n" + BODY_MARK + "\n") + 1;
+    String inlinedHelpers = inlined.substring(0, mark);
+    String inlinedBody = inlined.substring(mark + BODY_MARK.length() + 1);
+    String source = shebang(name) + inlinedHelpers + inlinedBody;
+    return LuaScript.of(
+        name,
+        source,
+        sha1 ->
+            FunctionLibrary.of(
+                FunctionLibrary.functionName(name, sha1),
+                inlinedHelpers,
+                inlinedBody,
+                !ADDING_SCRIPTS.contains(name)));
   }
 
   /** The first line: how the script behaves when Redis is at its memory limit (Redis 7.0+). */
@@ -157,7 +183,7 @@ public final class ScriptLibrary {
    * A top-level piece of a helper file: a {@code local function} (named) or other lines (null
    * name).
    */
-  private record Chunk(String function, String text) {}
+  record Chunk(String function, String text) {}
 
   private static boolean mentions(String text, String function) {
     return Pattern.compile("\\b" + Pattern.quote(function) + "\\s*\\(").matcher(text).find();
@@ -204,7 +230,7 @@ public final class ScriptLibrary {
    * Splits a helper file into its top-level functions (with the comments above them) and other
    * lines.
    */
-  private static List<Chunk> chunks(String text) {
+  static List<Chunk> chunks(String text) {
     List<Chunk> chunks = new ArrayList<>();
     StringBuilder pending = new StringBuilder();
     String function = null;
