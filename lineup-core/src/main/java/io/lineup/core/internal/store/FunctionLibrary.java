@@ -39,8 +39,8 @@ final class FunctionLibrary {
           "^local\\s+([A-Za-z_][A-Za-z0-9_]*(?:\\s*,\\s*[A-Za-z_][A-Za-z0-9_]*)*)(.*)$");
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-  /** The start of the names of the functions that set a call's state; no helper may use it. */
-  private static final String BEGIN_CALL = "begin_call_";
+  /** The start of every name the library adds; no helper may use it. */
+  private static final String OWN = "lineup_lib_";
 
   /** Most names one Lua 5.1 function may capture (LUAI_MAXUPVALUES) is 60; stay well below. */
   private static final int NAMES_PER_BEGIN = 40;
@@ -56,22 +56,28 @@ final class FunctionLibrary {
   }
 
   /**
+   * A top-level statement of the helpers that is not a function: the names it declares and its text
+   * as an assignment to them (several lines for a table spread over lines).
+   */
+  private record Statement(List<String> names, String text) {}
+
+  /**
    * The library's text.
    *
    * @param name the library's and its function's name ({@link #functionName})
    * @param helpers the included helpers, constants already written in ({@link LuaConstants})
    * @param body the script's own code
    * @param allowOom whether the function may run while Redis is at its memory limit
-   * @throws IllegalStateException when a helper declares a name twice, or a declaration cannot be
-   *     read
+   * @throws IllegalStateException when a helper declares a name twice or takes a name of the
+   *     library's own, or a declaration cannot be read
    */
   static String of(String name, String helpers, String body, boolean allowOom) {
     List<String> functions = new ArrayList<>();
-    List<String> state = new ArrayList<>(); // statements run at the start of every call
+    List<Statement> statements = new ArrayList<>();
     Set<String> names = new LinkedHashSet<>();
     for (ScriptLibrary.Chunk chunk : ScriptLibrary.chunks(helpers)) {
       if (chunk.function() != null) {
-        if (chunk.function().startsWith(BEGIN_CALL)) {
+        if (chunk.function().startsWith(OWN)) {
           throw new IllegalStateException(
               "A helper of " + name + " takes the library's own name " + chunk.function());
         }
@@ -80,39 +86,47 @@ final class FunctionLibrary {
       }
       for (String line : chunk.text().split("\n")) {
         if (line.startsWith("local ")) {
-          Matcher d = DECLARATION.matcher(line);
-          if (!d.matches()) {
-            throw new IllegalStateException("Unreadable declaration in " + name + ": " + line);
-          }
-          List<String> declared = List.of(d.group(1).split("\\s*,\\s*"));
-          declared.forEach(n -> {
-            if (!names.add(n)) {
-              throw new IllegalStateException("A helper of " + name + " declares " + n + " twice");
-            }
-          });
-          String rest = d.group(2).strip();
-          // A bare declaration: the name starts every call as nil.
-          state.add(String.join(", ", declared) + (rest.startsWith("=") ? " " + rest : " = nil"));
+          statements.add(declaration(name, line, names));
         } else if (!line.isBlank() && !line.startsWith("--")) {
           // The rest of a statement that began on an earlier line (a table spread over lines).
-          state.add(line);
+          Statement last = statements.isEmpty() ? null : statements.remove(statements.size() - 1);
+          statements.add(
+              last == null
+                  ? new Statement(List.of(), line)
+                  : new Statement(last.names(), last.text() + "\n" + line));
         }
       }
     }
+    String script = helpers + body;
+    List<String> once = new ArrayList<>();
+    List<String> everyCall = new ArrayList<>();
+    for (Statement statement : statements) {
+      boolean constant =
+          !statement.names().isEmpty()
+              && ConstantStatements.holdsConstants(statement.names(), statement.text(), script);
+      (constant ? once : everyCall).add(statement.text());
+    }
     StringBuilder out = new StringBuilder();
     out.append("#!lua name=").append(name).append('\n');
-    out.append("local KEYS, ARGV\n");
+    out.append("local KEYS, ARGV, ").append(OWN).append("ready\n");
     for (String n : names) {
       out.append("local ").append(n).append('\n');
     }
     functions.forEach(out::append);
-    List<String> begins = beginFunctions(state, out);
+    List<String> onceBegins = beginFunctions(once, OWN + "once_", out);
+    List<String> begins = beginFunctions(everyCall, OWN + "begin_", out);
     out.append("redis.register_function{function_name = '")
         .append(name)
         .append("', flags = {")
         .append(allowOom ? "'allow-oom'" : "")
         .append("}, callback = function(keys, args)\n");
     out.append("KEYS, ARGV = keys, args\n");
+    if (!onceBegins.isEmpty()) {
+      out.append("if not ").append(OWN).append("ready then\n");
+      onceBegins.forEach(begin -> out.append(begin).append("()\n"));
+      out.append(OWN).append("ready = true\n");
+      out.append("end\n");
+    }
     begins.forEach(begin -> out.append(begin).append("()\n"));
     out.append(body);
     if (!body.endsWith("\n")) {
@@ -122,11 +136,36 @@ final class FunctionLibrary {
     return out.toString();
   }
 
+  /** A {@code local} line: its names (recorded in {@code names}) and the line as an assignment. */
+  private static Statement declaration(String library, String line, Set<String> names) {
+    Matcher d = DECLARATION.matcher(line);
+    if (!d.matches()) {
+      throw new IllegalStateException("Unreadable declaration in " + library + ": " + line);
+    }
+    List<String> declared = List.of(d.group(1).split("\\s*,\\s*"));
+    for (String n : declared) {
+      if (!names.add(n)) {
+        throw new IllegalStateException("A helper of " + library + " declares " + n + " twice");
+      }
+      if (n.startsWith(OWN)) {
+        throw new IllegalStateException(
+            "A helper of " + library + " takes the library's own name " + n);
+      }
+    }
+    String rest = d.group(2).strip();
+    if (!rest.startsWith("=")) {
+      // A bare declaration: the name starts every call as nil.
+      return new Statement(List.of(), String.join(", ", declared) + " = nil");
+    }
+    return new Statement(declared, String.join(", ", declared) + " " + rest);
+  }
+
   /**
-   * Writes the per-call statements into functions that each capture at most {@link
-   * #NAMES_PER_BEGIN} names, a statement never split; returns their names in the order to call.
+   * Writes the statements into functions named {@code prefix} and a number, each capturing at most
+   * {@link #NAMES_PER_BEGIN} names, a statement never split; returns their names in the order to
+   * call.
    */
-  private static List<String> beginFunctions(List<String> state, StringBuilder out) {
+  private static List<String> beginFunctions(List<String> state, String prefix, StringBuilder out) {
     List<String> begins = new ArrayList<>();
     List<List<String>> groups = new ArrayList<>();
     List<String> group = new ArrayList<>();
@@ -139,7 +178,7 @@ final class FunctionLibrary {
       }
       Set<String> union = new LinkedHashSet<>(captured);
       union.addAll(mentioned);
-      if (!group.isEmpty() && union.size() > NAMES_PER_BEGIN && startsStatement(statement)) {
+      if (!group.isEmpty() && union.size() > NAMES_PER_BEGIN) {
         groups.add(group);
         group = new ArrayList<>();
         captured = new LinkedHashSet<>(mentioned);
@@ -152,17 +191,12 @@ final class FunctionLibrary {
       groups.add(group);
     }
     for (List<String> statements : groups) {
-      String begin = BEGIN_CALL + (begins.size() + 1);
+      String begin = prefix + (begins.size() + 1);
       begins.add(begin);
       out.append("local function ").append(begin).append("()\n");
       statements.forEach(s -> out.append(s).append('\n'));
       out.append("end\n");
     }
     return begins;
-  }
-
-  /** Whether a state line starts a statement (an assignment), so a group may end before it. */
-  private static boolean startsStatement(String statement) {
-    return statement.matches("^[A-Za-z_][A-Za-z0-9_]*(\\s*,\\s*[A-Za-z_][A-Za-z0-9_]*)*\\s*=.*");
   }
 }

@@ -46,7 +46,7 @@ class FunctionLibraryTest {
   }
 
   @Test
-  void theHelpersStateIsDeclaredOnceAndSetAgainAtTheStartOfEveryCall() {
+  void theHelpersStateIsDeclaredOnceSetAgainAtEveryCallAndItsConstantsSetAtTheFirstCall() {
     String library =
         FunctionLibrary.of(
             "lib_one",
@@ -58,29 +58,39 @@ class FunctionLibraryTest {
                 "local pending",
                 "local NAMES = {'a',",
                 "  'b'}",
+                "local str_rep = string.rep",
                 "local function remember(x)",
-                "  seen[#seen + 1] = x",
-                "  return #seen",
+                "  seen[#seen + 1] = x .. NAMES[#seen + 1] .. str_rep('!', 2)",
+                "  return seen",
                 "end",
                 ""),
             "return remember(ARGV[1])\n",
             true);
 
     assertThat(library)
-        .startsWith("#!lua name=lib_one\nlocal KEYS, ARGV\n")
-        .contains("local K_A\nlocal K_B\nlocal seen\nlocal pending\nlocal NAMES\n")
-        .contains("K_A, K_B = KEYS[1], KEYS[2]\nseen = {}\npending = nil\nNAMES = {'a',\n  'b'}\n")
+        .startsWith("#!lua name=lib_one\nlocal KEYS, ARGV, lineup_lib_ready\n")
+        .contains("local K_A\nlocal K_B\nlocal seen\nlocal pending\nlocal NAMES\nlocal str_rep\n")
+        .contains(
+            "local function lineup_lib_once_1()\nNAMES = {'a',\n  'b'}\nstr_rep = string.rep\nend\n")
+        .contains(
+            "local function lineup_lib_begin_1()\nK_A, K_B = KEYS[1], KEYS[2]\nseen = {}\n"
+                + "pending = nil\nend\n")
         .contains("flags = {'allow-oom'}")
-        .endsWith("KEYS, ARGV = keys, args\nbegin_call_1()\nreturn remember(ARGV[1])\nend}\n");
+        .endsWith(
+            "KEYS, ARGV = keys, args\nif not lineup_lib_ready then\nlineup_lib_once_1()\n"
+                + "lineup_lib_ready = true\nend\nlineup_lib_begin_1()\n"
+                + "return remember(ARGV[1])\nend}\n");
     try (RedisProcess redis = RedisProcess.builder().build().start()) {
       RedisClient client = RedisClient.create(redis.uri());
       try (StatefulRedisConnection<String, String> connection = client.connect()) {
         RedisCommands<String, String> commands = connection.sync();
         commands.functionLoad(library);
-        // Each call starts with an empty table: the count is 1 every time, never 2 or 3.
+        // Each call starts with an empty table of its own and the same constants: one value, the
+        // same every time, never a second one left by the call before.
         for (int i = 0; i < 3; i++) {
-          Long count = commands.fcall("lib_one", ScriptOutputType.INTEGER, new String[0], "x");
-          assertThat(count).isEqualTo(1L);
+          List<String> seen =
+              commands.fcall("lib_one", ScriptOutputType.MULTI, new String[0], "x" + i);
+          assertThat(seen).containsExactly("x" + i + "a!!");
         }
       } finally {
         client.shutdown();
