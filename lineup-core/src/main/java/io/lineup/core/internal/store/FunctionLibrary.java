@@ -75,7 +75,7 @@ final class FunctionLibrary {
     List<String> functions = new ArrayList<>();
     List<Statement> statements = new ArrayList<>();
     Set<String> names = new LinkedHashSet<>();
-    for (ScriptLibrary.Chunk chunk : ScriptLibrary.chunks(helpers)) {
+    for (LuaChunk chunk : LuaChunk.split(helpers)) {
       if (chunk.function() != null) {
         if (chunk.function().startsWith(OWN)) {
           throw new IllegalStateException(

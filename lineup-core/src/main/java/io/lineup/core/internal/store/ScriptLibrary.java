@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -23,8 +22,6 @@ public final class ScriptLibrary {
   private static final String INCLUDE = "--#include ";
   // Where the helpers end and the script's own code begins while constants are written in.
   private static final String BODY_MARK = "--#body";
-  private static final Pattern FUNCTION_START =
-      Pattern.compile("local function ([A-Za-z_][A-Za-z0-9_]*)\\(");
 
   /** Folder of the scripts on the classpath. */
   public static final String ROOT = "io/lineup/core/scripts/";
@@ -118,7 +115,7 @@ public final class ScriptLibrary {
 
   private static LuaScript load(String name, boolean prune) {
     List<String> body = new ArrayList<>();
-    List<Chunk> helpers = new ArrayList<>();
+    List<LuaChunk> helpers = new ArrayList<>();
     expand(name + ".lua", body, helpers, new LinkedHashSet<>());
     if (!prune) {
       StringBuilder whole = new StringBuilder();
@@ -127,10 +124,10 @@ public final class ScriptLibrary {
     }
     String used = String.join("\n", body);
     boolean grew = true;
-    Set<Chunk> kept = new HashSet<>();
+    Set<LuaChunk> kept = new HashSet<>();
     while (grew) {
       grew = false;
-      for (Chunk chunk : helpers) {
+      for (LuaChunk chunk : helpers) {
         if (!kept.contains(chunk)
             && (chunk.function() == null || mentions(used, chunk.function()))) {
           kept.add(chunk);
@@ -140,7 +137,7 @@ public final class ScriptLibrary {
       }
     }
     StringBuilder out = new StringBuilder();
-    for (Chunk chunk : helpers) {
+    for (LuaChunk chunk : helpers) {
       if (kept.contains(chunk)) {
         out.append(chunk.text());
       }
@@ -179,18 +176,12 @@ public final class ScriptLibrary {
     return ADDING_SCRIPTS.contains(name) ? REFUSED_AT_MEMORY_LIMIT : ALLOWED_AT_MEMORY_LIMIT;
   }
 
-  /**
-   * A top-level piece of a helper file: a {@code local function} (named) or other lines (null
-   * name).
-   */
-  record Chunk(String function, String text) {}
-
   private static boolean mentions(String text, String function) {
     return Pattern.compile("\\b" + Pattern.quote(function) + "\\s*\\(").matcher(text).find();
   }
 
   private static void expand(
-      String path, List<String> body, List<Chunk> helpers, Set<String> seen) {
+      String path, List<String> body, List<LuaChunk> helpers, Set<String> seen) {
     for (String line : raw(path).split("\n", -1)) {
       if (line.startsWith(INCLUDE)) {
         include(line.substring(INCLUDE.length()).trim(), helpers, seen, new LinkedHashSet<>());
@@ -207,7 +198,7 @@ public final class ScriptLibrary {
    * @param open the helpers being included around this one, to report an include cycle
    */
   private static void include(
-      String path, List<Chunk> helpers, Set<String> seen, Set<String> open) {
+      String path, List<LuaChunk> helpers, Set<String> seen, Set<String> open) {
     if (!open.add(path)) {
       throw new IllegalStateException(
           "Include cycle: " + String.join(" -> ", open) + " -> " + path);
@@ -221,45 +212,9 @@ public final class ScriptLibrary {
           own.append(line).append('\n');
         }
       }
-      helpers.addAll(chunks(own.toString()));
+      helpers.addAll(LuaChunk.split(own.toString()));
     }
     open.remove(path);
-  }
-
-  /**
-   * Splits a helper file into its top-level functions (with the comments above them) and other
-   * lines.
-   */
-  static List<Chunk> chunks(String text) {
-    List<Chunk> chunks = new ArrayList<>();
-    StringBuilder pending = new StringBuilder();
-    String function = null;
-    for (String line : text.split("\n", -1)) {
-      if (function == null) {
-        Matcher start = FUNCTION_START.matcher(line);
-        if (start.lookingAt()) {
-          function = start.group(1);
-          pending.append(line).append('\n');
-        } else if (line.startsWith("--") || line.isBlank()) {
-          pending.append(line).append('\n');
-        } else {
-          chunks.add(new Chunk(null, pending + line + "\n"));
-          pending.setLength(0);
-        }
-      } else {
-        pending.append(line).append('\n');
-        if (line.equals("end")) {
-          chunks.add(new Chunk(function, pending.toString()));
-          pending.setLength(0);
-          function = null;
-        }
-      }
-    }
-    if (function != null) {
-      throw new IllegalStateException(
-          "Unterminated function " + function + " (a top-level 'end' must close it)");
-    }
-    return chunks;
   }
 
   /** The raw text of a file under {@link #ROOT}, includes not resolved. */
