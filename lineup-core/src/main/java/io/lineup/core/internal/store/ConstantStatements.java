@@ -61,7 +61,7 @@ final class ConstantStatements {
         return false;
       }
     }
-    return names.stream().noneMatch(name -> assigned(name, code));
+    return names.stream().noneMatch(name -> LuaConstants.reassigned(code, name));
   }
 
   /** The text without its quoted strings' contents and its comments. */
@@ -124,18 +124,6 @@ final class ConstantStatements {
         depth++;
       } else if (c == ']' && --depth == 0) {
         return !TABLE_KEY.matcher(code).region(i + 1, code.length()).lookingAt();
-      }
-    }
-    return false;
-  }
-
-  /** Whether the name is assigned anywhere but in a top-level {@code local} declaration. */
-  private static boolean assigned(String name, String code) {
-    Pattern assignment =
-        Pattern.compile("(?<![\\w.:])" + Pattern.quote(name) + "(?!\\w)\\s*(?:,[^=\\n]*)?=(?!=)");
-    for (String line : code.split("\n")) {
-      if (!line.startsWith("local ") && assignment.matcher(line).find()) {
-        return true;
       }
     }
     return false;

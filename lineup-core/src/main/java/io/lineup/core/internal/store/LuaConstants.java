@@ -78,7 +78,7 @@ final class LuaConstants {
   }
 
   /** Whether the name is assigned anywhere but in a {@code local} declaration. */
-  private static boolean reassigned(String source, String name) {
+  static boolean reassigned(String source, String name) {
     Pattern assignment =
         Pattern.compile("(?m)^(?!local )[^\\n-]*?(?<![\\w.:])" + name + "\\s*(?:,[^=\\n]*)?=(?!=)");
     return assignment.matcher(source).find();

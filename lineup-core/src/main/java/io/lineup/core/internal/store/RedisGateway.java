@@ -384,7 +384,7 @@ public final class RedisGateway implements AutoCloseable {
             .<Object>fcall(script.functionName(), ScriptOutputType.OBJECT, keys, args)
             .toCompletableFuture()
             .exceptionallyCompose(error -> {
-              if (functions.fallsBack(error, script)) {
+              if (functions.fallsBack(unwrap(error), script)) {
                 return evaluate(commands, script, keys, args);
               }
               return CompletableFuture.failedFuture(error);
@@ -412,14 +412,17 @@ public final class RedisGateway implements AutoCloseable {
 
   /**
    * Loads a script's library ({@code FUNCTION LOAD REPLACE}) on the server, or on every master of a
-   * Redis Cluster; fails after the command timeout at the latest.
+   * Redis Cluster; completes with null, or with what failed, after the command timeout at the
+   * latest.
    */
-  private CompletionStage<?> loadLibrary(String library) {
+  private CompletionStage<Throwable> loadLibrary(String library) {
     CompletionStage<?> load =
         connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster
             ? cluster.async().masters().commands().functionLoad(library, true)
             : commands.functionLoad(library, true);
-    return load.toCompletableFuture().orTimeout(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    return load.toCompletableFuture()
+        .orTimeout(commandTimeout.toMillis(), TimeUnit.MILLISECONDS)
+        .handle((loaded, error) -> error == null ? null : unwrap(error));
   }
 
   /**

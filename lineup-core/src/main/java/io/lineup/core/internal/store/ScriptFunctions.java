@@ -3,10 +3,8 @@ package io.lineup.core.internal.store;
 import io.lettuce.core.RedisCommandExecutionException;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,15 +24,16 @@ import org.slf4j.LoggerFactory;
 final class ScriptFunctions {
   private static final Logger LOG = LoggerFactory.getLogger(ScriptFunctions.class);
 
-  private final Function<String, CompletionStage<?>> loader;
+  private final Function<String, CompletionStage<Throwable>> loader;
   private final Set<String> loading = ConcurrentHashMap.newKeySet();
   private volatile boolean enabled = true;
 
   /**
    * @param loader loads a library's text on every server that may hold the scripts' keys ({@code
-   *     FUNCTION LOAD REPLACE})
+   *     FUNCTION LOAD REPLACE}); completes with null when it did, else with what failed (Lettuce's
+   *     exception, unwrapped)
    */
-  ScriptFunctions(Function<String, CompletionStage<?>> loader) {
+  ScriptFunctions(Function<String, CompletionStage<Throwable>> loader) {
     this.loader = loader;
   }
 
@@ -48,9 +47,11 @@ final class ScriptFunctions {
    * instead (the function is missing, and its library is being loaded; or Redis refuses functions,
    * and they are turned off), false when the failure is the call's own (the script's error, Redis
    * unreachable) and stands.
+   *
+   * @param failure what failed the call: Lettuce's exception, unwrapped
    */
   boolean fallsBack(Throwable failure, LuaScript script) {
-    if (!(unwrap(failure) instanceof RedisCommandExecutionException refused)) {
+    if (!(failure instanceof RedisCommandExecutionException refused)) {
       return false;
     }
     String message = String.valueOf(refused.getMessage());
@@ -70,7 +71,7 @@ final class ScriptFunctions {
     if (!enabled || !loading.add(name)) {
       return;
     }
-    CompletionStage<?> load;
+    CompletionStage<Throwable> load;
     try {
       load = loader.apply(script.library());
     } catch (RuntimeException e) {
@@ -78,14 +79,13 @@ final class ScriptFunctions {
       LOG.debug("Loading the library {} failed: {}", name, e.toString());
       return;
     }
-    load.whenComplete((done, error) -> {
+    load.thenAccept(failure -> {
       loading.remove(name);
-      if (error == null) {
+      if (failure == null) {
         return;
       }
-      Throwable cause = unwrap(error);
-      String message = String.valueOf(cause.getMessage());
-      if (cause instanceof RedisCommandExecutionException && refusesFunctions(message)) {
+      String message = String.valueOf(failure.getMessage());
+      if (failure instanceof RedisCommandExecutionException && refusesFunctions(message)) {
         disable(message);
       } else {
         // Redis away or a node failing over: the next call that misses the function tries again.
@@ -104,18 +104,9 @@ final class ScriptFunctions {
   }
 
   /** A refusal of functions themselves, not of a key or of one call. */
-  static boolean refusesFunctions(String message) {
+  private static boolean refusesFunctions(String message) {
     String lower = message.toLowerCase(Locale.ROOT);
     boolean aboutFunctions = lower.contains("fcall") || lower.contains("function");
     return aboutFunctions && (lower.startsWith("noperm") || lower.contains("unknown command"));
-  }
-
-  private static Throwable unwrap(Throwable error) {
-    Throwable current = error;
-    while ((current instanceof ExecutionException || current instanceof CompletionException)
-        && current.getCause() != null) {
-      current = current.getCause();
-    }
-    return current;
   }
 }
