@@ -7,10 +7,8 @@ import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.util.JavalinBindException;
-import io.lineup.server.api.JobHandlers;
 import io.lineup.server.api.PathNames;
 import io.lineup.server.api.Route;
-import io.lineup.server.api.RouteTable;
 import io.lineup.server.auth.Authenticator;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.Draining;
@@ -53,8 +51,8 @@ final class HttpApi implements AutoCloseable {
    * Starts serving.
    *
    * @param settings where to listen and what to log
-   * @param routes the route table
-   * @param jobs publishes on the {@link PublishLane} when the table has the publish route
+   * @param routes the route table; the routes with a {@link Route#lane()} are also served on the
+   *     core lane
    * @param authenticator checks tokens
    * @param metrics records request latency
    * @param draining refuses new requests once the shutdown has begun
@@ -63,7 +61,6 @@ final class HttpApi implements AutoCloseable {
   HttpApi(
       ServerSettings settings,
       List<Route> routes,
-      JobHandlers jobs,
       Authenticator authenticator,
       ServerMetrics metrics,
       Draining draining,
@@ -71,15 +68,13 @@ final class HttpApi implements AutoCloseable {
     RequestGate gate =
         new RequestGate(
             authenticator, metrics, draining, settings.metricsPublic(), settings.logRequests());
-    // The publish route, when the table has it, is served on the lane; every other request
-    // passes through the lane to the servlet layer.
-    PublishLane lane =
-        routes.stream()
-            .filter(route ->
-                route.method() == HandlerType.POST && route.path().equals(RouteTable.PUBLISH_PATH))
-            .findFirst()
-            .map(route -> new PublishLane(jobs, route.access(), route.path(), gate, maxBodyBytes))
-            .orElse(null);
+    // The routes that have a lane action are served on the core lane (without a query); every
+    // other request passes through the lane to the servlet layer.
+    CoreLane lane =
+        new CoreLane(
+            routes.stream().filter(route -> route.lane() != null).map(HttpApi::laneRoute).toList(),
+            gate,
+            maxBodyBytes);
     this.app =
         Javalin.create(config -> {
           config.jetty.threadPool = threadPool();
@@ -158,6 +153,14 @@ final class HttpApi implements AutoCloseable {
   @Override
   public void close() {
     app.stop();
+  }
+
+  /** The lane's form of a route that has a lane action; the lane serves only {@code POST}s. */
+  private static LaneRoute laneRoute(Route route) {
+    if (route.method() != HandlerType.POST) {
+      throw new IllegalArgumentException("only a POST route has a lane: " + route.path());
+    }
+    return new LaneRoute(route.path(), route.access(), route.lane());
   }
 
   private static void begin(Context ctx, RequestGate gate) {

@@ -3,7 +3,6 @@ package io.lineup.server;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
 import io.lineup.server.api.ApiContext;
-import io.lineup.server.api.JobHandlers;
 import io.lineup.server.api.RouteTable;
 import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.AdminToken;
@@ -120,7 +119,6 @@ public final class LineupServer implements AutoCloseable {
           new HttpApi(
               settings,
               RouteTable.routes(api),
-              new JobHandlers(api),
               new Authenticator(adminToken, tokens),
               metrics,
               draining,

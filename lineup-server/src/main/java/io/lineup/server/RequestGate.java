@@ -16,7 +16,7 @@ import org.slf4j.MDC;
 
 /**
  * What every request passes before and after its handler, whichever way it is served (Javalin's
- * routes or the {@link PublishLane}): its request id, the refusal while shutting down, the token
+ * routes or the {@link CoreLane}): its request id, the refusal while shutting down, the token
  * check, and at the end the request metrics and the access log.
  */
 final class RequestGate {

@@ -1,12 +1,14 @@
 package io.lineup.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
 import io.lineup.core.QueueName;
 import io.lineup.server.api.ApiContext;
 import io.lineup.server.api.JobHandlers;
+import io.lineup.server.api.LaneAction;
 import io.lineup.server.api.Route;
 import io.lineup.server.api.RouteTable;
 import io.lineup.server.archive.JobArchive;
@@ -16,7 +18,9 @@ import io.lineup.server.auth.Scope;
 import io.lineup.server.http.Draining;
 import io.lineup.server.metrics.ServerMetrics;
 import io.lineup.testing.RedisServerExtension;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -47,7 +51,6 @@ class HttpApiTest {
         new HttpApi(
             ServerSettings.builder().host("127.0.0.1").port(0).build(),
             routes,
-            null,
             new Authenticator(LineupServerExtension.ADMIN_TOKEN, null),
             new ServerMetrics(),
             draining,
@@ -70,46 +73,107 @@ class HttpApiTest {
   @Test
   void aPlainPublishIsServedOnTheLaneAndOnlyAPublishWithAQueryReachesTheRoute() {
     AtomicInteger byRoute = new AtomicInteger();
+    try (Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build())) {
+      JobHandlers jobs = new JobHandlers(context(lineup));
+      List<Route> routes =
+          List.of(
+              Route.post(
+                      RouteTable.PUBLISH_PATH,
+                      Access.namespace(Scope.PUBLISH),
+                      (ctx, principal) -> {
+                        byRoute.incrementAndGet();
+                        ctx.status(299);
+                      })
+                  .onLane(jobs::publishOnLane));
+      try (HttpApi http = httpApi(routes)) {
+        Api api = new Api("http://127.0.0.1:" + http.port(), LineupServerExtension.ADMIN_TOKEN);
+
+        Reply plain =
+            api.post("/v1/queues/shop/orders/jobs", "{\"id\": \"on-the-lane\", \"payload\": 1}");
+        assertThat(plain.status()).as(plain.toString()).isEqualTo(201);
+        assertThat(byRoute).as("the route did not run").hasValue(0);
+        assertThat(lineup.get(QueueName.of("shop", "orders"), "on-the-lane")).isPresent();
+
+        Reply withQuery =
+            api.post("/v1/queues/shop/orders/jobs?durable_replicas=0", "{\"payload\": 1}");
+        assertThat(withQuery.status()).isEqualTo(299);
+        assertThat(byRoute).as("the route ran").hasValue(1);
+      }
+    }
+  }
+
+  @Test
+  void eachRouteWithALaneIsServedOnItsOwnLaneAndAPathOfNoneReachesTheRoutes() {
+    List<String> byRoute = new CopyOnWriteArrayList<>();
     List<Route> routes =
         List.of(
+            laneAnswering(RouteTable.PUBLISH_PATH, "{\"lane\":\"publish\"}", byRoute),
+            laneAnswering(RouteTable.SUBMIT_PATH, "{\"lane\":\"submit\"}", byRoute),
             Route.post(
-                RouteTable.PUBLISH_PATH,
-                Access.namespace(Scope.PUBLISH),
+                "/v1/queues/{ns}/{queue}/leases",
+                Access.namespace(Scope.CONSUME),
                 (ctx, principal) -> {
-                  byRoute.incrementAndGet();
+                  byRoute.add(ctx.path());
                   ctx.status(299);
                 }));
-    try (Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build());
-        HttpApi http =
-            new HttpApi(
-                ServerSettings.builder().host("127.0.0.1").port(0).build(),
-                routes,
-                new JobHandlers(
-                    new ApiContext(
-                        lineup,
-                        null,
-                        null,
-                        new ApiContext.RequestLimits(1 << 20, 1024),
-                        null,
-                        null,
-                        null,
-                        JobArchive.off(lineup))),
-                new Authenticator(LineupServerExtension.ADMIN_TOKEN, null),
-                new ServerMetrics(),
-                new Draining(),
-                1 << 20)) {
+    try (HttpApi http = httpApi(routes)) {
       Api api = new Api("http://127.0.0.1:" + http.port(), LineupServerExtension.ADMIN_TOKEN);
 
-      Reply plain =
-          api.post("/v1/queues/shop/orders/jobs", "{\"id\": \"on-the-lane\", \"payload\": 1}");
-      assertThat(plain.status()).as(plain.toString()).isEqualTo(201);
-      assertThat(byRoute).as("the route did not run").hasValue(0);
-      assertThat(lineup.get(QueueName.of("shop", "orders"), "on-the-lane")).isPresent();
+      assertThat(api.post("/v1/queues/shop/orders/jobs", "{}").field("lane")).isEqualTo("publish");
+      assertThat(api.post("/v1/endpoints/shop/render/tasks", "{}").field("lane"))
+          .isEqualTo("submit");
+      assertThat(byRoute).as("no route ran").isEmpty();
 
-      Reply withQuery =
-          api.post("/v1/queues/shop/orders/jobs?durable_replicas=0", "{\"payload\": 1}");
-      assertThat(withQuery.status()).isEqualTo(299);
-      assertThat(byRoute).as("the route ran").hasValue(1);
+      assertThat(api.post("/v1/endpoints/shop/render/tasks?x=1", "{}").status()).isEqualTo(299);
+      assertThat(api.post("/v1/queues/shop/orders/leases", "{}").status()).isEqualTo(299);
+      assertThat(byRoute)
+          .containsExactly("/v1/endpoints/shop/render/tasks", "/v1/queues/shop/orders/leases");
     }
+  }
+
+  private static Route laneAnswering(String path, String answer, List<String> byRoute) {
+    return Route.post(
+            path,
+            Access.namespace(Scope.PUBLISH),
+            (ctx, principal) -> {
+              byRoute.add(ctx.path());
+              ctx.status(299);
+            })
+        .onLane((ns, name, body, principal) ->
+            new LaneAction.Answer(202, answer.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  @Test
+  void aLaneOnARouteThatIsNotAPostIsRefusedAtStart() {
+    List<Route> routes =
+        List.of(
+            Route.get(RouteTable.PUBLISH_PATH, Access.open(), (ctx, principal) -> ctx.status(200))
+                .onLane((ns, name, body, principal) -> new LaneAction.Answer(200, new byte[0])));
+
+    assertThatThrownBy(() -> httpApi(routes).close())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("only a POST route has a lane");
+  }
+
+  private static HttpApi httpApi(List<Route> routes) {
+    return new HttpApi(
+        ServerSettings.builder().host("127.0.0.1").port(0).build(),
+        routes,
+        new Authenticator(LineupServerExtension.ADMIN_TOKEN, null),
+        new ServerMetrics(),
+        new Draining(),
+        1 << 20);
+  }
+
+  private static ApiContext context(Lineup lineup) {
+    return new ApiContext(
+        lineup,
+        null,
+        null,
+        new ApiContext.RequestLimits(1 << 20, 1024),
+        null,
+        null,
+        null,
+        JobArchive.off(lineup));
   }
 }

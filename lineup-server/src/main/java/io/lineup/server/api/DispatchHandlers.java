@@ -15,6 +15,7 @@ import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.RequestBody;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /** API dispatch: endpoints, tasks and the callback settings of a namespace. */
 public final class DispatchHandlers {
@@ -29,9 +30,12 @@ public final class DispatchHandlers {
   }
 
   private static EndpointKey endpoint(Context ctx) {
-    String ns = PathNames.namespace(ctx);
+    return endpoint(PathNames.namespace(ctx), ctx.pathParam("endpoint"));
+  }
+
+  private static EndpointKey endpoint(String ns, String name) {
     try {
-      return new EndpointKey(ns, ctx.pathParam("endpoint"));
+      return new EndpointKey(ns, name);
     } catch (InvalidArgumentException e) {
       throw new ApiException(ErrorCode.INVALID_NAME, "endpoint", e.reason());
     }
@@ -79,11 +83,34 @@ public final class DispatchHandlers {
 
   /** {@code POST /v1/endpoints/{ns}/{endpoint}/tasks}: 202 queued, 200 for a repeated key. */
   public void submit(Context ctx, Principal principal) {
-    EndpointKey key = endpoint(ctx);
+    DispatchService.Submitted submitted =
+        submit(
+            endpoint(ctx),
+            () -> RequestBody.read(ctx, api.limits().maxBodyBytes(), true),
+            principal);
+    Responses.json(ctx, status(submitted), submitted.view());
+  }
+
+  /**
+   * {@code POST /v1/endpoints/{ns}/{endpoint}/tasks} on the server's core lane (no query): answers
+   * as {@link #submit(Context, Principal)} does.
+   */
+  public LaneAction.Answer submitOnLane(
+      String ns, String endpoint, LaneAction.Body body, Principal principal) {
+    DispatchService.Submitted submitted =
+        submit(endpoint(PathNames.namespace(ns), endpoint), () -> body.json(null), principal);
+    return new LaneAction.Answer(status(submitted), Json.write(submitted.view()));
+  }
+
+  private DispatchService.Submitted submit(
+      EndpointKey key, Supplier<JsonNode> body, Principal principal) {
     dispatch().spec(key); // an unknown endpoint is a 404 before the body is read
-    JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true);
-    DispatchService.Submitted submitted = dispatch().submit(key, body, principal);
-    Responses.json(ctx, submitted.created() ? 202 : 200, submitted.view());
+    return dispatch().submit(key, body.get(), principal);
+  }
+
+  /** 202 for a new task, 200 for a repeated idempotency key (the first task's answer). */
+  private static int status(DispatchService.Submitted submitted) {
+    return submitted.created() ? 202 : 200;
   }
 
   /** {@code GET /v1/endpoints/{ns}/{endpoint}/tasks/{id}?wait_ms=}. */

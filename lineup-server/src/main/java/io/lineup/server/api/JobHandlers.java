@@ -40,7 +40,17 @@ public final class JobHandlers {
   }
 
   /**
-   * Publishes what a request asks for, however it came in (the route above, or the server's publish
+   * {@code POST /v1/queues/{ns}/{queue}/jobs} on the server's core lane (no query): answers as
+   * {@link #publish(Context, Principal)} does.
+   */
+  public LaneAction.Answer publishOnLane(
+      String ns, String queue, LaneAction.Body body, Principal principal) {
+    QueueName name = PathNames.queue(PathNames.namespace(ns), queue);
+    return new LaneAction.Answer(201, publish(name, null, body.json(PAYLOAD_FIELD), principal));
+  }
+
+  /**
+   * Publishes what a request asks for, however it came in (the route above, or the server's core
    * lane, which serves this route without the servlet layer).
    *
    * @param queue the path's queue, checked

@@ -10,8 +10,25 @@ import io.lineup.server.auth.Access;
  * @param path the path template, e.g. {@code /v1/queues/{ns}/{queue}/jobs}
  * @param access who may call it
  * @param handler what it does
+ * @param lane what it does when served on the server's core lane (a {@code POST} route whose path
+ *     is {@code {ns}/{name}} between a fixed prefix and suffix), or null: only the handler serves
+ *     it
  */
-public record Route(HandlerType method, String path, Access access, ApiHandler handler) {
+public record Route(
+    HandlerType method, String path, Access access, ApiHandler handler, LaneAction lane) {
+  /** A route without a lane. */
+  public Route(HandlerType method, String path, Access access, ApiHandler handler) {
+    this(method, path, access, handler, null);
+  }
+
+  /**
+   * This route, also served on the core lane by {@code lane} (which must answer as the handler
+   * does).
+   */
+  public Route onLane(LaneAction lane) {
+    return new Route(method, path, access, handler, lane);
+  }
+
   /** A GET route. */
   public static Route get(String path, Access access, ApiHandler handler) {
     return new Route(HandlerType.GET, path, access, handler);

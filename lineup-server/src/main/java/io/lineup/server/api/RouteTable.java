@@ -10,8 +10,11 @@ import java.util.List;
 
 /** Every route of the server, with who may call it. docs/server.md and /openapi.json follow it. */
 public final class RouteTable {
-  /** The publish route, which the server also serves on a lane of its own. */
+  /** The publish route, which the server also serves on its core lane. */
   public static final String PUBLISH_PATH = "/v1/queues/{ns}/{queue}/jobs";
+
+  /** The task submit route, which the server also serves on its core lane. */
+  public static final String SUBMIT_PATH = "/v1/endpoints/{ns}/{endpoint}/tasks";
 
   private RouteTable() {}
 
@@ -44,7 +47,8 @@ public final class RouteTable {
         Route.get("/ui/vendor/{file}", Access.open(), ui::vendor),
         Route.get("/v1/me", Access.anyToken(), dashboard::me),
         Route.get("/v1/overview", Access.anyToken(), dashboard::overview),
-        Route.post(PUBLISH_PATH, Access.namespace(PUBLISH), jobs::publish),
+        Route.post(PUBLISH_PATH, Access.namespace(PUBLISH), jobs::publish)
+            .onLane(jobs::publishOnLane),
         Route.get(job, Access.namespace(PUBLISH, CONSUME, MANAGE, READ), jobs::get),
         Route.delete(job, Access.namespace(PUBLISH, MANAGE), jobs::cancel),
         Route.post(queue + "/leases", Access.namespace(CONSUME), leases::lease),
@@ -72,7 +76,8 @@ public final class RouteTable {
         Route.get(endpoint, Access.namespace(MANAGE, READ), dispatch::getEndpoint),
         Route.delete(endpoint, Access.namespace(MANAGE), dispatch::deleteEndpoint),
         Route.get("/v1/endpoints/{ns}", Access.namespace(MANAGE, READ), dispatch::listEndpoints),
-        Route.post(endpoint + "/tasks", Access.namespace(PUBLISH), dispatch::submit),
+        Route.post(SUBMIT_PATH, Access.namespace(PUBLISH), dispatch::submit)
+            .onLane(dispatch::submitOnLane),
         Route.get(task, Access.namespace(PUBLISH, MANAGE, READ), dispatch::getTask),
         Route.delete(task, Access.namespace(PUBLISH, MANAGE), dispatch::cancelTask),
         Route.put("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::putCallbacks),

@@ -1,12 +1,18 @@
 package io.lineup.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.server.api.LaneAction;
+import io.lineup.server.api.RouteTable;
+import io.lineup.server.auth.Access;
+import io.lineup.server.auth.Scope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -14,22 +20,36 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The publish lane serves {@code POST /v1/queues/{ns}/{queue}/jobs} without the servlet layer; a
- * publish with a query goes the servlet way. Every answer, good or bad, must be the same either
- * way.
+ * The core lane serves {@code POST /v1/queues/{ns}/{queue}/jobs} and {@code POST
+ * /v1/endpoints/{ns}/{endpoint}/tasks} without the servlet layer; a request with a query goes the
+ * servlet way. Every answer, good or bad, must be the same either way.
  */
-class PublishLaneTest {
+class CoreLaneTest {
   @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
 
   /** A query the servlet route takes and the lane does not: the queue's own durability. */
   private static final String BY_THE_ROUTES = "?durable_replicas=0";
 
+  /** A query the submit route ignores and the lane does not take. */
+  private static final String SUBMIT_BY_THE_ROUTES = "?via=routes";
+
+  /** A paused endpoint of namespace shop: its tasks wait, so their answers can be compared. */
+  private static final String ENDPOINT = "/v1/endpoints/shop/render";
+
   static Api admin;
+  static TestTarget target;
 
   @BeforeAll
   static void start() {
     admin = server.admin();
     assertThat(admin.post("/v1/admin/namespaces", "{\"name\": \"shop\"}").status()).isEqualTo(201);
+    target = TestTarget.start();
+    DispatchFixtures.endpoint(admin, "shop", "render", target.url(), "\"paused\": true");
+  }
+
+  @AfterAll
+  static void stop() {
+    target.close();
   }
 
   @Test
@@ -51,6 +71,45 @@ class PublishLaneTest {
     assertThat(admin.get("/v1/queues/shop/orders/jobs/" + lane.field("id")).field("state"))
         .as("the lane's job is stored")
         .isEqualTo("DELAYED");
+  }
+
+  @Test
+  void aSubmitOnTheLaneIsAnsweredWithTheStatusHeadersAndFieldsOfTheRoute() {
+    Api caller = admin.withHeader("X-Request-Id", "task-7");
+    String task = "{\"path\": \"/render\", \"body\": {\"size\": 2}, \"priority\": 3}";
+
+    Reply lane = caller.post(ENDPOINT + "/tasks", task);
+    Reply route = caller.post(ENDPOINT + "/tasks" + SUBMIT_BY_THE_ROUTES, task);
+
+    assertThat(lane.status()).as(lane.toString()).isEqualTo(202);
+    assertThat(route.status()).as(route.toString()).isEqualTo(202);
+    assertThat(headerNames(lane)).isEqualTo(headerNames(route));
+    assertThat(lane.header("Content-Type")).isEqualTo(route.header("Content-Type"));
+    assertThat(lane.header("Content-Length")).isEqualTo(Integer.toString(lane.raw().body().length));
+    assertThat(lane.header("X-Request-Id")).isEqualTo("task-7");
+    assertThat(fieldNames(lane.json())).isEqualTo(fieldNames(route.json()));
+    assertThat(lane.field("status")).isEqualTo(route.field("status")).isEqualTo("queued");
+    Reply stored = admin.get(ENDPOINT + "/tasks/" + lane.field("id"));
+    assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
+    assertThat(stored.json().path("path").asText())
+        .as("the lane's task is stored")
+        .isEqualTo("/render");
+    assertThat(stored.json().path("priority").asInt()).isEqualTo(3);
+  }
+
+  @Test
+  void aRepeatedIdempotencyKeyIsAnswered200WithTheFirstTaskOnTheLaneAsOnTheRoute() {
+    String task = "{\"idempotency_key\": \"invoice 9\", \"body\": 1}";
+
+    Reply first = admin.post(ENDPOINT + "/tasks", task);
+    Reply lane = admin.post(ENDPOINT + "/tasks", task);
+    Reply route = admin.post(ENDPOINT + "/tasks" + SUBMIT_BY_THE_ROUTES, task);
+
+    assertThat(first.status()).as(first.toString()).isEqualTo(202);
+    assertThat(lane.status()).as(lane.toString()).isEqualTo(200);
+    assertThat(route.status()).as(route.toString()).isEqualTo(200);
+    assertThat(lane.field("id")).isEqualTo(route.field("id")).isEqualTo(first.field("id"));
+    assertThat(fieldNames(lane.json())).isEqualTo(fieldNames(route.json()));
   }
 
   @Test
@@ -111,6 +170,14 @@ class PublishLaneTest {
         "a field of the wrong type | admin | /v1/queues/shop/orders/jobs | {\"delay_ms\": \"soon\"}",
         "a bad queue name | admin | /v1/queues/shop/or:ders/jobs | {\"payload\": 1}",
         "a bad namespace | admin | /v1/queues/sh:op/orders/jobs | {\"payload\": 1}",
+        "a submit without a token | none | /v1/endpoints/shop/render/tasks | {\"body\": 1}",
+        "a submit with an unknown token | nobody | /v1/endpoints/shop/render/tasks | {\"body\": 1}",
+        "a submit body that is not JSON | admin | /v1/endpoints/shop/render/tasks | {\"body\": ",
+        "an empty submit body | admin | /v1/endpoints/shop/render/tasks | ''",
+        "a task field of the wrong type | admin | /v1/endpoints/shop/render/tasks | {\"priority\": \"high\"}",
+        "an unknown endpoint, before its body | admin | /v1/endpoints/shop/nowhere/tasks | {\"body\": ",
+        "a bad endpoint name | admin | /v1/endpoints/shop/ren:der/tasks | {\"body\": 1}",
+        "a submit in a bad namespace | admin | /v1/endpoints/sh:op/render/tasks | {\"body\": 1}",
       })
   void aRefusalOnTheLaneHasTheStatusHeadersAndErrorOfTheRoute(
       String what, String token, String path, String body) {
@@ -122,7 +189,8 @@ class PublishLaneTest {
         };
 
     Reply lane = caller.post(path, body);
-    Reply route = caller.post(path + BY_THE_ROUTES, body);
+    Reply route =
+        caller.post(path + (path.endsWith("/tasks") ? SUBMIT_BY_THE_ROUTES : BY_THE_ROUTES), body);
 
     assertThat(lane.status()).as(lane.toString()).isBetween(400, 499);
     assertThat(lane.status()).as(what).isEqualTo(route.status());
@@ -178,6 +246,41 @@ class PublishLaneTest {
     assertThat(publishCount() - before).isEqualTo(3.0);
   }
 
+  @Test
+  void theLaneCountsItsSubmitsUnderTheSubmitRoute() {
+    double before = count("/v1/endpoints/{ns}/{endpoint}/tasks", "202");
+
+    for (int i = 0; i < 2; i++) {
+      assertThat(admin.post(ENDPOINT + "/tasks", "{\"body\": 1}").status()).isEqualTo(202);
+    }
+
+    assertThat(count("/v1/endpoints/{ns}/{endpoint}/tasks", "202") - before).isEqualTo(2.0);
+  }
+
+  @ParameterizedTest(name = "{0} → {1}")
+  @CsvSource({
+    "/v1/endpoints/shop/render/tasks, 18",
+    "/v1/endpoints/shop/render/tasks/abc, -1",
+    "/v1/endpoints/shop/render, -1",
+    "/v1/endpoints/shop//tasks, -1",
+    "/v1/queues/shop/render/tasks, -1",
+  })
+  void theLaneTakesOnlyASubmitPathWithTwoPlainNames(String path, int slash) {
+    assertThat(lane("/v1/endpoints/{ns}/{endpoint}/tasks").slashBetweenNames(path))
+        .isEqualTo(slash);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "/v1/queues/{queue}/jobs",
+    "/v1/queues/{ns}/jobs",
+    "/v1/queues/{ns}/{queue}/jobs/{id}",
+    "/v1/{kind}/{ns}/{queue}/jobs",
+  })
+  void aTemplateWithoutExactlyTwoNamesBetweenFixedTextIsNoLaneRoute(String template) {
+    assertThatThrownBy(() -> lane(template)).isInstanceOf(IllegalArgumentException.class);
+  }
+
   @ParameterizedTest(name = "{0} → {1}")
   @CsvSource({
     "/v1/queues/shop/orders/jobs, 15",
@@ -192,15 +295,26 @@ class PublishLaneTest {
     "/v1/queues/jobs, -1",
   })
   void theLaneTakesOnlyAPublishPathWithTwoPlainNames(String path, int slash) {
-    assertThat(PublishLane.slashBetweenNames(path)).isEqualTo(slash);
+    assertThat(lane(RouteTable.PUBLISH_PATH).slashBetweenNames(path)).isEqualTo(slash);
+  }
+
+  private static LaneRoute lane(String template) {
+    return new LaneRoute(
+        template,
+        Access.namespace(Scope.PUBLISH),
+        (ns, name, body, principal) -> new LaneAction.Answer(204, new byte[0]));
   }
 
   private static double publishCount() {
+    return count("/v1/queues/{ns}/{queue}/jobs", "201");
+  }
+
+  private static double count(String route, String status) {
     Reply metrics = admin.get("/metrics");
     for (String line : metrics.text().split("\n")) {
       if (line.startsWith("lineup_http_server_requests_seconds_count")
-          && line.contains("route=\"/v1/queues/{ns}/{queue}/jobs\"")
-          && line.contains("status=\"201\"")) {
+          && line.contains("route=\"" + route + "\"")
+          && line.contains("status=\"" + status + "\"")) {
         return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
       }
     }
