@@ -61,6 +61,20 @@ class DispatchTest {
     assertThat(seen.method()).isEqualTo("POST");
     assertThat(seen.header("X-Trace")).isEqualTo("t1");
     assertThat(seen.bodyText()).isEqualTo("{\"prompt\":\"cat\"}");
+    assertThat(seen.header("User-Agent")).isEqualTo("Lineup");
+  }
+
+  @Test
+  void aTasksOwnUserAgentIsSentInPlaceOfLineups() {
+    // A target of its own: task ids repeat across endpoints (each has its own queue).
+    TestTarget own = TestTarget.start();
+    try (own) {
+      String ep = endpoint(api, NS, name("agent"), own.url(), "");
+      String id = submit(api, ep, "{\"headers\": {\"User-Agent\": \"shop/2\"}}");
+      assertThat(awaitEnd(api, ep, id).path("status").asText()).isEqualTo("succeeded");
+      assertThat(own.seen()).hasSize(1);
+      assertThat(own.seen().get(0).header("User-Agent")).isEqualTo("shop/2");
+    }
   }
 
   @Test

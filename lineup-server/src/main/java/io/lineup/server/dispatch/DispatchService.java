@@ -73,6 +73,7 @@ public final class DispatchService implements AutoCloseable {
   private final Map<String, Thread> running = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Void>> ends = new ConcurrentHashMap<>();
   private final HttpClient plainClient;
+  private final PlainHttpClient plainTargets = new PlainHttpClient();
   private final HttpClient tlsClient;
   private final Callbacks callbacks;
   private final SubmitEtas submitEtas;
@@ -132,6 +133,11 @@ public final class DispatchService implements AutoCloseable {
 
   Map<String, Thread> running() {
     return running;
+  }
+
+  /** The client of tasks sent to {@code http} endpoints (callbacks use {@link #clientFor}). */
+  PlainHttpClient plainTargets() {
+    return plainTargets;
   }
 
   HttpClient clientFor(URI uri) {
@@ -724,6 +730,7 @@ public final class DispatchService implements AutoCloseable {
       dispatchers.clear();
     }
     plainClient.close();
+    plainTargets.close();
     tlsClient.close();
   }
 }

@@ -6,15 +6,19 @@ import io.lineup.core.RetryLaterException;
 import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
 import io.lineup.server.http.Json;
+import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +33,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class EndpointDispatcher implements AutoCloseable {
   /** Largest response body kept in a task's record: 256 KiB. */
   static final int MAX_RESPONSE_BODY = 256 * 1024;
+
+  /** The {@code User-Agent} of a task's requests when the task sets none. */
+  static final String USER_AGENT = "Lineup";
 
   /** Time a response body may take beyond the attempt timeout, in milliseconds. */
   static final long BODY_GRACE_MS = 1000;
@@ -201,35 +208,107 @@ final class EndpointDispatcher implements AutoCloseable {
 
   private Result send(EndpointSpec current, TaskRequest request, URI uri, LeasedJob job)
       throws InterruptedException {
+    Map<String, String> headers = new LinkedHashMap<>(request.headers());
+    boolean typed = false;
+    boolean named = false;
+    for (String name : headers.keySet()) {
+      typed |= name.equalsIgnoreCase("content-type");
+      named |= name.equalsIgnoreCase("user-agent");
+    }
+    if (!typed && request.contentType() != null && request.body().length > 0) {
+      headers.put("Content-Type", request.contentType());
+    }
+    if (!named) {
+      headers.put("User-Agent", USER_AGENT);
+    }
+    // The task id: a target that saw this task already can drop a second delivery.
+    headers.put("Idempotency-Key", job.id());
+    long startedAt = System.currentTimeMillis();
+    long start = System.nanoTime();
+    try {
+      TargetResponse response =
+          "http".equals(uri.getScheme())
+              ? sendPlain(current, request, uri, headers, start)
+              : sendWithJdkClient(current, request, uri, headers);
+      byte[] body = response.body();
+      boolean cut = body.length > MAX_RESPONSE_BODY;
+      long took = (System.nanoTime() - start) / 1_000_000;
+      ObjectNode view = Json.object();
+      view.put("status", response.status());
+      ObjectNode kept = view.putObject("headers");
+      int count = 0;
+      for (var h : response.headers().entrySet()) {
+        if (count++ >= MAX_RESPONSE_HEADERS || h.getKey().startsWith(":")) {
+          continue;
+        }
+        kept.put(h.getKey().toLowerCase(Locale.ROOT), String.join(", ", h.getValue()));
+      }
+      String type = response.first("content-type");
+      boolean truncated = Bodies.put(view, "body", body, type, MAX_RESPONSE_BODY) || cut;
+      view.put("body_truncated", truncated);
+      long retryAfter = retryAfterMs(response.first("retry-after"));
+      return new Result(
+          new Attempt(job.attempt(), startedAt, took, response.status(), null),
+          view,
+          false,
+          retryAfter);
+    } catch (IOException | ExecutionException | TimeoutException e) {
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      boolean timedOut =
+          cause instanceof HttpTimeoutException
+              || cause instanceof PlainHttpClient.DeadlineException
+              || e instanceof TimeoutException;
+      long took = (System.nanoTime() - start) / 1_000_000;
+      String error =
+          timedOut
+              ? "timeout"
+              : "connection_error: " + Attempt.shorten(String.valueOf(cause.getMessage()));
+      return new Result(
+          new Attempt(job.attempt(), startedAt, took, null, error), null, timedOut, -1);
+    }
+  }
+
+  /** An {@code http} target: this server's own HTTP/1.1 client, on this thread. */
+  private TargetResponse sendPlain(
+      EndpointSpec current, TaskRequest request, URI uri, Map<String, String> headers, long start)
+      throws IOException, InterruptedException {
+    // The response headers within the attempt timeout, the body within 1 s more.
+    long headDeadline = start + current.attemptTimeoutMs() * 1_000_000L;
+    return service
+        .plainTargets()
+        .send(
+            uri,
+            request.method(),
+            headers,
+            request.body(),
+            headDeadline,
+            headDeadline + BODY_GRACE_MS * 1_000_000L,
+            MAX_RESPONSE_BODY);
+  }
+
+  /** An {@code https} target: the JDK's client (TLS, HTTP/2). */
+  private TargetResponse sendWithJdkClient(
+      EndpointSpec current, TaskRequest request, URI uri, Map<String, String> headers)
+      throws InterruptedException, ExecutionException, TimeoutException {
     // No HttpRequest timeout: the wait below enforces the attempt timeout, which spares the
     // client a timer registered and cancelled on its selector for every request.
     HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
-    boolean typed = false;
-    for (var header : request.headers().entrySet()) {
-      builder.header(header.getKey(), header.getValue());
-      typed |= header.getKey().equalsIgnoreCase("content-type");
-    }
-    if (!typed && request.contentType() != null && request.body().length > 0) {
-      builder.header("Content-Type", request.contentType());
-    }
-    // The task id: a target that saw this task already can drop a second delivery.
-    builder.header("Idempotency-Key", job.id());
+    headers.forEach(builder::header);
     builder.method(
         request.method(),
         request.body().length == 0
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(request.body()));
-    HttpClient client = service.clientFor(uri);
-    long startedAt = System.currentTimeMillis();
-    long start = System.nanoTime();
     AtomicBoolean headersIn = new AtomicBoolean();
     CompletableFuture<HttpResponse<byte[]>> future =
-        client.sendAsync(
-            builder.build(),
-            info -> {
-              headersIn.set(true);
-              return new BoundedBody(MAX_RESPONSE_BODY);
-            });
+        service
+            .clientFor(uri)
+            .sendAsync(
+                builder.build(),
+                info -> {
+                  headersIn.set(true);
+                  return new BoundedBody(MAX_RESPONSE_BODY);
+                });
     try {
       HttpResponse<byte[]> response;
       try {
@@ -241,43 +320,15 @@ final class EndpointDispatcher implements AutoCloseable {
         }
         response = future.get(BODY_GRACE_MS, TimeUnit.MILLISECONDS);
       }
-      byte[] body = response.body();
-      boolean cut = body.length > MAX_RESPONSE_BODY;
-      long took = (System.nanoTime() - start) / 1_000_000;
-      ObjectNode view = Json.object();
-      view.put("status", response.statusCode());
-      ObjectNode headers = view.putObject("headers");
-      int kept = 0;
-      for (var h : response.headers().map().entrySet()) {
-        if (kept++ >= MAX_RESPONSE_HEADERS || h.getKey().startsWith(":")) {
-          continue;
-        }
-        headers.put(h.getKey().toLowerCase(Locale.ROOT), String.join(", ", h.getValue()));
-      }
-      String type = response.headers().firstValue("content-type").orElse(null);
-      boolean truncated = Bodies.put(view, "body", body, type, MAX_RESPONSE_BODY) || cut;
-      view.put("body_truncated", truncated);
-      long retryAfter = retryAfterMs(response.headers().firstValue("retry-after").orElse(null));
-      return new Result(
-          new Attempt(job.attempt(), startedAt, took, response.statusCode(), null),
-          view,
-          false,
-          retryAfter);
-    } catch (InterruptedException e) {
-      // Cancelled while running: abort the request; the result is discarded with the lease.
+      SortedMap<String, List<String>> responseHeaders =
+          new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      responseHeaders.putAll(response.headers().map());
+      return new TargetResponse(response.statusCode(), responseHeaders, response.body());
+    } catch (InterruptedException | ExecutionException | TimeoutException e) {
+      // Cancelled while running, or no answer: abort the request (a cancelled task's result is
+      // discarded with the lease).
       future.cancel(true);
       throw e;
-    } catch (ExecutionException | TimeoutException e) {
-      future.cancel(true);
-      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-      boolean timedOut = cause instanceof HttpTimeoutException || e instanceof TimeoutException;
-      long took = (System.nanoTime() - start) / 1_000_000;
-      String error =
-          timedOut
-              ? "timeout"
-              : "connection_error: " + Attempt.shorten(String.valueOf(cause.getMessage()));
-      return new Result(
-          new Attempt(job.attempt(), startedAt, took, null, error), null, timedOut, -1);
     }
   }
 
