@@ -407,6 +407,7 @@ public final class DispatchService implements AutoCloseable {
         return;
       }
       syncQuietly();
+      plainTargets.closeStale();
     }
   }
 

@@ -34,11 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code Transfer-Encoding: chunked}, {@code Content-Length} or the connection's end (none for
  * {@code HEAD}, 204 and 304), keeping at most {@code limit + 1} bytes. Redirects are not followed.
  * A connection is kept for reuse when its answer was read to the end and neither side said {@code
- * Connection: close}; one idle for {@value #IDLE_REUSE_MS} ms or more is closed instead, since
- * common servers close idle connections after 5 s. A request on a kept connection that the target
- * closed before answering a byte is sent once more on a new connection (as the JDK client does):
- * the target dropped the connection, most likely without reading the request; tasks are delivered
- * at least once and carry an {@code Idempotency-Key} either way.
+ * Connection: close}; one idle for {@value #IDLE_REUSE_MS} ms or more is closed instead (see {@link
+ * #closeStale()}), since common servers close idle connections after 5 s. A request on a kept
+ * connection that the target closed before answering a byte is sent once more on a new connection
+ * (as the JDK client does): the target dropped the connection, most likely without reading the
+ * request; tasks are delivered at least once and carry an {@code Idempotency-Key} either way.
  *
  * <p>Thread-safe: connections are taken from the pool by one request at a time.
  */
@@ -56,7 +56,20 @@ final class PlainHttpClient implements AutoCloseable {
   static final int MAX_IDLE_PER_TARGET = 256;
 
   private final Map<String, ArrayDeque<Connection>> idle = new ConcurrentHashMap<>();
+  private final long idleReuseNanos;
   private volatile boolean closed;
+
+  /** A client that reuses connections idle less than {@value #IDLE_REUSE_MS} ms. */
+  PlainHttpClient() {
+    this(IDLE_REUSE_MS);
+  }
+
+  /**
+   * @param idleReuseMs connections idle this long (ms) or longer are closed rather than reused
+   */
+  PlainHttpClient(long idleReuseMs) {
+    this.idleReuseNanos = idleReuseMs * 1_000_000L;
+  }
 
   /** A deadline of the request passed: connecting, or waiting for the answer's head or body. */
   static final class DeadlineException extends IOException {
@@ -170,7 +183,7 @@ final class PlainHttpClient implements AutoCloseable {
       if (connection == null) {
         return null;
       }
-      if (now - connection.idleSince < IDLE_REUSE_MS * 1_000_000L) {
+      if (now - connection.idleSince < idleReuseNanos) {
         return connection;
       }
       connection.close();
@@ -189,6 +202,25 @@ final class PlainHttpClient implements AutoCloseable {
     }
     if (dropped != null) {
       dropped.close();
+    }
+  }
+
+  /**
+   * Closes the idle connections that may no longer be reused, so that a target called no more does
+   * not keep them open. Called every quarter second by the dispatch service.
+   */
+  void closeStale() {
+    long now = System.nanoTime();
+    for (ArrayDeque<Connection> connections : idle.values()) {
+      List<Connection> stale = new ArrayList<>();
+      synchronized (connections) {
+        // Oldest first: connections come back at the tail.
+        while (!connections.isEmpty()
+            && now - connections.peekFirst().idleSince >= idleReuseNanos) {
+          stale.add(connections.pollFirst());
+        }
+      }
+      stale.forEach(Connection::close);
     }
   }
 

@@ -2,6 +2,7 @@ package io.lineup.server.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -145,6 +147,40 @@ class PlainHttpClientTest {
   }
 
   @Test
+  void aConnectionIdleForTheReuseLimitIsNotReusedAndIsClosedByTheSweep() throws Exception {
+    target = ScriptedTarget.answering((request, n) -> answer(200, "", "ok"));
+    try (PlainHttpClient brief = new PlainHttpClient(100)) {
+      long now = System.nanoTime();
+      brief.send(
+          target.uri("/"),
+          "GET",
+          Map.of(),
+          new byte[0],
+          now + 5_000_000_000L,
+          now + 6_000_000_000L,
+          LIMIT);
+
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(() -> {
+            brief.closeStale();
+            assertThat(target.ended()).as("the idle connection was closed").isEqualTo(1);
+          });
+      now = System.nanoTime();
+      brief.send(
+          target.uri("/"),
+          "GET",
+          Map.of(),
+          new byte[0],
+          now + 5_000_000_000L,
+          now + 6_000_000_000L,
+          LIMIT);
+
+      assertThat(target.connections()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void anAnswerLaterThanTheHeadDeadlineIsATimeout() throws Exception {
     target = ScriptedTarget.answering((request, n) -> null); // never answers, keeps the connection
 
@@ -252,6 +288,7 @@ class PlainHttpClientTest {
   private static final class ScriptedTarget implements AutoCloseable {
     private final ServerSocket server;
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger ended = new AtomicInteger();
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final List<Socket> open = new CopyOnWriteArrayList<>();
 
@@ -289,6 +326,7 @@ class PlainHttpClientTest {
         for (int n = 0; ; n++) {
           String request = readRequest(in);
           if (request == null) {
+            ended.incrementAndGet(); // the client closed the connection
             return;
           }
           requests.add(request);
@@ -340,6 +378,11 @@ class PlainHttpClientTest {
 
     int connections() {
       return connections.get();
+    }
+
+    /** Connections the client closed. */
+    int ended() {
+      return ended.get();
     }
 
     List<String> requests() {
