@@ -150,15 +150,7 @@ class PlainHttpClientTest {
   void aConnectionIdleForTheReuseLimitIsNotReusedAndIsClosedByTheSweep() throws Exception {
     target = ScriptedTarget.answering((request, n) -> answer(200, "", "ok"));
     try (PlainHttpClient brief = new PlainHttpClient(100)) {
-      long now = System.nanoTime();
-      brief.send(
-          target.uri("/"),
-          "GET",
-          Map.of(),
-          new byte[0],
-          now + 5_000_000_000L,
-          now + 6_000_000_000L,
-          LIMIT);
+      get(brief, 5_000, 6_000);
 
       await()
           .atMost(Duration.ofSeconds(5))
@@ -166,15 +158,7 @@ class PlainHttpClientTest {
             brief.closeStale();
             assertThat(target.ended()).as("the idle connection was closed").isEqualTo(1);
           });
-      now = System.nanoTime();
-      brief.send(
-          target.uri("/"),
-          "GET",
-          Map.of(),
-          new byte[0],
-          now + 5_000_000_000L,
-          now + 6_000_000_000L,
-          LIMIT);
+      get(brief, 5_000, 6_000);
 
       assertThat(target.connections()).isEqualTo(2);
     }
@@ -184,16 +168,7 @@ class PlainHttpClientTest {
   void anAnswerLaterThanTheHeadDeadlineIsATimeout() throws Exception {
     target = ScriptedTarget.answering((request, n) -> null); // never answers, keeps the connection
 
-    long now = System.nanoTime();
-    assertThatThrownBy(() ->
-            client.send(
-                target.uri("/"),
-                "GET",
-                Map.of(),
-                new byte[0],
-                now + 200_000_000L,
-                now + 1_200_000_000L,
-                LIMIT))
+    assertThatThrownBy(() -> get(client, 200, 1_200))
         .isInstanceOf(PlainHttpClient.DeadlineException.class);
   }
 
@@ -203,16 +178,7 @@ class PlainHttpClientTest {
         ScriptedTarget.answering(
             (request, n) -> "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc");
 
-    long now = System.nanoTime();
-    assertThatThrownBy(() ->
-            client.send(
-                target.uri("/"),
-                "GET",
-                Map.of(),
-                new byte[0],
-                now + 2_000_000_000L,
-                now + 300_000_000L,
-                LIMIT))
+    assertThatThrownBy(() -> get(client, 2_000, 300))
         .isInstanceOf(PlainHttpClient.DeadlineException.class);
   }
 
@@ -265,6 +231,19 @@ class PlainHttpClientTest {
         body.getBytes(StandardCharsets.UTF_8),
         now + 5_000_000_000L,
         now + 6_000_000_000L,
+        LIMIT);
+  }
+
+  /** A GET of / by {@code by}, its head due within headMs from now and its body within bodyMs. */
+  private TargetResponse get(PlainHttpClient by, long headMs, long bodyMs) throws Exception {
+    long now = System.nanoTime();
+    return by.send(
+        target.uri("/"),
+        "GET",
+        Map.of(),
+        new byte[0],
+        now + headMs * 1_000_000L,
+        now + bodyMs * 1_000_000L,
         LIMIT);
   }
 
