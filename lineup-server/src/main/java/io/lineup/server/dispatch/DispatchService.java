@@ -523,12 +523,7 @@ public final class DispatchService implements AutoCloseable {
             + LEASE_MARGIN_MS
             + Math.max(
                 spec.retryAfterCapMs(),
-                Math.max(
-                    spec.backoff().maxMs(),
-                    spec.backoff().scheduleMs().stream()
-                        .mapToLong(Long::longValue)
-                        .max()
-                        .orElse(0)));
+                Math.max(spec.backoff().maxMs(), spec.backoff().longestScheduledMs()));
     long bound =
         waitBefore + spec.lineTimeoutMs() + spec.maxAttempts() * perAttempt + RECORD_GRACE_MS;
     return Math.min(bound, io.lineup.core.Limits.MAX_DELAY_MS);
