@@ -220,6 +220,17 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
           return false;
         }
       }
+      // A client may take its slot map from any node, replicas included: each must know every
+      // node and every slot's master, or a client that asked a replica first finds no node for
+      // some slots ("Cannot determine a partition for slot") until its next topology refresh.
+      for (RedisProcess replica : replicas) {
+        String info = command(replica, "CLUSTER INFO");
+        if (!info.contains("cluster_state:ok")
+            || !info.contains("cluster_known_nodes:" + 2 * nodes.size())
+            || !info.contains("cluster_slots_ok:" + CLUSTER_SLOTS)) {
+          return false;
+        }
+      }
       return true;
     }
 
