@@ -7,6 +7,7 @@ import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
 import io.lineup.server.http.Json;
 import java.io.IOException;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -227,7 +228,7 @@ final class EndpointDispatcher implements AutoCloseable {
     long start = System.nanoTime();
     try {
       TargetResponse response =
-          "http".equals(uri.getScheme())
+          PlainHttpClient.takes(uri, ProxySelector.getDefault())
               ? sendPlain(current, request, uri, headers, start)
               : sendWithJdkClient(current, request, uri, headers);
       byte[] body = response.body();
@@ -286,7 +287,7 @@ final class EndpointDispatcher implements AutoCloseable {
             MAX_RESPONSE_BODY);
   }
 
-  /** An {@code https} target: the JDK's client (TLS, HTTP/2). */
+  /** An {@code https} target, or one reached through a proxy: the JDK's client. */
   private TargetResponse sendWithJdkClient(
       EndpointSpec current, TaskRequest request, URI uri, Map<String, String> headers)
       throws InterruptedException, ExecutionException, TimeoutException {

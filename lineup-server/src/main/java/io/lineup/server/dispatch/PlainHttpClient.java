@@ -1,6 +1,8 @@
 package io.lineup.server.dispatch;
 
 import java.io.IOException;
+import java.net.Proxy;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -17,8 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Why not the JDK's {@code HttpClient}: its per-request machinery (an exchange and its futures,
  * a filter chain, hand-offs to its selector thread) was about a third of the server's CPU per
- * dispatched task; a request here is one write and the reads of its answer. {@code https} targets
- * stay on the JDK client (TLS, HTTP/2).
+ * dispatched task; a request here is one write and the reads of its answer. {@code https} targets,
+ * and targets the JVM's proxy settings send through a proxy, stay on the JDK client ({@link
+ * #takes}).
  *
  * <p>What it does: sends {@code Host}, the given headers, {@code Content-Length} (for a body, and 0
  * for a {@code POST}, {@code PUT} or {@code PATCH} without one) and the body; reads the status line
@@ -68,6 +71,25 @@ final class PlainHttpClient implements AutoCloseable {
     DeadlineException(String message) {
       super(message);
     }
+  }
+
+  /**
+   * Whether this client sends a request to {@code uri}: an {@code http} URI that the JVM's proxy
+   * settings reach directly. A URI that {@code proxies} sends through a proxy (the {@code
+   * http.proxyHost} system properties, or a selector the application installed) is left to the
+   * JDK's client, which speaks to proxies.
+   *
+   * @param proxies the JVM's default proxy selector, or null when there is none
+   */
+  static boolean takes(URI uri, ProxySelector proxies) {
+    if (!"http".equals(uri.getScheme())) {
+      return false;
+    }
+    if (proxies == null) {
+      return true;
+    }
+    List<Proxy> chosen = proxies.select(uri);
+    return chosen == null || chosen.isEmpty() || chosen.get(0).type() == Proxy.Type.DIRECT;
   }
 
   /**

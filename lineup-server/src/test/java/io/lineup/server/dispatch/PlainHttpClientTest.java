@@ -8,8 +8,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.ProxySelector;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -200,6 +204,32 @@ class PlainHttpClientTest {
                 LIMIT))
         .isInstanceOf(IOException.class)
         .isNotInstanceOf(PlainHttpClient.DeadlineException.class);
+  }
+
+  @Test
+  void itTakesPlainHttpReachedDirectlyAndLeavesTlsAndProxiedTargetsToTheJdkClient() {
+    URI plain = URI.create("http://upstream.example:8080/render");
+    ProxySelector direct = selector(Proxy.NO_PROXY);
+    ProxySelector proxied =
+        selector(new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved("proxy", 3128)));
+
+    assertThat(PlainHttpClient.takes(plain, null)).isTrue();
+    assertThat(PlainHttpClient.takes(plain, direct)).isTrue();
+    assertThat(PlainHttpClient.takes(plain, proxied)).isFalse();
+    assertThat(PlainHttpClient.takes(URI.create("https://upstream.example/render"), direct))
+        .isFalse();
+  }
+
+  private static ProxySelector selector(Proxy proxy) {
+    return new ProxySelector() {
+      @Override
+      public List<Proxy> select(URI uri) {
+        return List.of(proxy);
+      }
+
+      @Override
+      public void connectFailed(URI uri, SocketAddress address, IOException e) {}
+    };
   }
 
   @Test
