@@ -2,7 +2,6 @@ package io.lineup.server.dispatch;
 
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -15,17 +14,15 @@ import java.util.concurrent.Flow;
  * the blocking stream and extra thread a {@code BodyHandlers.ofInputStream()} costs.
  */
 final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
-  private final int limit;
   private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+  private final CappedBytes bytes;
   private Flow.Subscription subscription;
-  private byte[] bytes = new byte[0];
-  private int size;
 
   /**
    * @param limit the most bytes kept; one more is kept when the body is longer
    */
   BoundedBody(int limit) {
-    this.limit = limit;
+    this.bytes = new CappedBytes(limit);
   }
 
   @Override
@@ -40,15 +37,9 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
       return;
     }
     for (ByteBuffer buffer : buffers) {
-      int take = Math.min(buffer.remaining(), limit + 1 - size);
-      if (size + take > bytes.length) {
-        bytes = Arrays.copyOf(bytes, Math.min(limit + 1, Math.max(size + take, bytes.length * 2)));
-      }
-      buffer.get(bytes, size, take);
-      size += take;
-      if (size > limit) {
+      if (bytes.add(buffer)) {
         // Cut: the rest is not wanted.
-        body.complete(Arrays.copyOf(bytes, size));
+        body.complete(bytes.bytes());
         subscription.cancel();
         return;
       }
@@ -62,7 +53,7 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
 
   @Override
   public void onComplete() {
-    body.complete(size == bytes.length ? bytes : Arrays.copyOf(bytes, size));
+    body.complete(bytes.bytes());
   }
 
   @Override

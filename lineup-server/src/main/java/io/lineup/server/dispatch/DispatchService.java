@@ -94,6 +94,8 @@ public final class DispatchService implements AutoCloseable {
     this.callbackRecords = lineup.records("dispatch-callbacks");
     this.maxTaskBodyBytes = Math.max(0, maxPayloadBytes - TaskRequest.HEAD_ROOM_BYTES);
     var executor = Executors.newVirtualThreadPerTaskExecutor();
+    // The JDK clients carry callbacks, https tasks and http tasks sent through a proxy of the
+    // JVM's settings; other http tasks go by PlainHttpClient (plainTargets).
     // Plain http stays on HTTP/1.1 (no h2c upgrade dance per connection); https offers HTTP/2 by
     // ALPN and falls back to 1.1 where the target does not speak it.
     // The plain client runs its completions on its own selector thread instead of handing each to

@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SortedMap;
@@ -20,6 +19,18 @@ import java.util.TreeMap;
  * request at a time.
  */
 final class Http1Connection {
+  /** Longest line of a chunk's size (hex digits and extensions), in bytes. */
+  private static final int MAX_CHUNK_SIZE_LINE = 1024;
+
+  // What line() says when a line is longer than it may be; constants, so a read makes no text.
+  private static final String HEAD_TOO_LONG =
+      "the answer's head is over " + PlainHttpClient.MAX_HEAD_BYTES + " bytes";
+  private static final String CHUNK_SIZE_TOO_LONG =
+      "a chunk size line is over " + MAX_CHUNK_SIZE_LINE + " bytes";
+  private static final String CHUNK_TOO_LONG = "a chunk longer than its size";
+  private static final String TRAILERS_TOO_LONG =
+      "the body's trailers are over " + PlainHttpClient.MAX_HEAD_BYTES + " bytes";
+
   private final Socket socket;
   private final InputStream in;
   private final OutputStream out;
@@ -113,7 +124,7 @@ final class Http1Connection {
     boolean http10;
     int headBytes = 0;
     while (true) {
-      String statusLine = line(headDeadline, PlainHttpClient.MAX_HEAD_BYTES);
+      String statusLine = line(headDeadline, PlainHttpClient.MAX_HEAD_BYTES, HEAD_TOO_LONG);
       headBytes = statusLine.length() + 2;
       if (!statusLine.startsWith("HTTP/1.") || statusLine.length() < 12) {
         throw new IOException("not an HTTP/1.x answer: " + shorten(statusLine));
@@ -122,7 +133,7 @@ final class Http1Connection {
       status = parseStatus(statusLine);
       headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
       while (true) {
-        String line = line(headDeadline, PlainHttpClient.MAX_HEAD_BYTES - headBytes);
+        String line = line(headDeadline, PlainHttpClient.MAX_HEAD_BYTES - headBytes, HEAD_TOO_LONG);
         headBytes += line.length() + 2;
         if (line.isEmpty()) {
           break;
@@ -148,7 +159,7 @@ final class Http1Connection {
       reusable = keepAlive && position == end;
       return new TargetResponse(status, headers, new byte[0]);
     }
-    Body body = new Body(limit);
+    CappedBytes body = new CappedBytes(limit);
     boolean whole;
     if (hasToken(headers.get("transfer-encoding"), "chunked")) {
       whole = chunked(body, bodyDeadline);
@@ -165,9 +176,9 @@ final class Http1Connection {
   }
 
   /** Reads a chunked body; true when read to its end (not cut). */
-  private boolean chunked(Body body, long deadline) throws IOException {
+  private boolean chunked(CappedBytes body, long deadline) throws IOException {
     while (true) {
-      String size = line(deadline, 1024);
+      String size = line(deadline, MAX_CHUNK_SIZE_LINE, CHUNK_SIZE_TOO_LONG);
       int ext = size.indexOf(';');
       long length;
       try {
@@ -182,7 +193,8 @@ final class Http1Connection {
         // Trailers, up to the empty line.
         int trailerBytes = 0;
         while (true) {
-          String trailer = line(deadline, PlainHttpClient.MAX_HEAD_BYTES - trailerBytes);
+          String trailer =
+              line(deadline, PlainHttpClient.MAX_HEAD_BYTES - trailerBytes, TRAILERS_TOO_LONG);
           trailerBytes += trailer.length() + 2;
           if (trailer.isEmpty()) {
             return true;
@@ -192,14 +204,14 @@ final class Http1Connection {
       if (!exactly(body, length, deadline)) {
         return false;
       }
-      if (!line(deadline, 2).isEmpty()) {
-        throw new IOException("a chunk longer than its size");
+      if (!line(deadline, 2, CHUNK_TOO_LONG).isEmpty()) {
+        throw new IOException(CHUNK_TOO_LONG);
       }
     }
   }
 
   /** Reads length body bytes; true when all were read, false when the body was cut. */
-  private boolean exactly(Body body, long length, long deadline) throws IOException {
+  private boolean exactly(CappedBytes body, long length, long deadline) throws IOException {
     long left = length;
     while (left > 0) {
       if (position == end) {
@@ -216,7 +228,7 @@ final class Http1Connection {
     return true;
   }
 
-  private void toTheEnd(Body body, long deadline) throws IOException {
+  private void toTheEnd(CappedBytes body, long deadline) throws IOException {
     while (true) {
       if (position == end && !fillOrEnd(deadline)) {
         return;
@@ -230,8 +242,12 @@ final class Http1Connection {
     }
   }
 
-  /** A line without its CRLF (a bare LF also ends it), of at most max bytes. */
-  private String line(long deadline, int max) throws IOException {
+  /**
+   * A line without its CRLF (a bare LF also ends it), of at most max bytes.
+   *
+   * @param tooLong what the error says when the line is longer
+   */
+  private String line(long deadline, int max, String tooLong) throws IOException {
     StringBuilder line = new StringBuilder(64);
     while (true) {
       if (position == end) {
@@ -246,8 +262,7 @@ final class Http1Connection {
         return line.toString();
       }
       if (line.length() >= max) {
-        throw new IOException(
-            "the answer's head is over " + PlainHttpClient.MAX_HEAD_BYTES + " bytes");
+        throw new IOException(tooLong);
       }
       line.append((char) (b & 0xff));
     }
@@ -279,32 +294,6 @@ final class Http1Connection {
 
   void close() {
     closeQuietly(socket);
-  }
-
-  /** Collects up to limit + 1 body bytes. */
-  private static final class Body {
-    private final int limit;
-    private byte[] bytes = new byte[0];
-    private int size;
-
-    Body(int limit) {
-      this.limit = limit;
-    }
-
-    /** Adds bytes; true once more than limit bytes are held (the rest is not wanted). */
-    boolean add(byte[] from, int offset, int length) {
-      int take = Math.min(length, limit + 1 - size);
-      if (size + take > bytes.length) {
-        bytes = Arrays.copyOf(bytes, Math.min(limit + 1, Math.max(size + take, bytes.length * 2)));
-      }
-      System.arraycopy(from, offset, bytes, size, take);
-      size += take;
-      return size > limit;
-    }
-
-    byte[] bytes() {
-      return size == bytes.length ? bytes : Arrays.copyOf(bytes, size);
-    }
   }
 
   private static long millisLeft(long deadline, String what)

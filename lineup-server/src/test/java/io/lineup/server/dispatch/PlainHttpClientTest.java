@@ -251,6 +251,17 @@ class PlainHttpClientTest {
         .hasMessageContaining("over " + PlainHttpClient.MAX_HEAD_BYTES + " bytes");
   }
 
+  @Test
+  void aChunkSizeLineOverItsLimitIsAnErrorThatSaysSo() throws Exception {
+    target =
+        ScriptedTarget.answering((request, n) ->
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;" + "x".repeat(2000) + "\r\n");
+
+    assertThatThrownBy(() -> send("/", "GET", Map.of(), ""))
+        .isInstanceOf(IOException.class)
+        .hasMessage("a chunk size line is over 1024 bytes");
+  }
+
   private TargetResponse send(String path, String method, Map<String, String> headers, String body)
       throws Exception {
     long now = System.nanoTime();
