@@ -160,6 +160,22 @@ final class DispatchScenario {
     }
   }
 
+  /**
+   * The {@code Idempotency-Key} the target will see for a submitted task: its {@code delivery_key},
+   * or its id from a server that draws no delivery keys (an older jar given with {@code
+   * --server-jar}).
+   */
+  private static String idempotencyKey(String submitAnswer) {
+    String field = "\"delivery_key\":\"";
+    int at = submitAnswer.indexOf(field);
+    if (at < 0) {
+      field = "\"id\":\"";
+      at = submitAnswer.indexOf(field);
+    }
+    at += field.length();
+    return submitAnswer.substring(at, submitAnswer.indexOf('"', at));
+  }
+
   private Figure startLatency() {
     int tasks = size(2_000, 500, 100);
     String ep = endpoint("start", "\"concurrency\": 64");
@@ -173,8 +189,7 @@ final class DispatchScenario {
       for (int i = 0; i < tasks; i++) {
         long due = System.currentTimeMillis() + 300;
         String answer = api.post(ep + "/tasks", "{\"not_before\": " + due + "}", 202).body();
-        int at = answer.indexOf("\"id\":\"") + 6;
-        dueAt.put(answer.substring(at, answer.indexOf('"', at)), due);
+        dueAt.put(idempotencyKey(answer), due);
         next += pace;
         long sleep = next - System.nanoTime();
         if (sleep > 0) {

@@ -25,6 +25,9 @@ import java.util.List;
  * @param method the request's method
  * @param path the request's path and query
  * @param callbackUrl the URL called when it ends, or null
+ * @param deliveryKey the {@code Idempotency-Key} its requests carry: a random UUID drawn at submit,
+ *     shared by no other task (callbacks name it in their {@code webhook-id}, {@code
+ *     task_<deliveryKey>})
  */
 public record TaskInfo(
     EndpointName endpoint,
@@ -43,7 +46,8 @@ public record TaskInfo(
     String error,
     String method,
     String path,
-    String callbackUrl) {
+    String callbackUrl,
+    String deliveryKey) {
 
   static TaskInfo read(String namespace, JsonNode node) {
     List<TaskAttempt> attempts = new ArrayList<>();
@@ -66,6 +70,7 @@ public record TaskInfo(
         Json.text(node, "error"),
         Json.text(node, "method"),
         Json.text(node, "path"),
-        Json.text(node, "callback_url"));
+        Json.text(node, "callback_url"),
+        Json.text(node, "delivery_key"));
   }
 }

@@ -11,13 +11,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A real HTTP target on 127.0.0.1 for dispatch tests: answers every request 200 with {@code
- * {"ok":true,"n":N}} and records each request (method, path, {@code Idempotency-Key}, body, and the
- * webhook headers of callbacks).
+ * {"ok":true,"n":N}} and records each request (method, path, {@code Idempotency-Key}, {@code
+ * Lineup-Task-Id}, body, and the webhook headers of callbacks).
  */
 final class CountingTarget implements AutoCloseable {
   /** One request the target received. */
   record Received(
-      String method, String path, String idempotencyKey, String body, String webhookId) {}
+      String method,
+      String path,
+      String idempotencyKey,
+      String taskId,
+      String body,
+      String webhookId) {}
 
   private final HttpServer server;
   private final List<Received> received = new CopyOnWriteArrayList<>();
@@ -45,6 +50,7 @@ final class CountingTarget implements AutoCloseable {
             exchange.getRequestMethod(),
             exchange.getRequestURI().toString(),
             exchange.getRequestHeaders().getFirst("Idempotency-Key"),
+            exchange.getRequestHeaders().getFirst("Lineup-Task-Id"),
             body,
             exchange.getRequestHeaders().getFirst("webhook-id")));
     byte[] answer =

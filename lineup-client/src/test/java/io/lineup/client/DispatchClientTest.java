@@ -95,11 +95,13 @@ class DispatchClientTest {
       assertThat(done.response().bodyText()).startsWith("{\"ok\":true");
       assertThat(done.method()).isEqualTo("POST");
       assertThat(done.path()).isEqualTo("/render?size=1024");
+      assertThat(done.deliveryKey()).isEqualTo(submitted.task().deliveryKey()).hasSize(36);
       assertThat(target.received())
           .filteredOn(r -> r.path().equals("/api/render?size=1024"))
           .singleElement()
           .satisfies(r -> {
-            assertThat(r.idempotencyKey()).isEqualTo(done.id());
+            assertThat(r.idempotencyKey()).isEqualTo(done.deliveryKey());
+            assertThat(r.taskId()).isEqualTo(done.id());
             assertThat(r.body()).isEqualTo("{\"prompt\":\"a red bicycle\"}");
           });
     }
@@ -159,7 +161,7 @@ class DispatchClientTest {
         .filteredOn(r -> r.path().equals("/hooks/done"))
         .first()
         .satisfies(r -> {
-          assertThat(r.webhookId()).contains(task.id());
+          assertThat(r.webhookId()).isEqualTo("task_" + task.deliveryKey());
           assertThat(r.body()).contains("\"status\":\"succeeded\"");
         });
   }

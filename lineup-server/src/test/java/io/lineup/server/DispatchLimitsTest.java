@@ -99,7 +99,7 @@ class DispatchLimitsTest {
       List<Long> leasedAt = new ArrayList<>();
       for (TestTarget.Seen x : seen) {
         leasedAt.add(
-            api.get(ep + "/tasks/" + x.header("Idempotency-Key"))
+            api.get(ep + "/tasks/" + x.header("Lineup-Task-Id"))
                 .json()
                 .path("started_at")
                 .asLong());
@@ -156,7 +156,7 @@ class DispatchLimitsTest {
       }
       endpoint(api, NS, name, own.url(), settings);
       await().atMost(Duration.ofSeconds(30)).until(() -> own.count() >= 210);
-      List<String> order = own.seen().stream().map(s -> s.header("Idempotency-Key")).toList();
+      List<String> order = own.seen().stream().map(s -> s.header("Lineup-Task-Id")).toList();
       List<String> vips = order.subList(0, 10);
       assertThat(vips).allSatisfy(id -> assertThat(priority.get(id)).isEqualTo(10));
       // FIFO within a priority: each group is seen in the order of its positions at submit.
@@ -195,7 +195,7 @@ class DispatchLimitsTest {
       double errorSum = 0;
       double signedSum = 0;
       for (TestTarget.Seen s : own.seen()) {
-        long[] sub = submitted.get(s.header("Idempotency-Key"));
+        long[] sub = submitted.get(s.header("Lineup-Task-Id"));
         if (sub == null || sub[1] < 0) {
           continue;
         }

@@ -23,6 +23,8 @@ class DispatchTest {
   @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
 
   static final String NS = "disp";
+  static final String UUID_PATTERN =
+      "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}";
   static Api api;
   static TestTarget target;
 
@@ -38,7 +40,7 @@ class DispatchTest {
   }
 
   @Test
-  void aTaskIsSentUnderTheBaseUrlWithItsIdAsIdempotencyKeyAndItsResponseIsKept() {
+  void aTaskIsSentUnderTheBaseUrlWithItsDeliveryKeyAndIdAndItsResponseIsKept() {
     String ep = endpoint(api, NS, name("ok"), target.url() + "/api", "");
     TestTarget own = target;
     String id =
@@ -52,11 +54,14 @@ class DispatchTest {
     assertThat(task.path("response").path("body").path("ok").asBoolean()).isTrue();
     assertThat(task.path("attempts")).hasSize(1);
     assertThat(task.path("attempts").get(0).path("status").asInt()).isEqualTo(200);
+    String key = task.path("delivery_key").asText();
+    assertThat(key).matches(UUID_PATTERN);
     TestTarget.Seen seen =
         own.seen().stream()
-            .filter(s -> id.equals(s.header("Idempotency-Key")))
+            .filter(s -> key.equals(s.header("Idempotency-Key")))
             .findFirst()
             .orElseThrow();
+    assertThat(seen.header("Lineup-Task-Id")).isEqualTo(id);
     assertThat(seen.path()).isEqualTo("/api/render?size=2");
     assertThat(seen.method()).isEqualTo("POST");
     assertThat(seen.header("X-Trace")).isEqualTo("t1");
@@ -74,6 +79,28 @@ class DispatchTest {
       assertThat(awaitEnd(api, ep, id).path("status").asText()).isEqualTo("succeeded");
       assertThat(own.seen()).hasSize(1);
       assertThat(own.seen().get(0).header("User-Agent")).isEqualTo("shop/2");
+    }
+  }
+
+  @Test
+  void tasksOfTheSameIdAtTwoEndpointsOfOneTargetCarryDifferentIdempotencyKeys() {
+    TestTarget shared = TestTarget.start();
+    try (shared) {
+      String first = endpoint(api, NS, name("twin-a"), shared.url(), "");
+      String second = endpoint(api, NS, name("twin-b"), shared.url(), "");
+      String a = submit(api, first, "{}");
+      String b = submit(api, second, "{}");
+      // Each endpoint counts its own ids: the premise of the test.
+      assertThat(a).isEqualTo(b);
+      JsonNode endedA = awaitEnd(api, first, a);
+      JsonNode endedB = awaitEnd(api, second, b);
+      assertThat(shared.seen()).hasSize(2);
+      assertThat(shared.seen())
+          .extracting(s -> s.header("Idempotency-Key"))
+          .containsExactlyInAnyOrder(
+              endedA.path("delivery_key").asText(), endedB.path("delivery_key").asText())
+          .doesNotHaveDuplicates();
+      assertThat(shared.seen()).extracting(s -> s.header("Lineup-Task-Id")).containsOnly(a);
     }
   }
 
@@ -123,6 +150,7 @@ class DispatchTest {
     assertThat(first.status()).isEqualTo(202);
     assertThat(again.status()).isEqualTo(200);
     assertThat(again.field("id")).isEqualTo(first.field("id"));
+    assertThat(again.field("delivery_key")).isEqualTo(first.field("delivery_key"));
     assertThat(first.json().path("status").asText()).isEqualTo("queued");
     assertThat(first.json().path("position").asLong()).isEqualTo(0);
   }
@@ -156,7 +184,12 @@ class DispatchTest {
           "retry gaps: backoff %d ms, Retry-After: 1 %d ms%n", firstGap, retryAfterGap);
       assertThat(firstGap).as("fixed backoff of 100 ms").isBetween(90L, 900L);
       assertThat(retryAfterGap).as("Retry-After: 1 waits a second").isGreaterThanOrEqualTo(990L);
-      assertThat(seen).allSatisfy(s -> assertThat(s.header("Idempotency-Key")).isEqualTo(id));
+      String key = task.path("delivery_key").asText();
+      assertThat(seen)
+          .allSatisfy(s -> {
+            assertThat(s.header("Idempotency-Key")).isEqualTo(key);
+            assertThat(s.header("Lineup-Task-Id")).isEqualTo(id);
+          });
     }
   }
 
@@ -323,7 +356,14 @@ class DispatchTest {
                 "{\"headers\": {\"Host\": \"x\"}}",
                 400,
                 "invalid_field",
-                "headers.Host"));
+                "headers.Host"),
+            new Case(
+                api,
+                ep + "/tasks",
+                "{\"headers\": {\"lineup-task-id\": \"~9\"}}",
+                400,
+                "invalid_field",
+                "headers.lineup-task-id"));
     for (Case c : cases) {
       Reply reply = c.who().post(c.path(), c.body());
       assertThat(reply.status())

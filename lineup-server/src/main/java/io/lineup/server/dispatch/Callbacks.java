@@ -91,8 +91,12 @@ final class Callbacks implements AutoCloseable {
     }
   }
 
-  /** Queues the callback of an ended task. */
-  void enqueue(EndpointKey key, String taskId, String url, ObjectNode record) {
+  /**
+   * Queues the callback of an ended task. Its {@code webhook-id} is {@code task_} and the task's
+   * delivery key, unique across endpoints and namespaces; a task stored without one keeps the
+   * earlier form, {@code task_<endpoint>_<task id>}.
+   */
+  void enqueue(EndpointKey key, String taskId, TaskRequest request, ObjectNode record) {
     ObjectNode data = record.deepCopy();
     data.put("id", taskId);
     data.put("namespace", key.namespace());
@@ -101,8 +105,11 @@ final class Callbacks implements AutoCloseable {
     data.remove("outcome");
     data.put("ended_at", System.currentTimeMillis());
     ObjectNode job = Json.object();
-    job.put("url", url);
-    job.put("webhook_id", "task_" + key.name() + "_" + taskId);
+    job.put("url", request.callbackUrl());
+    job.put(
+        "webhook_id",
+        "task_"
+            + (request.deliveryKey() != null ? request.deliveryKey() : key.name() + "_" + taskId));
     job.set("body", data);
     try {
       service.lineup().publish(queue(key.namespace()), NewJob.of(Json.write(job)));

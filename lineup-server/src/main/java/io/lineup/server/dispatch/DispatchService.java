@@ -622,7 +622,7 @@ public final class DispatchService implements AutoCloseable {
     record.putNull("error");
     record.set("attempts", Attempt.toJson(Attempt.parseHistory(task.lastError())));
     record.putNull("response");
-    callbacks.enqueue(key, task.id(), request.callbackUrl(), record);
+    callbacks.enqueue(key, task.id(), request, record);
   }
 
   /** The attempts recorded by the previous nacks of a task. */
@@ -637,7 +637,7 @@ public final class DispatchService implements AutoCloseable {
   void ended(EndpointKey key, String id, TaskRequest request, ObjectNode record) {
     completeWaiters(key, id);
     if (request != null && request.callbackUrl() != null) {
-      callbacks.enqueue(key, id, request.callbackUrl(), record);
+      callbacks.enqueue(key, id, request, record);
     }
   }
 

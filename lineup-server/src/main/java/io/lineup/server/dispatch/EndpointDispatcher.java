@@ -222,8 +222,9 @@ final class EndpointDispatcher implements AutoCloseable {
     if (!named) {
       headers.put("User-Agent", USER_AGENT);
     }
-    // The task id: a target that saw this task already can drop a second delivery.
-    headers.put("Idempotency-Key", job.id());
+    // A target that saw this key already can drop a second delivery; the id is for its logs.
+    headers.put("Idempotency-Key", request.idempotencyKey(job.id()));
+    headers.put("Lineup-Task-Id", job.id());
     long startedAt = System.currentTimeMillis();
     long start = System.nanoTime();
     try {

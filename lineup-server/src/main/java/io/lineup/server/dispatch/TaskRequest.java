@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
@@ -13,12 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * What a task asks Lineup to send: method, path and query, headers, body, and where to report the
- * end. Stored as the task's job payload: one line of JSON (everything but the body), a newline,
- * then the body's bytes as they are.
+ * What a task asks Lineup to send: method, path and query, headers, body, where to report the end,
+ * and the key every delivery carries. Stored as the task's job payload: one line of JSON
+ * (everything but the body), a newline, then the body's bytes as they are.
  *
  * @param method the HTTP method
  * @param path the path and query under the endpoint's base URL (may be empty)
@@ -26,6 +26,10 @@ import java.util.regex.Pattern;
  * @param contentType the body's content type (null without a body)
  * @param body the body's bytes (empty for none)
  * @param callbackUrl where the final record is POSTed (null for none)
+ * @param deliveryKey the {@code Idempotency-Key} of every request of the task: a random UUID drawn
+ *     at submit ({@link #newDeliveryKey()}), so that no two tasks share one, whatever their
+ *     endpoints, namespaces or Lineup installations; null for a task submitted by a version that
+ *     drew none, whose requests carry its task id
  */
 public record TaskRequest(
     String method,
@@ -33,7 +37,8 @@ public record TaskRequest(
     Map<String, String> headers,
     String contentType,
     byte[] body,
-    String callbackUrl) {
+    String callbackUrl,
+    String deliveryKey) {
 
   /** Most headers a task may carry. */
   public static final int MAX_HEADERS = 32;
@@ -64,6 +69,7 @@ public record TaskRequest(
           "proxy-authorization",
           "proxy-connection",
           "idempotency-key",
+          "lineup-task-id",
           "http2-settings");
 
   /**
@@ -110,6 +116,23 @@ public record TaskRequest(
     return headers;
   }
 
+  /**
+   * A new delivery key: a random (version 4) UUID. Task ids cannot serve: generated ones ({@code
+   * ~1}, {@code ~2}, ...) count per endpoint queue, so two endpoints calling one upstream, or two
+   * installations, would send the same key for different tasks and the upstream would drop one.
+   */
+  public static String newDeliveryKey() {
+    return UUID.randomUUID().toString();
+  }
+
+  /**
+   * The {@code Idempotency-Key} of this task's requests: its delivery key, or the task id for a
+   * task stored without one.
+   */
+  public String idempotencyKey(String taskId) {
+    return deliveryKey != null ? deliveryKey : taskId;
+  }
+
   /** The job payload: a JSON line, a newline, the body. */
   public byte[] encode() {
     ObjectNode head = Json.object();
@@ -119,6 +142,9 @@ public record TaskRequest(
     headers.forEach(h::put);
     head.put("content_type", contentType);
     head.put("callback_url", callbackUrl);
+    if (deliveryKey != null) {
+      head.put("delivery_key", deliveryKey);
+    }
     byte[] line = Json.write(head);
     byte[] out = Arrays.copyOf(line, line.length + 1 + body.length);
     out[line.length] = '\n';
@@ -155,28 +181,11 @@ public record TaskRequest(
           headers,
           head.path("content_type").isTextual() ? head.get("content_type").asText() : null,
           Arrays.copyOfRange(payload, newline + 1, payload.length),
-          head.path("callback_url").isTextual() ? head.get("callback_url").asText() : null);
+          head.path("callback_url").isTextual() ? head.get("callback_url").asText() : null,
+          head.path("delivery_key").isTextual() ? head.get("delivery_key").asText() : null);
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("not a task: " + e.getMessage(), e);
     }
-  }
-
-  /** The request as a task's record shows it (the body as JSON, text or base64). */
-  public ObjectNode toJson() {
-    ObjectNode node = Json.object();
-    node.put("method", method);
-    node.put("path", path);
-    ObjectNode h = node.putObject("headers");
-    headers.forEach(h::put);
-    node.put("content_type", contentType);
-    Bodies.put(node, "body", body, contentType, Integer.MAX_VALUE);
-    node.put("callback_url", callbackUrl);
-    return node;
-  }
-
-  /** The body as UTF-8 text (for messages). */
-  String bodyText() {
-    return new String(body, StandardCharsets.UTF_8);
   }
 
   static byte[] base64(String text, String field) {

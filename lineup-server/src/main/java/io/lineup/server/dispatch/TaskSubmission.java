@@ -127,7 +127,9 @@ public record TaskSubmission(
     if (callback != null) {
       callbacks.get().check(callback);
     }
-    TaskRequest request = new TaskRequest(method, path, headers, contentType, body, callback);
+    TaskRequest request =
+        new TaskRequest(
+            method, path, headers, contentType, body, callback, TaskRequest.newDeliveryKey());
     return new TaskSubmission(request, p, delay, notBefore, key);
   }
 

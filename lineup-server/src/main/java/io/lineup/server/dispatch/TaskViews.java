@@ -54,6 +54,7 @@ final class TaskViews {
     node.put("method", task.request().method());
     node.put("path", task.request().path());
     node.put("callback_url", task.request().callbackUrl());
+    node.put("delivery_key", task.request().idempotencyKey(result.id()));
     return node;
   }
 
@@ -134,6 +135,7 @@ final class TaskViews {
       node.put("method", request.method());
       node.put("path", request.path());
       node.put("callback_url", request.callbackUrl());
+      node.put("delivery_key", request.idempotencyKey(info.id()));
     } catch (IllegalArgumentException notATask) {
       node.putNull("method");
     }
