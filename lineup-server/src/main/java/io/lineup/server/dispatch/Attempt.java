@@ -58,7 +58,7 @@ public record Attempt(int number, long startedAt, long durationMs, Integer statu
               a.path("started_at").asLong(),
               a.path("duration_ms").asLong(),
               a.path("status").isIntegralNumber() ? a.get("status").asInt() : null,
-              a.path("error").isTextual() ? a.get("error").asText() : null));
+              a.path("error").textValue()));
     }
     return attempts;
   }

@@ -171,6 +171,7 @@ public record TaskRequest(
     }
     try {
       JsonNode head = Json.parse(Arrays.copyOf(payload, newline));
+      // textValue(): the text of a string, null for an absent or non-string field.
       Map<String, String> headers = new LinkedHashMap<>();
       head.path("headers")
           .fields()
@@ -179,10 +180,10 @@ public record TaskRequest(
           head.path("method").asText(),
           head.path("path").asText(""),
           headers,
-          head.path("content_type").isTextual() ? head.get("content_type").asText() : null,
+          head.path("content_type").textValue(),
           Arrays.copyOfRange(payload, newline + 1, payload.length),
-          head.path("callback_url").isTextual() ? head.get("callback_url").asText() : null,
-          head.path("delivery_key").isTextual() ? head.get("delivery_key").asText() : null);
+          head.path("callback_url").textValue(),
+          head.path("delivery_key").textValue());
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("not a task: " + e.getMessage(), e);
     }
