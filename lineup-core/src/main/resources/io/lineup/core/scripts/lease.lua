@@ -30,6 +30,16 @@
 
 local RECLAIM_LIMIT = 100
 local PROMOTE_LIMIT = 1000
+-- Redis 7.0 builds a new sorted set as a listpack and turns it into a skiplist past 128 members
+-- (zset-max-listpack-entries), inserting into the listpack member by member until then, each
+-- insert searching it and formatting the score as text. A lease of more jobs than that into an
+-- empty leased set (a consumer that acks a whole batch with its next lease empties it) spent about
+-- a tenth of the call there. A first member longer than zset-max-listpack-value (64 bytes) makes
+-- Redis build a skiplist at once: this placeholder is such a member, added before the leases and
+-- removed right after them in the same call. It holds a space, which no job id does, and its score
+-- 0 would have the next reclaim drop it were it ever left behind.
+local SKIPLIST_PLACEHOLDER = 'lineup: a member whose length makes Redis build this sorted set as a skiplist'
+local LISTPACK_MEMBERS = 128
 
 local now, now_us = clock_now(ARGV[1])
 local count = tonumber(ARGV[2])
@@ -108,6 +118,7 @@ local deadline_texts = {}
 local attempt_texts = {}
 local now_text = int_text(now)
 local records = {}        -- HSET field/value pairs: the leased records
+local starts = {}         -- leased_head_pack's shared starts of heads (lib/job.lua)
 local deadlines = {}      -- ZADD score/member pairs for the leased set
 local leases = {}         -- ZADD score/member pairs for the rate log
 for k, id in ipairs(ids) do
@@ -133,7 +144,7 @@ for k, id in ipairs(ids) do
       job[F_LINE] = popped[2 * k]
       records[#records + 1] = id
       -- Only head fields changed: the stored body is kept as it is (lib/job.lua).
-      records[#records + 1] = job_pack_head(job, body)
+      records[#records + 1] = leased_head_pack(job, body, starts)
       deadlines[#deadlines + 1] = deadline_text
       deadlines[#deadlines + 1] = id
       if s.rate > 0 then
@@ -158,7 +169,13 @@ for k, id in ipairs(ids) do
 end
 if #records > 0 then
   records_put(records)
-  redis.call('ZADD', K_LEASED, unpack(deadlines))
+  if #deadlines > 2 * LISTPACK_MEMBERS and redis.call('EXISTS', K_LEASED) == 0 then
+    redis.call('ZADD', K_LEASED, 0, SKIPLIST_PLACEHOLDER)
+    redis.call('ZADD', K_LEASED, unpack(deadlines))
+    redis.call('ZREM', K_LEASED, SKIPLIST_PLACEHOLDER)
+  else
+    redis.call('ZADD', K_LEASED, unpack(deadlines))
+  end
 end
 if #leases > 0 then
   redis.call('ZADD', K_RATE, unpack(leases))

@@ -44,6 +44,9 @@ public final class KeySpace {
   /** Index of the ready line within {@link #queueKeys(QueueName)}. */
   public static final int READY_INDEX = 1;
 
+  /** Index of the leased set (jobs by lease deadline) within {@link #queueKeys(QueueName)}. */
+  public static final int LEASED_INDEX = 3;
+
   /** Index of the TTL set within {@link #queueKeys(QueueName)}. */
   public static final int TTL_INDEX = 6;
 

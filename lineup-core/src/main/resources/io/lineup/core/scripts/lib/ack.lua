@@ -26,6 +26,7 @@ local function ack_all(first, n, now, s)
   local now_text = int_text(now) -- the finished set's score, formatted once (lib/clock.lua)
   local acked_by = {}       -- id -> token, for a job acked earlier in this call
   local records = {}        -- HSET field/value pairs: the finished records
+  local starts = {}         -- done_head_pack's shared starts of heads (lib/job.lua)
   local finished = {}       -- ZADD score/member pairs for the finished set
   local unleased = {}
   local gone = {}           -- records deleted at once (no retention)
@@ -54,7 +55,7 @@ local function ack_all(first, n, now, s)
           job[F_LINE] = 0
           finished_record(job, ST_DONE, now)
           records[#records + 1] = id
-          records[#records + 1] = job_pack_head(job, body)
+          records[#records + 1] = done_head_pack(job, body, starts)
           finished[#finished + 1] = now_text
           finished[#finished + 1] = id
         else
