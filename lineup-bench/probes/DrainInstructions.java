@@ -1,0 +1,61 @@
+import io.lineup.core.AckRequest;
+import io.lineup.core.AcksThenLeases;
+import io.lineup.core.LeasedJob;
+import io.lineup.core.Lineup;
+import io.lineup.core.LineupOptions;
+import io.lineup.core.NewJob;
+import io.lineup.core.QueueName;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The engine's side of drain-instructions (run by that script, not alone): publishes `jobs` jobs
+ * of 100 bytes to a fresh queue in bulk calls of 100 with maintenance off, prints FILLED, waits for
+ * a line on standard input (while the script switches counting on), then drains the queue in a
+ * fixed shape, so that nothing depends on timing: leases of up to 256 jobs, each call carrying the
+ * acks of the jobs the previous call leased. Prints DRAINED with the jobs and calls.
+ *
+ * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS
+ */
+public class DrainInstructions {
+  private static final int BULK = 100;
+  private static final int LEASE = 256;
+
+  public static void main(String[] args) throws Exception {
+    String uri = args[0];
+    int jobs = Integer.parseInt(args[1]);
+    try (Lineup lineup = Lineup.connect(LineupOptions.builder(uri).maintenance(false).build())) {
+      QueueName queue = QueueName.of("probe", "drain-" + System.nanoTime());
+      byte[] payload = new byte[100];
+      Arrays.fill(payload, (byte) 'x');
+      for (int published = 0; published < jobs; published += BULK) {
+        List<NewJob> bulk = new ArrayList<>();
+        for (int k = 0; k < Math.min(BULK, jobs - published); k++) {
+          bulk.add(NewJob.of(payload));
+        }
+        lineup.publishAll(queue, bulk);
+      }
+      System.out.println("FILLED");
+      System.out.flush();
+      new BufferedReader(new InputStreamReader(System.in)).readLine();
+      List<AckRequest> acks = List.of();
+      int acked = 0;
+      int calls = 0;
+      while (true) {
+        AcksThenLeases answer = lineup.ackThenLease(queue, acks, LEASE, Duration.ZERO);
+        calls++;
+        acked += acks.size();
+        List<LeasedJob> leased = answer.leases().jobs();
+        if (leased.isEmpty()) {
+          break;
+        }
+        acks = leased.stream().map(AckRequest::of).toList();
+      }
+      System.out.println("DRAINED " + acked + " jobs in " + calls + " calls");
+    }
+  }
+}
