@@ -19,7 +19,10 @@ import java.util.List;
  * fixed shape, so that nothing depends on timing: leases of up to 256 jobs, each call carrying the
  * acks of the jobs the previous call leased. Prints DRAINED with the jobs and calls.
  *
- * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS
+ * <p>With DELAYED = delayed, the jobs are published with a delay of 1 ms, so the drain's leases
+ * first move them from the delayed set to the line (up to 1,000 a call).
+ *
+ * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed]
  */
 public class DrainInstructions {
   private static final int BULK = 100;
@@ -28,6 +31,7 @@ public class DrainInstructions {
   public static void main(String[] args) throws Exception {
     String uri = args[0];
     int jobs = Integer.parseInt(args[1]);
+    boolean delayed = args.length > 2 && args[2].equals("delayed");
     try (Lineup lineup = Lineup.connect(LineupOptions.builder(uri).maintenance(false).build())) {
       QueueName queue = QueueName.of("probe", "drain-" + System.nanoTime());
       byte[] payload = new byte[100];
@@ -35,9 +39,12 @@ public class DrainInstructions {
       for (int published = 0; published < jobs; published += BULK) {
         List<NewJob> bulk = new ArrayList<>();
         for (int k = 0; k < Math.min(BULK, jobs - published); k++) {
-          bulk.add(NewJob.of(payload));
+          bulk.add(delayed ? NewJob.of(payload).delay(Duration.ofMillis(1)) : NewJob.of(payload));
         }
         lineup.publishAll(queue, bulk);
+      }
+      if (delayed) {
+        Thread.sleep(100); // every job due before the drain starts
       }
       System.out.println("FILLED");
       System.out.flush();

@@ -2,6 +2,7 @@
 -- Score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN + seq: higher priority first, FIFO within one.
 -- Both terms stay below 2^53, so the double score is exact.
 --#include lib/keys.lua
+--#include lib/clock.lua
 --#include lib/job.lua
 --#include lib/events.lua
 local PRIORITY_MAX = 255
@@ -40,19 +41,27 @@ local function delay_add(id, due)
   end
 end
 
--- Moves due delayed jobs to the line; returns how many moved.
+-- Moves due delayed jobs to the line; returns how many moved. Their records are read with one
+-- HMGET per records hash and they join the line with one ZADD, instead of an HGET and a ZADD per
+-- job: when many jobs fall due at once, each redis.call saved is about a microsecond of the call.
 local function promote_due(now, limit)
   local due = redis.call('ZRANGEBYSCORE', K_DELAYED, '-inf', now, 'LIMIT', 0, limit)
   if #due == 0 then
     return 0
   end
   local seq = arrivals_reserve(#due)
+  local raws = records_get(due)
+  local scores = {}         -- ZADD score/member pairs for the line
   for i, id in ipairs(due) do
-    local job = job_load(id)
-    if job then
-      line_add_at(id, job[F_PRIORITY], seq + i - 1)
+    if raws[i] then
+      local job = job_decode(raws[i])
+      scores[#scores + 1] = int_text((PRIORITY_MAX - job[F_PRIORITY]) * ARRIVAL_SPAN + seq + i - 1)
+      scores[#scores + 1] = id
       note('ready', id)
     end
+  end
+  if #scores > 0 then
+    redis.call('ZADD', K_READY, unpack(scores))
   end
   redis.call('ZREM', K_DELAYED, unpack(due))
   wake()
