@@ -239,6 +239,13 @@ local function head_counters(job)
   return mp_pack(attempts, job[F_STATE])
 end
 
+-- A split record's start up to its head's value at position `last` (F_STARTED or after), the head
+-- counting `count` values.
+local function head_start(job, count, last)
+  return SPLIT_TEXT .. str_char(count) .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job) .. ZEROS_AFTER_STATE
+    .. mp_pack(unpack(job, F_STARTED, last))
+end
+
 local function job_pack_head(job, body)
   local n = JOB_FIELDS
   while n > F_EXPIRES do
@@ -252,8 +259,7 @@ local function job_pack_head(job, body)
     -- Positions 6 to 9 are body fields: the head ends with the state.
     return SPLIT_TEXT .. str_char(F_STATE) .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job) .. body
   end
-  return SPLIT_TEXT .. str_char(n) .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job) .. ZEROS_AFTER_STATE
-    .. mp_pack(unpack(job, F_STARTED, n)) .. body
+  return head_start(job, n, n) .. body
 end
 
 -- The split stored forms that leases and acks write most, packed from a start that the jobs of one
@@ -274,8 +280,8 @@ local function leased_head_pack(job, body, starts)
   local token = job[F_TOKEN]
   local start = starts[token]
   if not start then
-    start = SPLIT_TEXT .. str_char(F_LINE) .. ZEROS_BEFORE_ATTEMPTS .. head_counters(job)
-      .. ZEROS_AFTER_STATE .. mp_pack(job[F_STARTED], 0, token, 0, 0)
+    -- The values up to F_RESULT: the start, then the token between zeros (checked above).
+    start = head_start(job, F_LINE, F_RESULT)
     starts[token] = start
   end
   return start .. str_char(0xa0 + #line) .. line .. body
@@ -294,8 +300,7 @@ local function done_head_pack(job, body, starts)
   local token, started = job[F_TOKEN], job[F_STARTED]
   local start = starts[token]
   if not start or start[1] ~= started or start[2] ~= job[F_FINISHED] then
-    start = {started, job[F_FINISHED], SPLIT_TEXT .. str_char(F_TOKEN) .. ZEROS_BEFORE_ATTEMPTS
-      .. head_counters(job) .. ZEROS_AFTER_STATE .. mp_pack(started, job[F_FINISHED], token)}
+    start = {started, job[F_FINISHED], head_start(job, F_TOKEN, F_TOKEN)}
     starts[token] = start
   end
   return start[3] .. body

@@ -17,12 +17,13 @@ local function arrivals_reserve(n)
   return last - n + 1
 end
 
-local function line_add_at(id, priority, seq)
-  redis.call('ZADD', K_READY, (PRIORITY_MAX - priority) * ARRIVAL_SPAN + seq, id)
+-- A job's score in the line as text (lib/clock.lua): its priority first, then its arrival.
+local function line_score(priority, seq)
+  return int_text((PRIORITY_MAX - priority) * ARRIVAL_SPAN + seq)
 end
 
 local function line_add(id, priority)
-  line_add_at(id, priority, arrivals_reserve(1))
+  redis.call('ZADD', K_READY, line_score(priority, arrivals_reserve(1)), id)
 end
 
 -- One wake-up token is enough: a consumer that takes jobs and leaves some behind passes it on.
@@ -55,7 +56,7 @@ local function promote_due(now, limit)
   for i, id in ipairs(due) do
     if raws[i] then
       local job = job_decode(raws[i])
-      scores[#scores + 1] = int_text((PRIORITY_MAX - job[F_PRIORITY]) * ARRIVAL_SPAN + seq + i - 1)
+      scores[#scores + 1] = line_score(job[F_PRIORITY], seq + i - 1)
       scores[#scores + 1] = id
       note('ready', id)
     end
