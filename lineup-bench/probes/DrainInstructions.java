@@ -22,7 +22,10 @@ import java.util.List;
  * <p>With DELAYED = delayed, the jobs are published with a delay of 1 ms, so the drain's leases
  * first move them from the delayed set to the line (up to 1,000 a call).
  *
- * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed]
+ * <p>With publish, it prints FILLED before publishing, waits for the line, then publishes and stops
+ * (prints PUBLISHED with the jobs), so that the count is the publishes'.
+ *
+ * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed|publish]
  */
 public class DrainInstructions {
   private static final int BULK = 100;
@@ -32,16 +35,26 @@ public class DrainInstructions {
     String uri = args[0];
     int jobs = Integer.parseInt(args[1]);
     boolean delayed = args.length > 2 && args[2].equals("delayed");
+    boolean publishOnly = args.length > 2 && args[2].equals("publish");
     try (Lineup lineup = Lineup.connect(LineupOptions.builder(uri).maintenance(false).build())) {
       QueueName queue = QueueName.of("probe", "drain-" + System.nanoTime());
       byte[] payload = new byte[100];
       Arrays.fill(payload, (byte) 'x');
+      if (publishOnly) {
+        System.out.println("FILLED");
+        System.out.flush();
+        new BufferedReader(new InputStreamReader(System.in)).readLine();
+      }
       for (int published = 0; published < jobs; published += BULK) {
         List<NewJob> bulk = new ArrayList<>();
         for (int k = 0; k < Math.min(BULK, jobs - published); k++) {
           bulk.add(delayed ? NewJob.of(payload).delay(Duration.ofMillis(1)) : NewJob.of(payload));
         }
         lineup.publishAll(queue, bulk);
+      }
+      if (publishOnly) {
+        System.out.println("PUBLISHED " + jobs + " jobs");
+        return;
       }
       if (delayed) {
         Thread.sleep(100); // every job due before the drain starts

@@ -16,17 +16,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where job records live: generated ids in hashes of 3,844 consecutive arrivals, caller-given ids
- * in the queue's jobs hash (docs/engine.md, data layout). The jobs here cross the first bucket
- * boundary (arrival 3,844, id {@code ~100}) and mix both kinds of id, so one lease or ack call
+ * Where job records live: generated ids in hashes of 62 consecutive arrivals, caller-given ids in
+ * the queue's jobs hash (docs/engine.md, data layout). The jobs here cross many bucket boundaries
+ * (the first at arrival 62, id {@code ~10}) and mix both kinds of id, so one lease or ack call
  * spans several hashes.
  *
  * <p>Runs on both topologies ({@link RecordBucketsOnStandaloneTest}, {@link
  * RecordBucketsOnClusterTest}).
  */
 abstract class RecordBucketsTest extends EngineSuite {
-  /** Arrivals per records hash of generated ids: 62 × 62. */
-  private static final int BUCKET = 3_844;
+  /** Arrivals per records hash of generated ids: one base-62 digit. */
+  private static final int BUCKET = 62;
 
   @Test
   void generatedIdsAreKeptInHashesOfConsecutiveArrivalsAndCallerIdsInTheJobsHash() {
@@ -35,19 +35,48 @@ abstract class RecordBucketsTest extends EngineSuite {
       List<String> ids = publishMixed(lineup, queue, 4_000, 0);
       List<String> generated = ids.stream().filter(id -> id.startsWith("~")).toList();
       assertThat(generated).hasSize(4_000).startsWith("~1");
-      // Arrival numbers are base 62: the 3,844th generated id is the first with three digits.
-      assertThat(generated.get(BUCKET - 1)).isEqualTo("~100");
+      // Arrival numbers are base 62: the 62nd generated id is the first with two digits.
+      assertThat(generated.get(BUCKET - 1)).isEqualTo("~10");
+      assertThat(generated.get(3_844 - 1)).isEqualTo("~100");
 
       assertThat(hashLength(KeySpace.recordKey(queue, "~1"))).isEqualTo(BUCKET - 1);
-      assertThat(KeySpace.recordKey(queue, "~zz")).isEqualTo(KeySpace.recordKey(queue, "~1"));
-      assertThat(hashLength(KeySpace.recordKey(queue, "~100"))).isEqualTo(4_000 - BUCKET + 1);
+      assertThat(KeySpace.recordKey(queue, "~z")).isEqualTo(KeySpace.recordKey(queue, "~1"));
+      assertThat(hashLength(KeySpace.recordKey(queue, "~10"))).isEqualTo(BUCKET);
+      assertThat(KeySpace.recordKey(queue, "~1z")).isEqualTo(KeySpace.recordKey(queue, "~10"));
+      assertThat(hashLength(KeySpace.recordKey(queue, "~100"))).isEqualTo(BUCKET);
       assertThat(hashLength(KeySpace.queueKeys(queue)[KeySpace.JOBS_INDEX])).isZero();
-      assertThat(keyText(KeySpace.recordKey(queue, "~100"))).endsWith(":jobs:~1");
+      assertThat(keyText(KeySpace.recordKey(queue, "~100"))).endsWith(":jobs:~10.");
+      assertThat(keyText(KeySpace.recordKey(queue, "~1"))).endsWith(":jobs:~.");
 
       assertThat(lineup.exists(queue, "~zz")).isTrue();
       assertThat(lineup.exists(queue, "~100")).isTrue();
       assertThat(lineup.exists(queue, "~1zz")).as("not published yet").isFalse();
-      assertThat(lineup.get(queue, "~100").orElseThrow().position()).isEqualTo(BUCKET - 1);
+      assertThat(lineup.get(queue, "~100").orElseThrow().position()).isEqualTo(3_844 - 1);
+    }
+  }
+
+  @Test
+  void waitingRecordsAreKeptAsListpacksAndALeaseTurnsItsHashIntoATable() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      // Small payloads: the leased records would fit a listpack too.
+      publishMixed(lineup, queue, 3 * BUCKET, 0);
+      byte[] first = KeySpace.recordKey(queue, "~10");
+      byte[] second = KeySpace.recordKey(queue, "~20");
+      assertThat(raw().objectEncoding(first)).isEqualTo("listpack");
+      assertThat(raw().objectEncoding(second)).isEqualTo("listpack");
+
+      List<LeasedJob> leased = lineup.lease(queue, BUCKET + 10, Duration.ZERO).jobs();
+      assertThat(leased).hasSize(BUCKET + 10);
+      assertThat(raw().objectEncoding(first)).as("leased from").isEqualTo("hashtable");
+      assertThat(raw().objectEncoding(second)).as("not leased from").isEqualTo("listpack");
+      assertThat(hashLength(first)).as("no field of its own left behind").isEqualTo(BUCKET);
+      assertThat(raw().hexists(first, bytes(" "))).isFalse();
+      for (LeasedJob job : leased) {
+        lineup.ack(job, null);
+      }
+      assertThat(lineup.get(queue, "~10").orElseThrow().state()).isEqualTo(JobState.DONE);
+      assertThat(lineup.get(queue, "~20").orElseThrow().state()).isEqualTo(JobState.READY);
     }
   }
 
@@ -124,6 +153,71 @@ abstract class RecordBucketsTest extends EngineSuite {
       assertThat(raw().exists(KeySpace.recordKey(queue, "~1"))).isZero();
       assertThat(ids).noneMatch(id -> lineup.exists(queue, id));
     }
+  }
+
+  @Test
+  void recordsThatEarlierBuildsKeptInHashesOf3844AreFoundSettledAndMovedWhenNextWritten() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      lineup.publish(queue, aJob("holder").uniqueKey("order-1", Duration.ofMinutes(5)));
+      List<String> ids = publishMixed(lineup, queue, 200, 0);
+      List<String> all = new ArrayList<>(List.of("~1"));
+      all.addAll(ids);
+      all.forEach(id -> moveToLegacyBucket(queue, id));
+      assertThat(hashLength(KeySpace.recordKey(queue, "~10"))).isZero();
+      assertThat(hashLength(KeySpace.legacyRecordKey(queue, "~10").orElseThrow()))
+          .isEqualTo(all.size());
+
+      assertThat(lineup.exists(queue, "~10")).isTrue();
+      assertThat(lineup.exists(queue, "~zzz")).isFalse();
+      JobInfo waiting = lineup.get(queue, "~10").orElseThrow();
+      assertThat(waiting.state()).isEqualTo(JobState.READY);
+      assertThat(waiting.position()).isEqualTo(BUCKET - 1);
+      assertThat(Fixtures.text(waiting.payload())).isEqualTo("j61");
+      assertThat(
+              lineup.publish(queue, aJob("again").uniqueKey("order-1", Duration.ofMinutes(5))).id())
+          .as("the unique key's holder is found in the earlier hash")
+          .isEqualTo("~1");
+      assertThat(lineup.cancel(queue, ids.get(150))).isEqualTo(JobState.READY);
+
+      List<LeasedJob> leased = lineup.lease(queue, 100, Duration.ZERO).jobs();
+      assertThat(leased).hasSize(100);
+      for (LeasedJob job : leased) {
+        lineup.ack(job, null);
+      }
+      for (LeasedJob job : leased) {
+        assertThat(raw().hexists(KeySpace.recordKey(queue, job.id()), bytes(job.id())))
+            .as("%s moved to its own hash", job.id())
+            .isTrue();
+        assertThat(legacyHolds(queue, job.id())).as(job.id()).isFalse();
+      }
+      assertThat(lineup.get(queue, leased.get(99).id()).orElseThrow().state())
+          .isEqualTo(JobState.DONE);
+      assertThat(lineup.get(queue, ids.get(150)).orElseThrow().state())
+          .isEqualTo(JobState.CANCELLED);
+
+      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ofMillis(1)));
+      List<LeasedJob> rest = lineup.lease(queue, 1_000, Duration.ZERO).jobs();
+      assertThat(rest).hasSize(all.size() - 100 - 1);
+      rest.forEach(job -> lineup.ack(job, null));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> all.stream().noneMatch(id -> lineup.exists(queue, id)));
+      assertThat(all).noneMatch(id -> legacyHolds(queue, id));
+    }
+  }
+
+  /** Puts a record where builds up to November 2026 kept it, as if one of them had written it. */
+  private void moveToLegacyBucket(QueueName queue, String id) {
+    byte[] field = bytes(id);
+    byte[] record = raw().hget(KeySpace.recordKey(queue, id), field);
+    assertThat(record).as(id).isNotNull();
+    raw().hset(KeySpace.legacyRecordKey(queue, id).orElseThrow(), field, record);
+    raw().hdel(KeySpace.recordKey(queue, id), field);
+  }
+
+  private boolean legacyHolds(QueueName queue, String id) {
+    return raw().hexists(KeySpace.legacyRecordKey(queue, id).orElseThrow(), bytes(id));
   }
 
   /**

@@ -183,7 +183,7 @@ class ScriptKeysDeclaredTest {
             "local key = K_READY",
             "redis.call(\"ZADD\", key, 1, id)",
             "redis.pcall('DEL', K_JOBS, 'other')",
-            "redis.call('OBJECT', 'ENCODING', K_JOBS)",
+            "redis.call('SORT', K_JOBS)",
             "redis.call(cmd, K_JOBS)",
             "redis.call('ZREM', K_READY, id)",
             "-- redis.call('GET', 'commented-out calls do not count')",
@@ -200,7 +200,7 @@ class ScriptKeysDeclaredTest {
         .anySatisfy(p -> assertThat(p).startsWith("bad.lua:6:").contains("bucket_key(id)"))
         .anySatisfy(p -> assertThat(p).startsWith("bad.lua:8:").contains("key"))
         .anySatisfy(p -> assertThat(p).startsWith("bad.lua:9:").contains("'other'"))
-        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:10:").contains("OBJECT"))
+        .anySatisfy(p -> assertThat(p).startsWith("bad.lua:10:").contains("SORT"))
         .anySatisfy(p -> assertThat(p).startsWith("bad.lua:11:").contains("cmd"));
     assertThat(ScriptRules.keyDerivations("bad.lua", bad))
         .singleElement()
@@ -232,10 +232,11 @@ class ScriptKeysDeclaredTest {
             "local s = 'a string with redis.call(\\'GET\\', \\'lu:y\\') inside is not a call'",
             "redis.call('HSET', K_JOBS, ARGV[1], cmsgpack.pack({1, 2}))",
             "redis.call('HGET', record_key(ids[run[1]]), ARGV[1])",
+            "redis.call('OBJECT', 'ENCODING', legacy_key(ARGV[1]))",
             "redis.call('ZADD', K_READY, 'NX', (255 - p) * 2 + seq, ARGV[1])",
             "local t = redis.call('TIME')",
             "return {1}");
-    assertThat(ScriptRules.redisCalls(good)).hasSize(4);
+    assertThat(ScriptRules.redisCalls(good)).hasSize(5);
     assertThat(ScriptRules.keyArgumentProblems("good.lua", good)).isEmpty();
     assertThat(ScriptRules.headerProblems("good.lua", good)).isEmpty();
 
@@ -309,10 +310,13 @@ class ScriptKeysDeclaredTest {
     private static final Set<String> FIRST_TWO_ARGUMENTS_ARE_KEYS =
         words("RENAME RENAMENX RPOPLPUSH LMOVE SMOVE ZRANGESTORE COPY");
 
+    private static final Set<String> SECOND_ARGUMENT_IS_THE_KEY = words("OBJECT");
+
     private static final Set<String> NO_KEYS = words("TIME PING");
 
     private static final Pattern KEY_ARGUMENT =
-        Pattern.compile("K_[A-Z0-9_]+|KEYS\\[[A-Za-z0-9_ +\\-*]+]|record_key\\(.+\\)");
+        Pattern.compile(
+            "K_[A-Z0-9_]+|KEYS\\[[A-Za-z0-9_ +\\-*]+]|record_key\\(.+\\)|legacy_key\\(.+\\)");
 
     /** A key local used to build another key. */
     private static final Pattern KEY_DERIVATION = Pattern.compile("\\bK_[A-Z0-9_]+\\s*\\.\\.");
@@ -341,7 +345,7 @@ class ScriptKeysDeclaredTest {
     }
 
     /**
-     * Places that build a key from a K_* local, as {@code file:line: text}. Only {@code record_key}
+     * Places that build a key from a K_* local, as {@code file:line: text}. Only {@code bucket_key}
      * in {@code lib/job.lua} may, from {@code K_JOBS}: what it appends keeps the hash tag in front.
      */
     static List<String> keyDerivations(String file, String text) {
@@ -355,8 +359,8 @@ class ScriptKeysDeclaredTest {
     }
 
     /**
-     * Calls whose keys are not K_* locals, KEYS[...] or {@code record_key(...)}, or whose command
-     * is unknown.
+     * Calls whose keys are not K_* locals, KEYS[...], {@code record_key(...)} or {@code
+     * legacy_key(...)}, or whose command is unknown.
      */
     static List<String> keyArgumentProblems(String file, String text) {
       List<String> problems = new ArrayList<>();
@@ -384,6 +388,8 @@ class ScriptKeysDeclaredTest {
           keys = List.of();
         } else if (FIRST_ARGUMENT_IS_THE_KEY.contains(command)) {
           keys = args.subList(0, Math.min(1, args.size()));
+        } else if (SECOND_ARGUMENT_IS_THE_KEY.contains(command)) {
+          keys = args.size() < 2 ? List.of() : args.subList(1, 2);
         } else if (FIRST_TWO_ARGUMENTS_ARE_KEYS.contains(command)) {
           keys = args.subList(0, Math.min(2, args.size()));
         } else if (EVERY_ARGUMENT_IS_A_KEY.contains(command)) {
@@ -407,7 +413,8 @@ class ScriptKeysDeclaredTest {
                     + command
                     + " gets key "
                     + key
-                    + "; keys must be a K_* local, KEYS[...] or record_key(...)");
+                    + "; keys must be a K_* local, KEYS[...], record_key(...) or"
+                    + " legacy_key(...)");
           }
         }
       }

@@ -27,6 +27,18 @@ import java.util.stream.Stream;
  * embedded mode and by the benchmark. Not thread-safe: one owner drives its life.
  */
 public final class RedisProcess implements AutoCloseable {
+  /**
+   * Largest value, in bytes, that Redis keeps in a hash's compact listpack form ({@code
+   * hash-max-listpack-value}, 64 by default), set on every server this class starts. Lineup keeps
+   * waiting jobs' records in hashes of 62, which a listpack holds in about a quarter of a hash
+   * table's overhead when every record fits: 128 holds records with payloads up to about 115 bytes
+   * (docs/engine.md, data layout).
+   */
+  public static final int LISTPACK_VALUE_BYTES = 128;
+
+  // Its older name, which Redis 7 still accepts, so servers before 7.0 start too.
+  private static final String LISTPACK_VALUE_SETTING = "hash-max-ziplist-value";
+
   /** How long {@link #start()} waits for the server to answer PING (loading an AOF included). */
   public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
 
@@ -53,14 +65,19 @@ public final class RedisProcess implements AutoCloseable {
     this.settings = new LinkedHashMap<>(builder.settings);
     this.sentinel = builder.sentinel;
     if (sentinel) {
-      // A sentinel persists nothing of a server's; it rewrites its own configuration file.
+      // A sentinel persists nothing of a server's and holds no data; it rewrites its own
+      // configuration file.
       settings.remove("save");
       settings.remove("appendonly");
+      settings.remove(LISTPACK_VALUE_SETTING);
     }
     this.port = builder.port;
   }
 
-  /** A builder; the defaults are a free port, a temporary data folder and no persistence. */
+  /**
+   * A builder; the defaults are a free port, a temporary data folder, no persistence and hash
+   * listpacks of values up to {@link #LISTPACK_VALUE_BYTES}.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -339,6 +356,7 @@ public final class RedisProcess implements AutoCloseable {
     private Builder() {
       settings.put("save", "");
       settings.put("appendonly", "no");
+      settings.put(LISTPACK_VALUE_SETTING, Integer.toString(LISTPACK_VALUE_BYTES));
     }
 
     /** The redis-server executable; default {@link RedisBinary#locate()}. */

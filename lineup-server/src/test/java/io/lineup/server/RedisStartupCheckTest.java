@@ -10,7 +10,10 @@ import io.lineup.server.redis.RedisStartupCheck;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Start-up warns about Redis settings that can lose jobs, and only about those. */
+/**
+ * Start-up warns about Redis settings that can lose jobs, and only about those, and notes a setting
+ * that costs memory.
+ */
 class RedisStartupCheckTest {
 
   @Test
@@ -37,15 +40,46 @@ class RedisStartupCheckTest {
   void snapshotsOnlyAndAnUnreadablePolicyAreWarnedAbout() {
     assertThat(
             RedisStartupCheck.warningsFor(
-                new RedisServerInfo("7.2.4", "standalone", "noeviction", false, true)))
+                new RedisServerInfo("7.2.4", "standalone", "noeviction", false, true, 128)))
         .singleElement()
         .asString()
         .contains("snapshots only");
     assertThat(
             RedisStartupCheck.warningsFor(
-                new RedisServerInfo("7.2.4", "standalone", null, true, null)))
+                new RedisServerInfo("7.2.4", "standalone", null, true, null, null)))
         .singleElement()
         .asString()
         .contains("maxmemory-policy");
+  }
+
+  @Test
+  void aListpackValueBelow128IsNotedAndNotWarnedAbout() {
+    try (RedisProcess redis =
+            RedisProcess.builder()
+                .appendOnly(true)
+                .setting("hash-max-ziplist-value", "64")
+                .build()
+                .start();
+        Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build())) {
+      RedisServerInfo info = lineup.redisInfo();
+      assertThat(info.listpackValueBytes()).isEqualTo(64);
+      assertThat(RedisStartupCheck.run(lineup)).isEmpty();
+      assertThat(RedisStartupCheck.notesFor(info))
+          .singleElement()
+          .asString()
+          .contains("hash-max-listpack-value is 64")
+          .contains("about 50 bytes");
+    }
+    try (RedisProcess redis = RedisProcess.builder().build().start();
+        Lineup lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build())) {
+      assertThat(lineup.redisInfo().listpackValueBytes())
+          .isEqualTo(RedisProcess.LISTPACK_VALUE_BYTES);
+      assertThat(RedisStartupCheck.notesFor(lineup.redisInfo())).isEmpty();
+    }
+    assertThat(
+            RedisStartupCheck.notesFor(
+                new RedisServerInfo("7.2.4", "standalone", null, true, null, null)))
+        .as("CONFIG refused: nothing known, nothing noted")
+        .isEmpty();
   }
 }

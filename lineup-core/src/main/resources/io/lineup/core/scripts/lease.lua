@@ -110,7 +110,7 @@ local ids = {}
 for i = 1, #popped, 2 do
   ids[#ids + 1] = popped[i]
 end
-local raws = records_get(ids)
+local raws = records_get(ids, true)
 local out = {0, 0, 0, 0}  -- the reply: four places for reply(), then the jobs' values
 local n_out = 4
 -- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, attempt numbers.

@@ -129,7 +129,7 @@ for i = 0, n - 1 do
     prior = id
   elseif lock then
     local holder = redis.call('GET', KEYS[lock])
-    if holder and (created[holder] or redis.call('HEXISTS', record_key(holder), holder) == 1) then
+    if holder and (created[holder] or record_exists(holder)) then
       prior = holder
     end
   end

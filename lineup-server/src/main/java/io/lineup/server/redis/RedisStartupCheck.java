@@ -8,8 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Start-up checks of the Redis server: logs its version and mode, and a warning for each setting
- * that can lose jobs (eviction, no persistence, snapshots only).
+ * Start-up checks of the Redis server: logs its version and mode, a warning for each setting that
+ * can lose jobs (eviction, no persistence, snapshots only), and a note for a setting that costs
+ * memory ({@code hash-max-listpack-value} below 128).
  */
 public final class RedisStartupCheck {
   private static final Logger LOG = LoggerFactory.getLogger(RedisStartupCheck.class);
@@ -27,7 +28,23 @@ public final class RedisStartupCheck {
     LOG.info("Connected to Redis {} ({})", info.version(), info.mode());
     List<String> warnings = warningsFor(info);
     warnings.forEach(LOG::warn);
+    notesFor(info).forEach(LOG::info);
     return warnings;
+  }
+
+  /** Notes on settings that cost memory but lose nothing. */
+  public static List<String> notesFor(RedisServerInfo info) {
+    if (!info.listpackValueBelowRecommended()) {
+      return List.of();
+    }
+    return List.of(
+        "Redis hash-max-listpack-value is "
+            + info.listpackValueBytes()
+            + ": waiting jobs with payloads over about "
+            + Math.max(0, info.listpackValueBytes() - 14)
+            + " bytes take about 45 bytes more each than with "
+            + RedisServerInfo.RECOMMENDED_LISTPACK_VALUE_BYTES
+            + " (docs/operations.md)");
   }
 
   /** The warnings for a server's settings. */

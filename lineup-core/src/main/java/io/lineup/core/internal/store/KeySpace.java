@@ -3,6 +3,7 @@ package io.lineup.core.internal.store;
 import io.lineup.core.QueueName;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -113,17 +114,31 @@ public final class KeySpace {
 
   /**
    * The hash holding a job's record, by the rule of {@code lib/job.lua}: a generated id ({@code ~}
-   * and the base-62 arrival number) lives in the hash of its 3,844 consecutive arrivals, named by
-   * the id without its last two digits ({@code ~100} to {@code ~1zz} in {@code <jobs>:~1}, the
-   * first 3,843, {@code ~1} to {@code ~zz}, in {@code <jobs>:~}); a caller-given id lives in the
+   * and the base-62 arrival number) lives in the hash of its 62 consecutive arrivals, named by the
+   * id without its last digit and a {@code .} ({@code ~1a0} to {@code ~1az} in {@code <jobs>:~1a.},
+   * the first 61, {@code ~1} to {@code ~z}, in {@code <jobs>:~.}); a caller-given id lives in the
    * queue's jobs hash itself.
    */
   public static byte[] recordKey(QueueName queue, String id) {
     if (!id.startsWith(GENERATED_ID_MARK)) {
       return queueKeys(queue)[JOBS_INDEX];
     }
+    String bucket = id.length() > 2 ? id.substring(0, id.length() - 1) : GENERATED_ID_MARK;
+    return bytes(jobsKeyText(queue) + ":" + bucket + ".");
+  }
+
+  /**
+   * Where builds up to November 2026 kept a generated id's record, and {@code lib/job.lua} still
+   * looks for one it does not find in {@link #recordKey}: the hash of its 3,844 consecutive
+   * arrivals, named by the id without its last two digits ({@code ~100} to {@code ~1zz} in {@code
+   * <jobs>:~1}). Empty for a caller-given id, whose record has always been in the jobs hash.
+   */
+  public static Optional<byte[]> legacyRecordKey(QueueName queue, String id) {
+    if (!id.startsWith(GENERATED_ID_MARK)) {
+      return Optional.empty();
+    }
     String bucket = id.length() > 3 ? id.substring(0, id.length() - 2) : GENERATED_ID_MARK;
-    return bytes(jobsKeyText(queue) + ":" + bucket);
+    return Optional.of(bytes(jobsKeyText(queue) + ":" + bucket));
   }
 
   /**

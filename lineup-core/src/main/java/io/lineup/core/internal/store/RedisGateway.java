@@ -207,10 +207,12 @@ public final class RedisGateway implements AutoCloseable {
     String persistence = await(commands.info("persistence"));
     String policy = null;
     Boolean snapshots = null;
+    Integer listpackValue = null;
     try {
       policy = configValue("maxmemory-policy");
       String save = configValue("save");
       snapshots = save != null && !save.isBlank();
+      listpackValue = listpackValueBytes();
     } catch (LineupException configRefused) {
       // Managed Redis services often forbid CONFIG; the checks that need it are skipped.
     }
@@ -219,7 +221,24 @@ public final class RedisGateway implements AutoCloseable {
         infoField(server, "redis_mode"),
         policy,
         "1".equals(infoField(persistence, "aof_enabled")),
-        snapshots);
+        snapshots,
+        listpackValue);
+  }
+
+  /**
+   * {@code hash-max-listpack-value}, asked by its older name, which Redis 7 still answers to and
+   * Redis 6 knows alone; null when the server has neither.
+   */
+  private Integer listpackValueBytes() {
+    var values = await(commands.configGet("hash-max-ziplist-value"));
+    if (values == null || values.isEmpty()) {
+      return null;
+    }
+    try {
+      return Integer.valueOf(values.values().iterator().next().trim());
+    } catch (NumberFormatException unreadable) {
+      return null;
+    }
   }
 
   private String configValue(String name) {

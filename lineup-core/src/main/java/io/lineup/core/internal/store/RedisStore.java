@@ -274,10 +274,19 @@ public final class RedisStore implements AutoCloseable {
     return rank == null ? -1 : rank;
   }
 
-  /** Whether a job's record is kept (one HEXISTS on its records hash). */
+  /**
+   * Whether a job's record is kept: one HEXISTS on its records hash, and one more on the hash an
+   * earlier version kept it in when it is not there ({@link KeySpace#legacyRecordKey}).
+   */
   public boolean recordExists(QueueName queue, String id) {
-    return Boolean.TRUE.equals(
-        gateway.await(gateway.commands().hexists(KeySpace.recordKey(queue, id), utf8(id))));
+    byte[] field = utf8(id);
+    if (Boolean.TRUE.equals(
+        gateway.await(gateway.commands().hexists(KeySpace.recordKey(queue, id), field)))) {
+      return true;
+    }
+    Optional<byte[]> legacy = KeySpace.legacyRecordKey(queue, id);
+    return legacy.isPresent()
+        && Boolean.TRUE.equals(gateway.await(gateway.commands().hexists(legacy.get(), field)));
   }
 
   // ---- queues ----

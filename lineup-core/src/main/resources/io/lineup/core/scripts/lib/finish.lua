@@ -46,7 +46,7 @@ local function finish(id, job, state, now, s)
     redis.call('ZREM', K_TTL, id)
   end
   if not retention_on(s) then
-    redis.call('HDEL', record_key(id), id)
+    record_delete(id)
     return
   end
   finished_record(job, state, now)

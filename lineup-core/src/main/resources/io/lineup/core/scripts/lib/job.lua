@@ -18,23 +18,42 @@ local END_NACKED, END_EXPIRED, END_RELEASED = 1, 2, 3
 local JOB_FIELDS = 18
 
 -- Where a record lives. A generated id ('~' and the base-62 arrival number) is kept in a hash of
--- 3,844 consecutive arrivals, named by the id without its last two digits: K_JOBS .. ':~1' holds
--- '~100' to '~1zz', K_JOBS .. ':~' the first 3,843. A caller-given id (never starting with '~') is
--- kept in K_JOBS itself. Why: jobs are consumed in arrival order, so a lease and its acks look up
--- records in one small hash whose table stays in the CPU's caches; in one hash of a million
--- records every lookup missed them, and a deep queue drained ~12 % slower than a shallow one
--- (docs/engine.md, data layout). A bucket key is K_JOBS and a suffix, so it keeps the queue's
--- hash tag and lives in the queue's Redis Cluster slot; record_key is the only place that derives
--- a key (KeySpace.recordKey is its Java twin).
+-- 62 consecutive arrivals, named by the id without its last digit and a '.': K_JOBS .. ':~1a.'
+-- holds '~1a0' to '~1az', K_JOBS .. ':~.' the first 61. A caller-given id (never starting with
+-- '~') is kept in K_JOBS itself. Why so small: Redis keeps a hash of at most
+-- hash-max-listpack-entries fields (128 by default) whose values are all at most
+-- hash-max-listpack-value bytes as one listpack, about 3 bytes per field and value instead of
+-- about 60, so a waiting job costs little more than its record's bytes (docs/engine.md, data
+-- layout). Why consecutive arrivals: jobs are consumed in arrival order, so a lease and its acks
+-- look up records in one or two small hashes whose tables stay in the CPU's caches.
+-- Builds of Lineup up to November 2026 kept generated ids in hashes of 3,844 arrivals named by the id without its
+-- last two digits (no '.'); a record not found in its hash is looked for there (legacy_key), and
+-- moves to its hash the next time it is written, so an upgrade needs no migration.
+-- A bucket key is K_JOBS and a suffix, so it keeps the queue's hash tag and lives in the queue's
+-- Redis Cluster slot; bucket_key is the only place that derives a key (KeySpace.recordKey is its
+-- Java twin).
 local str_byte, str_sub, str_find = string.byte, string.sub, string.find
 local RECORD_BUCKETS = {}   -- bucket suffix -> key, built once per call
+local LEGACY_BUCKETS = {}   -- the same for the hashes of earlier versions
+-- Ids whose records were read from an earlier version's hash this call (a table made at the first,
+-- so that calls without any make none), and how many.
+local LEGACY = false
+local legacy_reads = 0
 
--- How many leading bytes of a generated id name its bucket: all but its last two digits, or just
--- the '~' for the first 3,843 ids (up to 3 bytes).
+local function bucket_key(cache, suffix, mark)
+  local key = cache[suffix]
+  if not key then
+    key = K_JOBS .. ':' .. suffix .. mark
+    cache[suffix] = key
+  end
+  return key
+end
+
+-- How many leading bytes of a generated id name its bucket: all but its last digit.
 local function suffix_length(id)
   local len = #id
-  if len > 3 then
-    return len - 2
+  if len > 2 then
+    return len - 1
   end
   return 1
 end
@@ -48,17 +67,27 @@ local function bucket_suffix(id)
   return str_sub(id, 1, suffix_length(id))
 end
 
+-- Whether id is a generated one (starts with '~'), kept in a bucket.
+local function generated(id)
+  return str_byte(id, 1) == 126
+end
+
 local function record_key(id)
   local suffix = bucket_suffix(id)
   if not suffix then
     return K_JOBS
   end
-  local key = RECORD_BUCKETS[suffix]
-  if not key then
-    key = K_JOBS .. ':' .. suffix
-    RECORD_BUCKETS[suffix] = key
+  return bucket_key(RECORD_BUCKETS, suffix, '.')
+end
+
+-- Where an earlier version kept a generated id's record: all but its last two digits, or just the
+-- '~' for the first 3,843 ids. Nil for a caller-given id, which has always been in K_JOBS.
+local function legacy_key(id)
+  if str_byte(id, 1) ~= 126 then
+    return nil
   end
-  return key
+  local len = #id
+  return bucket_key(LEGACY_BUCKETS, str_sub(id, 1, len > 3 and len - 2 or 1), '')
 end
 
 -- Whether id's bucket suffix is `suffix` (bucket_suffix), compared in place: cutting the suffix
@@ -72,7 +101,7 @@ end
 
 -- Splits values (`per` of them per id, the id first) into runs of consecutive ids whose records
 -- share a hash: { first, last } positions in values. Jobs of one call mostly follow each other in
--- arrival order, so one HMGET/HSET/HDEL per run is usually one per call.
+-- arrival order, so one HMGET/HSET/HDEL per run is usually one or two per call.
 local function record_runs(values, per)
   local runs = {}
   local n = #values
@@ -89,16 +118,82 @@ local function record_runs(values, per)
   return runs
 end
 
--- The stored records of ids, in order (false where there is none).
-local function records_get(ids)
-  local raws = {}
-  for _, run in ipairs(record_runs(ids, 1)) do
-    local got = redis.call('HMGET', record_key(ids[run[1]]), unpack(ids, run[1], run[2]))
+-- Looks for the records of ids at positions `missing` in the hashes of earlier versions, filling
+-- raws and noting in LEGACY which were found there. One HMGET per run of ids sharing such a hash.
+local function legacy_get(ids, raws, missing)
+  local i, n = 1, #missing
+  while i <= n do
+    local key = legacy_key(ids[missing[i]])
+    local batch = {ids[missing[i]]}
+    local j = i
+    while j < n and legacy_key(ids[missing[j + 1]]) == key do
+      j = j + 1
+      batch[#batch + 1] = ids[missing[j]]
+    end
+    local got = redis.call('HMGET', legacy_key(batch[1]), unpack(batch))
     for k = 1, #got do
-      raws[run[1] + k - 1] = got[k]
+      if got[k] then
+        raws[missing[i + k - 1]] = got[k]
+        LEGACY = LEGACY or {}
+        LEGACY[batch[k]] = true
+        legacy_reads = legacy_reads + 1
+      end
+    end
+    i = j + 1
+  end
+end
+
+-- Turns the hash of id's record into a hash table if Redis keeps it as a listpack. A listpack is
+-- searched from its start for every field read or written: worth it for the records of waiting
+-- jobs, which are written once (the publish) and read once (the lease), but not for what a lease
+-- starts (the lease's rewrite, the ack's, the trimming of finished records). Redis turns a hash
+-- into a table for good when a value longer than hash-max-listpack-value is written to it, so a
+-- field with such a value is added and removed again.
+local LISTPACK_BREAKER_BYTES = 1024
+local function record_hash_make_table(id)
+  local encoding = redis.call('OBJECT', 'ENCODING', record_key(id))
+  if encoding == 'listpack' or encoding == 'ziplist' then  -- ziplist: Redis before 7.0
+    redis.call('HSET', record_key(id), ' ', string.rep('-', LISTPACK_BREAKER_BYTES))
+    redis.call('HDEL', record_key(id), ' ')
+  end
+end
+
+-- The stored records of ids, in order (false where there is none). With `leasing` (a lease, or
+-- a promotion of due jobs to the line, which leases follow), the hashes they are read from become
+-- hash tables first (record_hash_make_table), since the lease rewrites the records.
+local function records_get(ids, leasing)
+  local raws = {}
+  local missing
+  for _, run in ipairs(record_runs(ids, 1)) do
+    local first = run[1]
+    local bucketed = generated(ids[first])
+    if leasing and bucketed then
+      record_hash_make_table(ids[first])
+    end
+    local got = redis.call('HMGET', record_key(ids[first]), unpack(ids, first, run[2]))
+    for k = 1, #got do
+      local raw = got[k]
+      raws[first + k - 1] = raw
+      if not raw and bucketed then
+        missing = missing or {}
+        missing[#missing + 1] = first + k - 1
+      end
     end
   end
+  if missing then
+    legacy_get(ids, raws, missing)
+  end
   return raws
+end
+
+-- Removes from an earlier version's hash the record of id, read from there this call and now
+-- written to its own hash or deleted.
+local function legacy_forget(id)
+  if legacy_reads > 0 and LEGACY[id] then
+    redis.call('HDEL', legacy_key(id), id)
+    LEGACY[id] = nil
+    legacy_reads = legacy_reads - 1
+  end
 end
 
 -- Stores records given as pairs: id, stored form.
@@ -106,11 +201,23 @@ local function records_put(pairs)
   for _, run in ipairs(record_runs(pairs, 2)) do
     redis.call('HSET', record_key(pairs[run[1]]), unpack(pairs, run[1], run[2]))
   end
+  if legacy_reads > 0 then
+    for i = 1, #pairs, 2 do
+      legacy_forget(pairs[i])
+    end
+  end
 end
 
 local function records_delete(ids)
   for _, run in ipairs(record_runs(ids, 1)) do
-    redis.call('HDEL', record_key(ids[run[1]]), unpack(ids, run[1], run[2]))
+    local first, last = run[1], run[2]
+    local gone = redis.call('HDEL', record_key(ids[first]), unpack(ids, first, last))
+    if gone < last - first + 1 and generated(ids[first]) then
+      -- Some were not in their hash: records of an earlier version, or none at all.
+      for k = first, last do
+        redis.call('HDEL', legacy_key(ids[k]), ids[k])
+      end
+    end
   end
 end
 
@@ -197,9 +304,37 @@ end
 local function job_load(id)
   local raw = redis.call('HGET', record_key(id), id)
   if not raw then
-    return nil
+    if not generated(id) then
+      return nil
+    end
+    raw = redis.call('HGET', legacy_key(id), id)
+    if not raw then
+      return nil
+    end
+    LEGACY = LEGACY or {}
+    LEGACY[id] = true
+    legacy_reads = legacy_reads + 1
   end
   return (job_decode(raw))
+end
+
+-- Whether a record of id is kept, in its hash or an earlier version's.
+local function record_exists(id)
+  if redis.call('HEXISTS', record_key(id), id) == 1 then
+    return true
+  end
+  return generated(id) and redis.call('HEXISTS', legacy_key(id), id) == 1
+end
+
+-- Deletes the record of id, wherever it is kept.
+local function record_delete(id)
+  if redis.call('HDEL', record_key(id), id) == 0 and generated(id) then
+    redis.call('HDEL', legacy_key(id), id)
+  end
+  if legacy_reads > 0 and LEGACY[id] then
+    LEGACY[id] = nil
+    legacy_reads = legacy_reads - 1
+  end
 end
 
 -- The stored form of a job (as job_decode returns it: no nil below JOB_FIELDS), trailing absent
@@ -318,6 +453,7 @@ end
 
 local function job_store(id, job)
   redis.call('HSET', record_key(id), id, job_pack(job))
+  legacy_forget(id)
 end
 
 -- Code an ack/nack/extend/release gets when the job is not leased under its token: what ended

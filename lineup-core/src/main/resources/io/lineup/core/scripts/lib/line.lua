@@ -51,7 +51,8 @@ local function promote_due(now, limit)
     return 0
   end
   local seq = arrivals_reserve(#due)
-  local raws = records_get(due)
+  -- Due jobs are about to be leased, so their hashes become hash tables now (records_get).
+  local raws = records_get(due, true)
   local scores = {}         -- ZADD score/member pairs for the line
   for i, id in ipairs(due) do
     if raws[i] then
