@@ -14,9 +14,9 @@ import java.util.List;
 
 /**
  * The engine's side of drain-instructions (run by that script, not alone): publishes `jobs` jobs
- * of 100 bytes to a fresh queue in bulk calls of 100 with maintenance off, prints FILLED, waits for
- * a line on standard input (while the script switches counting on), then drains the queue in a
- * fixed shape, so that nothing depends on timing: leases of up to 256 jobs, each call carrying the
+ * of 100 bytes (PAYLOAD_BYTES in the environment sets another size) to a fresh queue in bulk calls
+ * of 100 with maintenance off, prints FILLED, waits for a line on standard input (while the script
+ * switches counting on), then drains the queue in a fixed shape, so that nothing depends on timing: leases of up to 256 jobs, each call carrying the
  * acks of the jobs the previous call leased. Prints DRAINED with the jobs and calls.
  *
  * <p>With DELAYED = delayed, the jobs are published with a delay of 1 ms, so the drain's leases
@@ -38,7 +38,7 @@ public class DrainInstructions {
     boolean publishOnly = args.length > 2 && args[2].equals("publish");
     try (Lineup lineup = Lineup.connect(LineupOptions.builder(uri).maintenance(false).build())) {
       QueueName queue = QueueName.of("probe", "drain-" + System.nanoTime());
-      byte[] payload = new byte[100];
+      byte[] payload = new byte[Integer.parseInt(System.getenv().getOrDefault("PAYLOAD_BYTES", "100"))];
       Arrays.fill(payload, (byte) 'x');
       if (publishOnly) {
         System.out.println("FILLED");
