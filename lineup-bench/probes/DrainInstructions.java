@@ -5,8 +5,15 @@ import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
 import io.lineup.core.NewJob;
 import io.lineup.core.QueueName;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,7 +32,11 @@ import java.util.List;
  * <p>With publish, it prints FILLED before publishing, waits for the line, then publishes and stops
  * (prints PUBLISHED with the jobs), so that the count is the publishes'.
  *
- * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed|publish]
+ * <p>With floor, the bench's floor scripts (floor_publish.lua, floor_consume.lua from the jar) do
+ * the same instead of the engine: the same jobs, the same drain shape, no tokens, attempts, events,
+ * retries, retention or limits.
+ *
+ * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed|publish|floor]
  */
 public class DrainInstructions {
   private static final int BULK = 100;
@@ -36,6 +47,10 @@ public class DrainInstructions {
     int jobs = Integer.parseInt(args[1]);
     boolean delayed = args.length > 2 && args[2].equals("delayed");
     boolean publishOnly = args.length > 2 && args[2].equals("publish");
+    if (args.length > 2 && args[2].equals("floor")) {
+      floor(uri, jobs);
+      return;
+    }
     try (Lineup lineup = Lineup.connect(LineupOptions.builder(uri).maintenance(false).build())) {
       QueueName queue = QueueName.of("probe", "drain-" + System.nanoTime());
       byte[] payload = new byte[Integer.parseInt(System.getenv().getOrDefault("PAYLOAD_BYTES", "100"))];
@@ -76,6 +91,59 @@ public class DrainInstructions {
         acks = leased.stream().map(AckRequest::of).toList();
       }
       System.out.println("DRAINED " + acked + " jobs in " + calls + " calls");
+    }
+  }
+
+  private static void floor(String uri, int jobs) throws IOException {
+    RedisClient client = RedisClient.create(uri);
+    try (StatefulRedisConnection<String, String> connection = client.connect()) {
+      RedisCommands<String, String> redis = connection.sync();
+      String publish = redis.scriptLoad(resource("io/lineup/bench/floor_publish.lua"));
+      String consume = redis.scriptLoad(resource("io/lineup/bench/floor_consume.lua"));
+      String[] keys = {"{floor}:line", "{floor}:records", "{floor}:leased"};
+      String payload = "x".repeat(Integer.parseInt(System.getenv().getOrDefault("PAYLOAD_BYTES", "100")));
+      for (int first = 0; first < jobs; first += BULK) {
+        List<String> values = new ArrayList<>();
+        for (int arrival = first; arrival < Math.min(jobs, first + BULK); arrival++) {
+          values.add(Integer.toString(arrival));
+          values.add("~" + Integer.toString(arrival, 36));
+          values.add(payload);
+        }
+        redis.evalsha(publish, ScriptOutputType.INTEGER, new String[] {keys[0], keys[1]},
+            values.toArray(String[]::new));
+      }
+      System.out.println("FILLED");
+      System.out.flush();
+      new BufferedReader(new InputStreamReader(System.in)).readLine();
+      String deadline = Long.toString(System.currentTimeMillis() + 600_000);
+      List<String> acks = List.of();
+      int acked = 0;
+      int calls = 0;
+      while (true) {
+        List<String> values = new ArrayList<>(List.of(Integer.toString(LEASE), deadline));
+        values.addAll(acks);
+        List<Object> reply =
+            redis.evalsha(consume, ScriptOutputType.MULTI, keys, values.toArray(String[]::new));
+        calls++;
+        acked += acks.size();
+        List<String> leased = new ArrayList<>();
+        for (int i = 0; i < reply.size(); i += 2) {
+          leased.add((String) reply.get(i));
+        }
+        if (leased.isEmpty()) {
+          break;
+        }
+        acks = leased;
+      }
+      System.out.println("DRAINED " + acked + " jobs in " + calls + " calls");
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  private static String resource(String name) throws IOException {
+    try (InputStream in = ClassLoader.getSystemClassLoader().getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 }
