@@ -1,4 +1,5 @@
 import io.lineup.core.AckRequest;
+import io.lineup.core.ArchiveOutbox;
 import io.lineup.core.AcksThenLeases;
 import io.lineup.core.LeasedJob;
 import io.lineup.core.Lineup;
@@ -32,11 +33,14 @@ import java.util.List;
  * <p>With publish, it prints FILLED before publishing, waits for the line, then publishes and stops
  * (prints PUBLISHED with the jobs), so that the count is the publishes'.
  *
+ * <p>With archived, archiving is on for the queue (its outbox takes every job the drain ends; no
+ * archiver reads it), so the count includes what the outbox costs the acks.
+ *
  * <p>With floor, the bench's floor scripts (floor_publish.lua, floor_consume.lua from the jar) do
  * the same instead of the engine: the same jobs, the same drain shape, no tokens, attempts, events,
  * retries, retention or limits.
  *
- * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed|publish|floor]
+ * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed|publish|archived|floor]
  */
 public class DrainInstructions {
   private static final int BULK = 100;
@@ -47,12 +51,16 @@ public class DrainInstructions {
     int jobs = Integer.parseInt(args[1]);
     boolean delayed = args.length > 2 && args[2].equals("delayed");
     boolean publishOnly = args.length > 2 && args[2].equals("publish");
+    boolean archived = args.length > 2 && args[2].equals("archived");
     if (args.length > 2 && args[2].equals("floor")) {
       floor(uri, jobs);
       return;
     }
     try (Lineup lineup = Lineup.connect(LineupOptions.builder(uri).maintenance(false).build())) {
       QueueName queue = QueueName.of("probe", "drain-" + System.nanoTime());
+      if (archived) {
+        lineup.archiveOutbox().enable(queue, ArchiveOutbox.MAX_ENTRIES);
+      }
       byte[] payload = new byte[Integer.parseInt(System.getenv().getOrDefault("PAYLOAD_BYTES", "100"))];
       Arrays.fill(payload, (byte) 'x');
       if (publishOnly) {
