@@ -123,8 +123,7 @@ public final class KeySpace {
     if (!id.startsWith(GENERATED_ID_MARK)) {
       return queueKeys(queue)[JOBS_INDEX];
     }
-    String bucket = id.length() > 2 ? id.substring(0, id.length() - 1) : GENERATED_ID_MARK;
-    return bytes(jobsKeyText(queue) + ":" + bucket + ".");
+    return bucketKey(queue, id, 1, ".");
   }
 
   /**
@@ -137,8 +136,17 @@ public final class KeySpace {
     if (!id.startsWith(GENERATED_ID_MARK)) {
       return Optional.empty();
     }
-    String bucket = id.length() > 3 ? id.substring(0, id.length() - 2) : GENERATED_ID_MARK;
-    return Optional.of(bytes(jobsKeyText(queue) + ":" + bucket));
+    return Optional.of(bucketKey(queue, id, 2, ""));
+  }
+
+  /**
+   * The hash named by a generated id without its last {@code digits} digits (just the {@code ~}
+   * when it has no more), then {@code mark}: {@code bucket_key} in {@code lib/job.lua}.
+   */
+  private static byte[] bucketKey(QueueName queue, String id, int digits, String mark) {
+    String bucket =
+        id.length() > digits + 1 ? id.substring(0, id.length() - digits) : GENERATED_ID_MARK;
+    return bytes(jobsKeyText(queue) + ":" + bucket + mark);
   }
 
   /**

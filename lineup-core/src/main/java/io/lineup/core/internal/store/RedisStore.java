@@ -275,18 +275,17 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
-   * Whether a job's record is kept: one HEXISTS on its records hash, and one more on the hash an
-   * earlier version kept it in when it is not there ({@link KeySpace#legacyRecordKey}).
+   * Whether a job's record is kept: one HEXISTS on its records hash and, for a generated id, one on
+   * the hash an earlier version kept it in ({@link KeySpace#legacyRecordKey}), sent together.
    */
   public boolean recordExists(QueueName queue, String id) {
     byte[] field = utf8(id);
-    if (Boolean.TRUE.equals(
-        gateway.await(gateway.commands().hexists(KeySpace.recordKey(queue, id), field)))) {
-      return true;
-    }
+    var current = gateway.commands().hexists(KeySpace.recordKey(queue, id), field);
+    // Both asked at once, so a miss costs one round trip, not two.
     Optional<byte[]> legacy = KeySpace.legacyRecordKey(queue, id);
-    return legacy.isPresent()
-        && Boolean.TRUE.equals(gateway.await(gateway.commands().hexists(legacy.get(), field)));
+    var earlier = legacy.map(key -> gateway.commands().hexists(key, field));
+    return Boolean.TRUE.equals(gateway.await(current))
+        || (earlier.isPresent() && Boolean.TRUE.equals(gateway.await(earlier.get())));
   }
 
   // ---- queues ----
