@@ -107,66 +107,90 @@ end
 -- one ZADD, not one each per job.
 local popped = redis.call('ZPOPMIN', K_READY, count)
 local ids = {}
-for i = 1, #popped, 2 do
-  ids[#ids + 1] = popped[i]
+for i = 2, #popped, 2 do
+  ids[i / 2] = popped[i - 1]
 end
 local raws = records_get(ids, true)
 local out = {0, 0, 0, 0}  -- the reply: four places for reply(), then the jobs' values
 local n_out = 4
--- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, attempt numbers.
+-- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, tokens and
+-- attempt numbers by attempt.
 local deadline_texts = {}
+local tokens = {}
 local attempt_texts = {}
 local now_text = int_text(now)
 local records = {}        -- HSET field/value pairs: the leased records
 local starts = {}         -- leased_head_pack's shared starts of heads (lib/job.lua)
 local deadlines = {}      -- ZADD score/member pairs for the leased set
 local leases = {}         -- ZADD score/member pairs for the rate log
-for k, id in ipairs(ids) do
-  if raws[k] then
-    local job, body = job_decode(raws[k])
-    if present(job[F_EXPIRES]) and job[F_EXPIRES] <= now then
+local leased = {}         -- the leased ids, for the call's event
+local n_leased = 0
+-- The loop runs once per leased job, so what a helper would do is written out in it where the
+-- helper's call cost more than its work (present(), text_once(), the lease's new token), and
+-- lengths are counted rather than asked for (# searches the table).
+for k = 1, #ids do
+  local raw = raws[k]
+  if raw then
+    local id = ids[k]
+    local job, body = job_decode(raw)
+    local expires = job[F_EXPIRES]
+    if expires ~= 0 and expires ~= '' and expires <= now then
       expire_one(id, job, now, s)
     else
       local attempt = job[F_ATTEMPTS] + 1
       local ttr = job[F_TTR]
-      if not present(ttr) then
+      if ttr == 0 or ttr == '' then
         ttr = s.ttr_ms
       end
-      local attempt_text = text_once(attempt_texts, attempt, attempt)
-      local deadline_text = text_once(deadline_texts, ttr, now + ttr)
-      local token = nonce .. '.' .. attempt_text
+      local token = tokens[attempt]
+      if not token then
+        token = nonce .. '.' .. text_once(attempt_texts, attempt, attempt)
+        tokens[attempt] = token
+      end
+      local deadline_text = deadline_texts[ttr]
+      if not deadline_text then
+        deadline_text = int_text(now + ttr)
+        deadline_texts[ttr] = deadline_text
+      end
+      -- A new lease: the ended lease's token and how it ended move to the previous fields.
+      local ended_token = job[F_TOKEN]
+      if ended_token ~= 0 and ended_token ~= '' then
+        job[F_PREV_TOKEN] = ended_token
+        job[F_PREV_ENDED] = job[F_ENDED]
+      end
+      job[F_TOKEN] = token
+      job[F_ENDED] = 0
       job[F_STATE] = ST_LEASED
       job[F_ATTEMPTS] = attempt
       job[F_STARTED] = now
-      lease_begin(job, token)
       -- The score as Redis wrote it: a release gives it back to ZADD as it is, so it is never
       -- parsed here (parsing a 16-digit score cost more than the rest of its line).
       job[F_LINE] = popped[2 * k]
-      records[#records + 1] = id
+      n_leased = n_leased + 1
+      leased[n_leased] = id
       -- Only head fields changed: the stored body is kept as it is (lib/job.lua).
-      records[#records + 1] = leased_head_pack(job, body, starts)
-      deadlines[#deadlines + 1] = deadline_text
-      deadlines[#deadlines + 1] = id
+      records[2 * n_leased - 1], records[2 * n_leased] = id, leased_head_pack(job, body, starts)
+      deadlines[2 * n_leased - 1], deadlines[2 * n_leased] = deadline_text, id
       if s.rate > 0 then
-        leases[#leases + 1] = now_text
-        leases[#leases + 1] = id .. ':' .. attempt_text
+        leases[2 * n_leased - 1] = now_text
+        leases[2 * n_leased] = id .. ':' .. text_once(attempt_texts, attempt, attempt)
       end
       local max = job[F_MAX_ATTEMPTS]
-      if not present(max) then
+      if max == 0 or max == '' then
         max = s.max_attempts
       end
       local due = job[F_DUE]
-      if not present(due) then
+      if due == 0 or due == '' then
         due = job[F_CREATED]
       end
       out[n_out + 1], out[n_out + 2], out[n_out + 3] = id, job[F_PAYLOAD], job[F_PRIORITY]
       out[n_out + 4], out[n_out + 5], out[n_out + 6] = attempt, max, now + ttr
       out[n_out + 7], out[n_out + 8], out[n_out + 9] = token, job[F_CREATED], due
       n_out = n_out + 9
-      note('leased', id)
     end
   end
 end
+note_all('leased', leased)
 if #records > 0 then
   records_put(records)
   if #deadlines > 2 * LISTPACK_MEMBERS and redis.call('EXISTS', K_LEASED) == 0 then

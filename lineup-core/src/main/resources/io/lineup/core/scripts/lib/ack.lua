@@ -30,6 +30,8 @@ local function ack_all(first, n, now, s)
   local finished = {}       -- ZADD score/member pairs for the finished set
   local unleased = {}
   local gone = {}           -- records deleted at once (no retention)
+  local n_unleased, n_records = 0, 0 -- lengths of unleased, records and finished (# is a search)
+  local archiving = s.archive_max > 0
   for i = 1, n do
     local id, token = ids[i], ARGV[first + (i - 1) * 3 + 1]
     local code
@@ -47,26 +49,28 @@ local function ack_all(first, n, now, s)
       else
         code = C_OK
         acked_by[id] = token
-        outbox_add(id, job, ST_DONE, now, s, ARGV[first + (i - 1) * 3 + 2], body)
-        unleased[#unleased + 1] = id
+        if archiving then
+          outbox_add(id, job, ST_DONE, now, s, ARGV[first + (i - 1) * 3 + 2], body)
+        end
+        n_unleased = n_unleased + 1
+        unleased[n_unleased] = id
         if keep then
           -- What finish() does, with the writes gathered for the whole call.
           job[F_RESULT] = ARGV[first + (i - 1) * 3 + 2]
           job[F_LINE] = 0
           finished_record(job, ST_DONE, now)
-          records[#records + 1] = id
-          records[#records + 1] = done_head_pack(job, body, starts)
-          finished[#finished + 1] = now_text
-          finished[#finished + 1] = id
+          records[n_records + 1], records[n_records + 2] = id, done_head_pack(job, body, starts)
+          finished[n_records + 1], finished[n_records + 2] = now_text, id
+          n_records = n_records + 2
         else
           gone[#gone + 1] = id
         end
-        note('acked', id)
       end
     end
     codes[i] = code
   end
   outbox_flush(s)
+  note_all('acked', unleased)
   if #unleased > 0 then
     redis.call('ZREM', K_LEASED, unpack(unleased))
   end

@@ -17,6 +17,24 @@ local function note(kind, id)
   ids[#ids + 1] = id
 end
 
+-- note() for every id of a list, given whole: a call that changes the state of many jobs gathers
+-- their ids in a list of its own instead of calling note() per job. The list becomes the kind's
+-- when the call noted none of that kind yet, so it must not change afterwards.
+local function note_all(kind, ids)
+  if #ids == 0 then
+    return
+  end
+  local noted = event_ids[kind]
+  if not noted then
+    event_ids[kind] = ids
+    event_kinds[#event_kinds + 1] = kind
+    return
+  end
+  for i = 1, #ids do
+    noted[#noted + 1] = ids[i]
+  end
+end
+
 local function events_flush(now)
   for _, kind in ipairs(event_kinds) do
     local ids = event_ids[kind]

@@ -90,18 +90,12 @@ local function legacy_key(id)
   return bucket_key(LEGACY_BUCKETS, str_sub(id, 1, len > 3 and len - 2 or 1), '')
 end
 
--- Whether id's bucket suffix is `suffix` (bucket_suffix), compared in place: cutting the suffix
--- out of every id made a new Lua string (hashed byte by byte) per id.
-local function in_bucket(id, suffix)
-  if str_byte(id, 1) ~= 126 then
-    return suffix == nil
-  end
-  return suffix ~= nil and #suffix == suffix_length(id) and str_find(id, suffix, 1, true) == 1
-end
-
 -- Splits values (`per` of them per id, the id first) into runs of consecutive ids whose records
 -- share a hash: { first, last } positions in values. Jobs of one call mostly follow each other in
 -- arrival order, so one HMGET/HSET/HDEL per run is usually one or two per call.
+-- Whether an id shares the run's hash is compared in place (cutting each id's suffix out made a
+-- new Lua string per id): a generated id of the bucket of suffix S (bucket_suffix; S starts with
+-- '~') is one byte longer than S and starts with it; a caller-given one does not start with '~'.
 local function record_runs(values, per)
   local runs = {}
   local n = #values
@@ -109,8 +103,19 @@ local function record_runs(values, per)
   while i <= n do
     local suffix = bucket_suffix(values[i])
     local j = i + per
-    while j <= n and in_bucket(values[j], suffix) do
-      j = j + per
+    if suffix then
+      local id_length = #suffix + 1
+      while j <= n do
+        local id = values[j]
+        if #id ~= id_length or str_find(id, suffix, 1, true) ~= 1 then
+          break
+        end
+        j = j + per
+      end
+    else
+      while j <= n and str_byte(values[j], 1) ~= 126 do
+        j = j + per
+      end
     end
     runs[#runs + 1] = {i, j - 1}
     i = j
@@ -279,7 +284,12 @@ end
 -- A job from its stored form, every absent value 0, and its stored body (for job_pack_head).
 -- The whole record (or the body, in a split one) is a msgpack array, unpacked by array_fields.
 local function job_decode(raw)
-  if str_byte(raw, 1) ~= SPLIT_MARK then
+  local first = str_byte(raw, 1)
+  if first ~= SPLIT_MARK then
+    if first >= 0x90 and first <= 0x9f then
+      -- array_fields for what publish writes, a fixarray, without its call.
+      return (fields_of(mp_unpack_limit(raw, first - 0x90, 1))), raw
+    end
     return (array_fields(raw, 0)), raw
   end
   local job, body_at = head_decode(raw)
@@ -295,10 +305,17 @@ end
 -- holds, so callers must not read them), and its stored body. Cheaper than job_decode for a split
 -- record: the body, with the payload, is not unpacked.
 local function job_decode_head(raw)
-  if str_byte(raw, 1) ~= SPLIT_MARK then
+  local mark, h = str_byte(raw, 1, 2)
+  if mark ~= SPLIT_MARK then
     return job_decode(raw)
   end
-  local job, body_at = head_decode(raw)
+  -- head_decode without its call: an ack decodes a head per job.
+  local job, body_at
+  if h >= 0x80 then
+    job, body_at = array_fields(raw, 1)
+  else
+    job, body_at = fields_of(mp_unpack_limit(raw, h, 2))
+  end
   return job, str_sub(raw, body_at + 1)
 end
 local function job_load(id)
@@ -439,16 +456,6 @@ local function done_head_pack(job, body, starts)
     starts[token] = start
   end
   return start[3] .. body
-end
-
--- A new lease of a job: the ended lease's token and how it ended move to the previous fields.
-local function lease_begin(job, token)
-  if present(job[F_TOKEN]) then
-    job[F_PREV_TOKEN] = job[F_TOKEN]
-    job[F_PREV_ENDED] = job[F_ENDED]
-  end
-  job[F_TOKEN] = token
-  job[F_ENDED] = 0
 end
 
 local function job_store(id, job)
