@@ -44,7 +44,7 @@ import java.util.List;
  */
 public class DrainInstructions {
   private static final int BULK = 100;
-  private static final int LEASE = 256;
+  private static final int LEASE = Integer.parseInt(System.getenv().getOrDefault("LEASE", "256"));
 
   public static void main(String[] args) throws Exception {
     String uri = args[0];

@@ -132,14 +132,27 @@ for k = 1, #ids do
   local raw = raws[k]
   if raw then
     local id = ids[k]
-    local job, body = job_decode(raw)
-    local expires = job[F_EXPIRES]
-    if expires ~= 0 and expires ~= '' and expires <= now then
-      expire_one(id, job, now, s)
+    local line = popped[2 * k]
+    local first = str_byte(raw, 1)
+    -- A record as published, a whole one of at most F_EXPIRES values (no lease, finish or error
+    -- yet), is read into locals instead of a job's table, and its leased form is made from the
+    -- call's shared start of heads (what job_decode and leased_head_pack give, without the table
+    -- of 18 values and their calls). Any other record takes the general way.
+    local fast = first >= 0x92 and first <= 0x99 and #line <= 31
+    local job, body, payload, created, priority, attempts, max, ttr, due, expires
+    if fast then
+      local _, state
+      _, payload, created, priority, attempts, state, max, ttr, due, expires = mp_unpack_limit(raw, first - 0x90, 1)
     else
-      local attempt = job[F_ATTEMPTS] + 1
-      local ttr = job[F_TTR]
-      if ttr == 0 or ttr == '' then
+      job, body = job_decode(raw)
+      payload, created, priority, attempts = job[F_PAYLOAD], job[F_CREATED], job[F_PRIORITY], job[F_ATTEMPTS]
+      max, ttr, due, expires = job[F_MAX_ATTEMPTS], job[F_TTR], job[F_DUE], job[F_EXPIRES]
+    end
+    if expires and expires ~= 0 and expires ~= '' and expires <= now then
+      expire_one(id, job or job_decode(raw), now, s)
+    else
+      local attempt = (attempts or 0) + 1
+      if not ttr or ttr == 0 or ttr == '' then
         ttr = s.ttr_ms
       end
       local token = tokens[attempt]
@@ -152,40 +165,44 @@ for k = 1, #ids do
         deadline_text = int_text(now + ttr)
         deadline_texts[ttr] = deadline_text
       end
-      -- A new lease: the ended lease's token and how it ended move to the previous fields.
-      local ended_token = job[F_TOKEN]
-      if ended_token ~= 0 and ended_token ~= '' then
-        job[F_PREV_TOKEN] = ended_token
-        job[F_PREV_ENDED] = job[F_ENDED]
+      local record
+      if fast then
+        record = leased_start(starts, token, attempt, now) .. str_char(0xa0 + #line) .. line .. raw
+      else
+        -- A new lease: the ended lease's token and how it ended move to the previous fields.
+        local ended_token = job[F_TOKEN]
+        if ended_token ~= 0 and ended_token ~= '' then
+          job[F_PREV_TOKEN] = ended_token
+          job[F_PREV_ENDED] = job[F_ENDED]
+        end
+        job[F_TOKEN] = token
+        job[F_ENDED] = 0
+        job[F_STATE] = ST_LEASED
+        job[F_ATTEMPTS] = attempt
+        job[F_STARTED] = now
+        -- The score as Redis wrote it: a release gives it back to ZADD as it is, so it is never
+        -- parsed here (parsing a 16-digit score cost more than the rest of its line).
+        job[F_LINE] = line
+        -- Only head fields changed: the stored body is kept as it is (lib/job.lua).
+        record = leased_head_pack(job, body, starts)
       end
-      job[F_TOKEN] = token
-      job[F_ENDED] = 0
-      job[F_STATE] = ST_LEASED
-      job[F_ATTEMPTS] = attempt
-      job[F_STARTED] = now
-      -- The score as Redis wrote it: a release gives it back to ZADD as it is, so it is never
-      -- parsed here (parsing a 16-digit score cost more than the rest of its line).
-      job[F_LINE] = popped[2 * k]
       n_leased = n_leased + 1
       leased[n_leased] = id
-      -- Only head fields changed: the stored body is kept as it is (lib/job.lua).
-      records[2 * n_leased - 1], records[2 * n_leased] = id, leased_head_pack(job, body, starts)
+      records[2 * n_leased - 1], records[2 * n_leased] = id, record
       deadlines[2 * n_leased - 1], deadlines[2 * n_leased] = deadline_text, id
       if s.rate > 0 then
         leases[2 * n_leased - 1] = now_text
         leases[2 * n_leased] = id .. ':' .. text_once(attempt_texts, attempt, attempt)
       end
-      local max = job[F_MAX_ATTEMPTS]
-      if max == 0 or max == '' then
+      if not max or max == 0 or max == '' then
         max = s.max_attempts
       end
-      local due = job[F_DUE]
-      if due == 0 or due == '' then
-        due = job[F_CREATED]
+      if not due or due == 0 or due == '' then
+        due = created
       end
-      out[n_out + 1], out[n_out + 2], out[n_out + 3] = id, job[F_PAYLOAD], job[F_PRIORITY]
+      out[n_out + 1], out[n_out + 2], out[n_out + 3] = id, payload, priority or 0
       out[n_out + 4], out[n_out + 5], out[n_out + 6] = attempt, max, now + ttr
-      out[n_out + 7], out[n_out + 8], out[n_out + 9] = token, job[F_CREATED], due
+      out[n_out + 7], out[n_out + 8], out[n_out + 9] = token, created, due
       n_out = n_out + 9
     end
   end

@@ -41,6 +41,38 @@ local function ack_all(first, n, now, s)
     elseif not raws[i] then
       code = C_NOT_FOUND
     else
+      local raw = raws[i]
+      local result = ARGV[first + (i - 1) * 3 + 2]
+      -- A record as a lease writes it (lib/job.lua, split, its head counted) acked without a
+      -- result, whose job has no error: the head is read into locals instead of a job's table,
+      -- and the finished record made from the call's shared start (what job_decode_head,
+      -- finished_record and done_head_pack give, without the table and their calls). Any other
+      -- record, and any ack that is not answered OK, takes the general way below.
+      local mark, h = str_byte(raw, 1, 2)
+      if mark == SPLIT_MARK and h < 0x80 and result == '' then
+        local body_at, _, attempts, state, started, held, err
+        body_at, _, _, _, attempts, state, _, _, _, _, started, _, held, err = mp_unpack_limit(raw, h, 2)
+        if state == ST_LEASED and held == token and (not err or err == 0 or err == '') then
+          code = C_OK
+          acked_by[id] = token
+          local body = str_sub(raw, body_at + 1)
+          if archiving then
+            outbox_add_values(id, ST_DONE, attempts, started, now, err or 0, result, body, s)
+          end
+          n_unleased = n_unleased + 1
+          unleased[n_unleased] = id
+          if keep then
+            records[n_records + 1] = id
+            records[n_records + 2] = done_start(starts, token, attempts, started, now) .. body
+            finished[n_records + 1], finished[n_records + 2] = now_text, id
+            n_records = n_records + 2
+          else
+            gone[#gone + 1] = id
+          end
+        end
+      end
+    end
+    if not code then
       -- Only the head: an ack changes no field of the body (lib/job.lua) and reads none; the
       -- archive's outbox entry takes the stored body as it is (lib/archive.lua).
       local job, body = job_decode_head(raws[i])

@@ -25,13 +25,11 @@ local outbox_values = {}   -- the values of the jobs not yet written, OUTBOX_VAL
 local OUTBOX_VALUES = 8
 local outbox_dropped = 0   -- jobs of this call not added, not yet counted
 
--- Adds a job that ended in this state to the call's pending entry. body: its stored body (as
--- job_decode_head returned it), or nil to pack the job's fields. result: the ack's result
--- (bytes), or nil for the record's.
-local function outbox_add(id, job, state, now, s, result, body)
-  if s.archive_max <= 0 then
-    return
-  end
+-- Adds a job that ended in `state` to the call's pending entry, given its values: attempts,
+-- started (ms, 0 = never), now (ms), err (the last error, 0 or '' = none), result (bytes, '' =
+-- none) and body (a whole stored record, lib/job.lua). Used by outbox_add, and by an ack that
+-- read these values without a job's table (lib/ack.lua).
+local function outbox_add_values(id, state, attempts, started, now, err, result, body, s)
   if not outbox_used then
     outbox_used = tonumber(redis.call('HGET', K_META, 'outbox_jobs')) or 0
     if outbox_used >= s.archive_max and redis.call('XLEN', K_OUTBOX) == 0 then
@@ -45,6 +43,20 @@ local function outbox_add(id, job, state, now, s, result, body)
     return
   end
   outbox_used = outbox_used + 1
+  -- Gathered as values and packed once for the call: a pack per job made a string per job.
+  local v = outbox_values
+  local k = #v
+  v[k + 1], v[k + 2], v[k + 3], v[k + 4] = id, state, attempts, started
+  v[k + 5], v[k + 6], v[k + 7], v[k + 8] = now, err, result, body
+end
+
+-- Adds a job that ended in this state to the call's pending entry. body: its stored body (as
+-- job_decode_head returned it), or nil to pack the job's fields. result: the ack's result
+-- (bytes), or nil for the record's.
+local function outbox_add(id, job, state, now, s, result, body)
+  if s.archive_max <= 0 then
+    return
+  end
   if not body then
     if state == ST_DONE or state == ST_DEAD then
       body = job_pack(job)
@@ -55,11 +67,7 @@ local function outbox_add(id, job, state, now, s, result, body)
       job[F_PAYLOAD] = payload
     end
   end
-  -- Gathered as values and packed once for the call: a pack per job made a string per job.
-  local v = outbox_values
-  local k = #v
-  v[k + 1], v[k + 2], v[k + 3], v[k + 4] = id, state, job[F_ATTEMPTS], job[F_STARTED]
-  v[k + 5], v[k + 6], v[k + 7], v[k + 8] = now, job[F_ERROR], result or job[F_RESULT], body
+  outbox_add_values(id, state, job[F_ATTEMPTS], job[F_STARTED], now, job[F_ERROR], result or job[F_RESULT], body, s)
 end
 
 -- Writes the jobs outbox_add gathered as one entry, and counts them and the dropped ones in meta.

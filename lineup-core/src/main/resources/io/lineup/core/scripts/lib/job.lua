@@ -419,6 +419,31 @@ end
 -- much as the rest of the job's lease or ack (it makes a Lua string of every value first).
 -- `starts` is the call's table of starts, empty at first.
 --
+-- The shared start of a leased head (leased_head_pack, below): the job's values up to F_RESULT
+-- (attempt and state, the lease's start at now, the token between zeros), made once per token. A
+-- lease of a record as published uses it directly (lease.lua).
+local function leased_start(starts, token, attempt, now)
+  local start = starts[token]
+  if not start then
+    start = head_start({0, 0, 0, attempt, ST_LEASED, 0, 0, 0, 0, now, 0, token, 0, 0}, F_LINE, F_RESULT)
+    starts[token] = start
+  end
+  return start
+end
+
+-- The shared start of a done head (done_head_pack, below), which is all of it: attempt and state,
+-- the lease's start, the finish and the token. An ack of a leased record without result or error
+-- uses it directly (lib/ack.lua).
+local function done_start(starts, token, attempt, started, finished)
+  local start = starts[token]
+  if not start or start[1] ~= started or start[2] ~= finished then
+    start = {started, finished,
+      head_start({0, 0, 0, attempt, ST_DONE, 0, 0, 0, 0, started, finished, token}, F_TOKEN, F_TOKEN)}
+    starts[token] = start
+  end
+  return start[3]
+end
+
 -- A job leased for the first time, with no error, result or finish: its head ends with its line
 -- score (F_LINE, the text ZPOPMIN gave, up to 31 bytes: msgpack's fixstr), and what comes before
 -- depends only on the attempt, the start (now) and the token, which the jobs of one lease call
@@ -429,14 +454,8 @@ local function leased_head_pack(job, body, starts)
     or job[F_ENDED] ~= 0 or job[F_PREV_ENDED] ~= 0 or type(line) ~= 'string' or #line > 31 then
     return job_pack_head(job, body)
   end
-  local token = job[F_TOKEN]
-  local start = starts[token]
-  if not start then
-    -- The values up to F_RESULT: the start, then the token between zeros (checked above).
-    start = head_start(job, F_LINE, F_RESULT)
-    starts[token] = start
-  end
-  return start .. str_char(0xa0 + #line) .. line .. body
+  return leased_start(starts, job[F_TOKEN], job[F_ATTEMPTS], job[F_STARTED]) .. str_char(0xa0 + #line) .. line
+    .. body
 end
 
 -- A job done without a result or an error, as the ack's finished record (finished_record) leaves
@@ -446,16 +465,10 @@ local function done_head_pack(job, body, starts)
   local err = job[F_ERROR]
   local result = job[F_RESULT]
   if (err ~= 0 and err ~= '') or (result ~= 0 and result ~= '') or job[F_LINE] ~= 0
-    or job[F_ENDED] ~= 0 or job[F_PREV_TOKEN] ~= 0 or job[F_PREV_ENDED] ~= 0 then
+    or job[F_ENDED] ~= 0 or job[F_PREV_TOKEN] ~= 0 or job[F_PREV_ENDED] ~= 0 or job[F_STATE] ~= ST_DONE then
     return job_pack_head(job, body)
   end
-  local token, started = job[F_TOKEN], job[F_STARTED]
-  local start = starts[token]
-  if not start or start[1] ~= started or start[2] ~= job[F_FINISHED] then
-    start = {started, job[F_FINISHED], head_start(job, F_TOKEN, F_TOKEN)}
-    starts[token] = start
-  end
-  return start[3] .. body
+  return done_start(starts, job[F_TOKEN], job[F_ATTEMPTS], job[F_STARTED], job[F_FINISHED]) .. body
 end
 
 local function job_store(id, job)
