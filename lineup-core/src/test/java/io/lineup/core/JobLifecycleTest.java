@@ -63,6 +63,29 @@ abstract class JobLifecycleTest extends EngineSuite {
   }
 
   @Test
+  void aLeasedJobCarriesItsPayloadByteForByteWhateverItsSize() {
+    // Sizes on either side of each msgpack text header (fixstr, str 8, str 16, str 32): the
+    // lease reads a record as published past its payload by that header.
+    int[] sizes = {0, 1, 31, 32, 255, 256, 65_535, 65_536, 300_000};
+    QueueName queue = aFreshQueue();
+    java.util.Random random = new java.util.Random(21);
+    java.util.Map<String, byte[]> published = new java.util.HashMap<>();
+    for (int size : sizes) {
+      byte[] payload = new byte[size];
+      random.nextBytes(payload);
+      published.put(lineup.publish(queue, NewJob.of(payload).priority(size % 7)).id(), payload);
+    }
+
+    Leases leases = lineup.lease(queue, sizes.length, Duration.ZERO);
+
+    assertThat(leases.jobs()).hasSize(sizes.length);
+    for (LeasedJob job : leases.jobs()) {
+      assertThat(job.payload()).as(job.id()).isEqualTo(published.get(job.id()));
+      lineup.ack(job);
+    }
+  }
+
+  @Test
   void manyAsynchronousPublishesInFlightAllArriveAndBadInputIsRefusedBeforeSending()
       throws Exception {
     QueueName queue = aFreshQueue();

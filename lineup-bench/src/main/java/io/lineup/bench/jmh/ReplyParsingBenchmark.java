@@ -42,7 +42,16 @@ public class ReplyParsingBenchmark {
   @Setup
   public void setUp() {
     long now = 1_750_000_000_000L;
-    byte[] payload = new byte[100];
+    // A job's stored body as the lease gives it: a msgpack array of its payload (str 8 of 100
+    // bytes) and its creation time (uint 64).
+    byte[] body = new byte[3 + 100 + 9];
+    body[0] = (byte) 0x92;
+    body[1] = (byte) 0xd9;
+    body[2] = 100;
+    body[103] = (byte) 0xcf;
+    for (int b = 0; b < 8; b++) {
+      body[104 + b] = (byte) ((now - 5) >>> (56 - 8 * b));
+    }
     leaseReply = new ArrayList<>();
     leaseReply.add(List.of());
     leaseReply.add(0L);
@@ -52,7 +61,7 @@ public class ReplyParsingBenchmark {
     for (int i = 0; i < JOBS; i++) {
       byte[] id = ("~" + Integer.toString(100_000 + i, 36)).getBytes(StandardCharsets.US_ASCII);
       leaseReply.addAll(
-          List.of(id, payload, 0L, 1L, 3L, now + 30_000, bytes("k3j9x2mq.1"), now - 5, now - 5));
+          List.of(id, body, 0L, 1L, 3L, now + 30_000, bytes("k3j9x2mq.1"), now - 5, now - 5));
       publishReply.addAll(List.of(id, 1L, bytes("READY"), now, (long) i));
     }
   }

@@ -16,7 +16,9 @@
 --              from when the script read the clock; -1 unknown
 --              now_ms: the script's clock (epoch ms); then the values of each leased job, in the
 --              reply itself, one job after another (not a table per job, which Redis answered slower):
---   job = { id, payload, priority, attempt, max_attempts, lease_deadline_ms, token, created_ms, due_ms }
+--   job = { id, body, priority, attempt, max_attempts, lease_deadline_ms, token, created_ms, due_ms }
+--              body: the job's stored body, a whole record (lib/job.lua) whose first value is the
+--              payload (msgpack text), given as stored so that the script makes no copy of the payload;
 --              *_ms: epoch ms
 --#include lib/keys.lua
 --#include lib/clock.lua
@@ -133,19 +135,30 @@ for k = 1, #ids do
   if raw then
     local id = ids[k]
     local line = popped[2 * k]
-    local first = str_byte(raw, 1)
     -- A record as published, a whole one of at most F_EXPIRES values (no lease, finish or error
-    -- yet), is read into locals instead of a job's table, and its leased form is made from the
-    -- call's shared start of heads (what job_decode and leased_head_pack give, without the table
-    -- of 18 values and their calls). Any other record takes the general way.
-    local fast = first >= 0x92 and first <= 0x99 and #line <= 31
-    local job, body, payload, created, priority, attempts, max, ttr, due, expires
+    -- yet) whose payload is at most 65,535 bytes, is read into locals instead of a job's table,
+    -- after its payload, which is not unpacked at all (the reply gives the record, and the engine
+    -- reads the payload from it); its leased form is made from the call's shared start of heads
+    -- (what job_decode and leased_head_pack give, without the table of 18 values, their calls and a
+    -- copy of the payload). Any other record takes the general way.
+    local first, header, size1, size2 = str_byte(raw, 1, 4)
+    local after_payload -- 0-based offset of the value after the payload (msgpack str or bin)
+    if header >= 0xa0 and header <= 0xbf then
+      after_payload = 2 + header - 0xa0
+    elseif header == 0xd9 or header == 0xc4 then
+      after_payload = 3 + size1
+    elseif header == 0xda or header == 0xc5 then
+      after_payload = 4 + size1 * 256 + size2
+    end
+    local fast = first >= 0x92 and first <= 0x99 and #line <= 31 and after_payload
+    local job, body, created, priority, attempts, max, ttr, due, expires
     if fast then
       local _, state
-      _, payload, created, priority, attempts, state, max, ttr, due, expires = mp_unpack_limit(raw, first - 0x90, 1)
+      _, created, priority, attempts, state, max, ttr, due, expires = mp_unpack_limit(raw, first - 0x91, after_payload)
+      body = raw
     else
       job, body = job_decode(raw)
-      payload, created, priority, attempts = job[F_PAYLOAD], job[F_CREATED], job[F_PRIORITY], job[F_ATTEMPTS]
+      created, priority, attempts = job[F_CREATED], job[F_PRIORITY], job[F_ATTEMPTS]
       max, ttr, due, expires = job[F_MAX_ATTEMPTS], job[F_TTR], job[F_DUE], job[F_EXPIRES]
     end
     if expires and expires ~= 0 and expires ~= '' and expires <= now then
@@ -200,7 +213,7 @@ for k = 1, #ids do
       if not due or due == 0 or due == '' then
         due = created
       end
-      out[n_out + 1], out[n_out + 2], out[n_out + 3] = id, payload, priority or 0
+      out[n_out + 1], out[n_out + 2], out[n_out + 3] = id, body, priority or 0
       out[n_out + 4], out[n_out + 5], out[n_out + 6] = attempt, max, now + ttr
       out[n_out + 7], out[n_out + 8], out[n_out + 9] = token, created, due
       n_out = n_out + 9

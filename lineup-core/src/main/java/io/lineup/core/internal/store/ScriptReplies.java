@@ -54,7 +54,7 @@ public final class ScriptReplies {
   /** {@code lease.lua}: the values of one leased job, in this order. */
   enum LeasedJobField {
     ID,
-    PAYLOAD,
+    BODY,
     PRIORITY,
     ATTEMPT,
     MAX_ATTEMPTS,
@@ -287,7 +287,7 @@ public final class ScriptReplies {
           new LeasedJob(
               queue,
               text(job, LeasedJobField.ID),
-              bytes(job, LeasedJobField.PAYLOAD),
+              payloadOf(bytes(job, LeasedJobField.BODY)),
               (int) number(job, LeasedJobField.PRIORITY),
               (int) number(job, LeasedJobField.ATTEMPT),
               (int) number(job, LeasedJobField.MAX_ATTEMPTS),
@@ -298,6 +298,21 @@ public final class ScriptReplies {
               now));
     }
     return jobs;
+  }
+
+  /**
+   * The payload of a leased job, the first value of its stored body (a whole record, {@code
+   * lib/job.lua}): the lease script gives the body as stored rather than copying the payload out.
+   *
+   * @throws IllegalArgumentException when the body is no msgpack array starting with a text
+   */
+  static byte[] payloadOf(byte[] body) {
+    MsgpackReader record = new MsgpackReader(body, 0, body.length);
+    if (record.readArrayHeader() == 0) {
+      throw new IllegalArgumentException("a leased job's record holds no payload");
+    }
+    byte[] payload = record.readBytesOrNull();
+    return payload == null ? new byte[0] : payload;
   }
 
   /** A list of result codes (the ack script's reply, the lease reply's first value). */
