@@ -11,9 +11,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The leased set of a consumer that acks each whole batch with its next lease: the acks empty it,
- * and the lease fills it again. A lease of more than 128 jobs into the empty set has Redis build it
- * as a skiplist at once (lease.lua), with no trace of how.
+ * The leased set's encoding. A lease of more than 16 jobs makes it a skiplist when it is not one
+ * (lease.lua): at once for a consumer that acks each whole batch with its next lease (the acks
+ * empty the set, the lease fills it again), and for good for one that holds fewer than 128 jobs at
+ * a time; with no trace of how. Smaller leases leave it as Redis made it.
  */
 abstract class LeasedSetTest extends EngineSuite {
   private static final int BATCH = 200;
@@ -53,7 +54,7 @@ abstract class LeasedSetTest extends EngineSuite {
   }
 
   @Test
-  void aBatchOfAtMost128JobsLeasedIntoAnEmptyLeasedSetIsLeftAsAListpack() {
+  void aLeaseOfAtMost16JobsLeavesTheLeasedSetAListpack() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine(options -> options.maintenance(false))) {
       lineup.publishAll(queue, List.of(aJob("a"), aJob("b"), aJob("c")));
@@ -63,6 +64,30 @@ abstract class LeasedSetTest extends EngineSuite {
 
       assertThat(raw().objectEncoding(leasedKey)).isEqualTo("listpack");
       assertThat(raw().zcard(leasedKey)).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aLeaseOfMoreThan16JobsMakesASmallLeasedSetASkiplistHoldingOnlyTheLeasedJobs() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(options -> options.maintenance(false))) {
+      List<NewJob> jobs = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        jobs.add(aJob("j" + i));
+      }
+      lineup.publishAll(queue, jobs);
+      byte[] leasedKey = KeySpace.queueKeys(queue)[KeySpace.LEASED_INDEX];
+      List<LeasedJob> leased = new ArrayList<>(lineup.lease(queue, 10, Duration.ZERO).jobs());
+      assertThat(raw().objectEncoding(leasedKey)).isEqualTo("listpack");
+
+      leased.addAll(lineup.lease(queue, 20, Duration.ZERO).jobs());
+
+      assertThat(raw().objectEncoding(leasedKey)).isEqualTo("skiplist");
+      assertThat(raw().zrange(leasedKey, 0, -1))
+          .extracting(member -> new String(member, java.nio.charset.StandardCharsets.UTF_8))
+          .containsExactlyInAnyOrderElementsOf(leased.stream().map(LeasedJob::id).toList());
+      lineup.ackAll(queue, leased.stream().map(AckRequest::of).toList());
+      assertThat(raw().exists(leasedKey)).isZero();
     }
   }
 }
