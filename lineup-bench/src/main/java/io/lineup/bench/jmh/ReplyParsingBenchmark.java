@@ -57,18 +57,18 @@ public class ReplyParsingBenchmark {
     leaseReply.add(0L);
     leaseReply.add(0L);
     leaseReply.add(now);
+    leaseReply.add(3L);
     publishReply = new ArrayList<>();
     for (int i = 0; i < JOBS; i++) {
       byte[] id = ("~" + Integer.toString(100_000 + i, 36)).getBytes(StandardCharsets.US_ASCII);
-      leaseReply.addAll(
-          List.of(id, body, 0L, 1L, 3L, now + 30_000, bytes("k3j9x2mq.1"), now - 5, now - 5));
+      leaseReply.addAll(List.of(id, body, 1L, now + 30_000));
       publishReply.addAll(List.of(id, 1L, bytes("READY"), now, (long) i));
     }
   }
 
   @Benchmark
   public List<LeasedJob> leaseReplyOfHundredJobs() {
-    return ScriptReplies.leasedJobs(QUEUE, leaseReply);
+    return ScriptReplies.leasedJobs(QUEUE, leaseReply, "k3j9x2mq");
   }
 
   @Benchmark

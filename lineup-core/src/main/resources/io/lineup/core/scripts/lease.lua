@@ -9,17 +9,20 @@
 -- ARGV[3]      nonce: random text that makes this call's lease tokens unique
 -- ARGV[4]      rand: a number in [0, 1) for backoff jitter of reclaimed jobs
 -- ARGV[5]      number of acks a, then 3 values per ack: id, lease token, result (bytes, '' = none)
--- Returns      { ack_codes, status, wait_us, now_ms, job... }
+-- Returns      { ack_codes, status, wait_us, now_ms, max_attempts, job... }
 --              ack_codes: a table of one code per ack (codes.lua)
 --              status: 0 leased or nothing ready, 1 paused, 2 rate limit reached, 3 concurrency limit reached
 --              wait_us: microseconds until a lease can succeed (next due job or limit window),
 --              from when the script read the clock; -1 unknown
---              now_ms: the script's clock (epoch ms); then the values of each leased job, in the
---              reply itself, one job after another (not a table per job, which Redis answered slower):
---   job = { id, body, priority, attempt, max_attempts, lease_deadline_ms, token, created_ms, due_ms }
---              body: the job's stored body, a whole record (lib/job.lua) whose first value is the
---              payload (msgpack text), given as stored so that the script makes no copy of the payload;
---              *_ms: epoch ms
+--              now_ms: the script's clock (epoch ms)
+--              max_attempts: the queue's, for the jobs whose body names none (0); then the values
+--              of each leased job, in the reply itself, one job after another (not a table per job,
+--              which Redis answered slower):
+--   job = { id, body, attempt, lease_deadline_ms }
+--              body: the job's stored body, a whole record (lib/job.lua) as stored, from which the
+--              engine reads the payload, creation, priority, max attempts and due time (fewer values
+--              to reply, and no copy of the payload made here); lease_deadline_ms: epoch ms. The
+--              lease token is the call's nonce, '.', and the attempt (the engine makes it too).
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/job.lua
@@ -63,7 +66,7 @@ local function reply(status, wait, out)
   if wait > 0 then
     wait = math.max(1, wait * 1000 - now_us)
   end
-  out[1], out[2], out[3], out[4] = codes, status, wait, now
+  out[1], out[2], out[3], out[4], out[5] = codes, status, wait, now, s.max_attempts
   return out
 end
 
@@ -117,8 +120,8 @@ for i = 2, #popped, 2 do
   ids[i / 2] = popped[i - 1]
 end
 local raws = records_get(ids, true)
-local out = {0, 0, 0, 0}  -- the reply: four places for reply(), then the jobs' values
-local n_out = 4
+local out = {0, 0, 0, 0, 0} -- the reply: five places for reply(), then the jobs' values
+local n_out = 5
 -- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, tokens and
 -- attempt numbers by attempt.
 local deadline_texts = {}
@@ -127,6 +130,7 @@ local attempt_texts = {}
 local now_text = int_text(now)
 local records = {}        -- HSET field/value pairs: the leased records
 local starts = {}         -- leased_head_pack's shared starts of heads (lib/job.lua)
+local line_headers = {}   -- length -> msgpack fixstr header of a line score that long
 local deadlines = {}      -- ZADD score/member pairs for the leased set
 local leases = {}         -- ZADD score/member pairs for the rate log
 local leased = {}         -- the leased ids, for the call's event
@@ -155,15 +159,14 @@ for k = 1, #ids do
       after_payload = 4 + size1 * 256 + size2
     end
     local fast = first >= 0x92 and first <= 0x99 and #line <= 31 and after_payload
-    local job, body, created, priority, attempts, max, ttr, due, expires
+    local job, body, attempts, ttr, expires
     if fast then
-      local _, state
-      _, created, priority, attempts, state, max, ttr, due, expires = mp_unpack_limit(raw, first - 0x91, after_payload)
+      local _
+      _, _, _, attempts, _, _, ttr, _, expires = mp_unpack_limit(raw, first - 0x91, after_payload)
       body = raw
     else
       job, body = job_decode(raw)
-      created, priority, attempts = job[F_CREATED], job[F_PRIORITY], job[F_ATTEMPTS]
-      max, ttr, due, expires = job[F_MAX_ATTEMPTS], job[F_TTR], job[F_DUE], job[F_EXPIRES]
+      attempts, ttr, expires = job[F_ATTEMPTS], job[F_TTR], job[F_EXPIRES]
     end
     if expires and expires ~= 0 and expires ~= '' and expires <= now then
       expire_one(id, job or job_decode(raw), now, s)
@@ -184,7 +187,15 @@ for k = 1, #ids do
       end
       local record
       if fast then
-        record = leased_start(starts, token, attempt, now) .. str_char(0xa0 + #line) .. line .. raw
+        -- leased_head_pack's bytes; the start and the line's msgpack header (fixstr) are made once
+        -- per call and looked up here, not asked of a function per job.
+        local start = starts[token] or leased_start(starts, token, attempt, now)
+        local line_header = line_headers[#line]
+        if not line_header then
+          line_header = str_char(0xa0 + #line)
+          line_headers[#line] = line_header
+        end
+        record = start .. line_header .. line .. raw
       else
         -- A new lease: the ended lease's token and how it ended move to the previous fields.
         local ended_token = job[F_TOKEN]
@@ -211,16 +222,8 @@ for k = 1, #ids do
         leases[2 * n_leased - 1] = now_text
         leases[2 * n_leased] = id .. ':' .. text_once(attempt_texts, attempt, attempt)
       end
-      if not max or max == 0 or max == '' then
-        max = s.max_attempts
-      end
-      if not due or due == 0 or due == '' then
-        due = created
-      end
-      out[n_out + 1], out[n_out + 2], out[n_out + 3] = id, body, priority or 0
-      out[n_out + 4], out[n_out + 5], out[n_out + 6] = attempt, max, now + ttr
-      out[n_out + 7], out[n_out + 8], out[n_out + 9] = token, created, due
-      n_out = n_out + 9
+      out[n_out + 1], out[n_out + 2], out[n_out + 3], out[n_out + 4] = id, body, attempt, now + ttr
+      n_out = n_out + 4
     end
   end
 end

@@ -25,13 +25,6 @@ final class OutboxEntries {
   private static final byte[] MAX_ATTEMPTS = utf8("m");
   private static final byte[] JOB_COUNT = utf8("n");
 
-  // Positions in a stored record (lib/job.lua), counted from 1 as there.
-  private static final int F_PAYLOAD = 1;
-  private static final int F_CREATED = 2;
-  private static final int F_PRIORITY = 3;
-  private static final int F_MAX_ATTEMPTS = 6;
-  private static final int F_DUE = 8;
-
   private OutboxEntries() {}
 
   /** Every job the messages hold, in order; each carries its message's id as its entry id. */
@@ -93,25 +86,7 @@ final class OutboxEntries {
       String error = jobs.readTextOrNull();
       byte[] result = jobs.readBytesOrNull();
       byte[] record = jobs.readBytesOrNull();
-      byte[] payload = null;
-      long created = 0;
-      long priority = 0;
-      long maxAttempts = 0;
-      long due = 0;
-      if (record != null) {
-        MsgpackReader fields = new MsgpackReader(record, 0, record.length);
-        int n = fields.readArrayHeader();
-        for (int f = 1; f <= n && f <= F_DUE; f++) {
-          switch (f) {
-            case F_PAYLOAD -> payload = fields.readBytesOrNull();
-            case F_CREATED -> created = fields.readLong();
-            case F_PRIORITY -> priority = fields.readLong();
-            case F_MAX_ATTEMPTS -> maxAttempts = fields.readLong();
-            case F_DUE -> due = fields.readLong();
-            default -> fields.skip();
-          }
-        }
-      }
+      StoredBody body = record == null ? new StoredBody(null, 0, 0, 0, 0) : StoredBody.of(record);
       boolean keepsPayload = state == JobState.DONE || state == JobState.DEAD;
       into.add(
           new OutboxEntry(
@@ -120,16 +95,16 @@ final class OutboxEntries {
               queue,
               id,
               state,
-              (int) priority,
+              body.priority(),
               attempts,
-              maxAttempts > 0 ? (int) maxAttempts : queueMax,
-              instant(created),
-              instant(due),
+              body.maxAttempts() > 0 ? body.maxAttempts() : queueMax,
+              instant(body.createdMs()),
+              instant(body.dueMs()),
               started,
               finished,
               error,
               result,
-              keepsPayload ? payload : null));
+              keepsPayload ? body.payloadOrNull() : null));
     }
   }
 

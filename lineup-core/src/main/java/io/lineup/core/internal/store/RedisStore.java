@@ -185,13 +185,14 @@ public final class RedisStore implements AutoCloseable {
    */
   public LeaseReply lease(QueueName queue, int count, List<Ack> acks) {
     Args args = new Args(5 + acks.size() * 3);
+    String nonce = LeaseNonce.next();
     args.add(now())
         .add(count)
-        .add(LeaseNonce.next())
+        .add(nonce)
         .add(ThreadLocalRandom.current().nextDouble())
         .add(acks.size());
     addAcks(args, acks);
-    return ScriptReplies.lease(queue, run(ScriptLibrary.LEASE, queue, args));
+    return ScriptReplies.lease(queue, run(ScriptLibrary.LEASE, queue, args), nonce);
   }
 
   /** Settles acks of one queue in one script call without blocking; codes in ack order. */

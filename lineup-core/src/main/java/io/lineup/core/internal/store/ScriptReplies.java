@@ -48,20 +48,16 @@ public final class ScriptReplies {
     ACK_CODES,
     STATUS,
     WAIT_US,
-    NOW_MS
+    NOW_MS,
+    MAX_ATTEMPTS
   }
 
   /** {@code lease.lua}: the values of one leased job, in this order. */
   enum LeasedJobField {
     ID,
     BODY,
-    PRIORITY,
     ATTEMPT,
-    MAX_ATTEMPTS,
-    LEASE_DEADLINE_MS,
-    TOKEN,
-    CREATED_MS,
-    DUE_MS
+    LEASE_DEADLINE_MS
   }
 
   /** {@code nack.lua}. */
@@ -248,8 +244,12 @@ public final class ScriptReplies {
     return results;
   }
 
-  /** The lease script's answer: ack codes, refusal, wait hint and the leased jobs. */
-  public static LeaseReply lease(QueueName queue, Object replyObject) {
+  /**
+   * The lease script's answer: ack codes, refusal, wait hint and the leased jobs.
+   *
+   * @param nonce the nonce the call gave the script, from which each job's lease token is made
+   */
+  public static LeaseReply lease(QueueName queue, Object replyObject, String nonce) {
     List<Object> reply = Replies.asList(replyObject);
     Leases.Refusal refusal =
         switch ((int) number(reply, Lease.STATUS)) {
@@ -262,11 +262,15 @@ public final class ScriptReplies {
         codes(reply.get(Lease.ACK_CODES.ordinal())),
         refusal,
         number(reply, Lease.WAIT_US),
-        leasedJobs(queue, reply));
+        leasedJobs(queue, reply, nonce));
   }
 
-  /** The leased jobs of a lease reply, in line order. */
-  public static List<LeasedJob> leasedJobs(QueueName queue, List<Object> reply) {
+  /**
+   * The leased jobs of a lease reply, in line order. A job's lease token is the call's nonce, a dot
+   * and its attempt, as the script makes it; its payload, creation, priority, max attempts and due
+   * time are read from its stored body (a whole record, {@code lib/job.lua}).
+   */
+  public static List<LeasedJob> leasedJobs(QueueName queue, List<Object> reply, String nonce) {
     int first = Lease.values().length;
     int fields = LeasedJobField.values().length;
     if (reply.size() < first || (reply.size() - first) % fields != 0) {
@@ -280,39 +284,28 @@ public final class ScriptReplies {
               + " per job");
     }
     Instant now = Instant.ofEpochMilli(number(reply, Lease.NOW_MS));
+    int queueMaxAttempts = (int) number(reply, Lease.MAX_ATTEMPTS);
+    String tokenStart = nonce + ".";
     List<LeasedJob> jobs = new ArrayList<>((reply.size() - first) / fields);
     for (int at = first; at < reply.size(); at += fields) {
       List<Object> job = reply.subList(at, at + fields);
+      int attempt = (int) number(job, LeasedJobField.ATTEMPT);
+      StoredBody body = StoredBody.of(bytes(job, LeasedJobField.BODY));
       jobs.add(
           new LeasedJob(
               queue,
               text(job, LeasedJobField.ID),
-              payloadOf(bytes(job, LeasedJobField.BODY)),
-              (int) number(job, LeasedJobField.PRIORITY),
-              (int) number(job, LeasedJobField.ATTEMPT),
-              (int) number(job, LeasedJobField.MAX_ATTEMPTS),
-              text(job, LeasedJobField.TOKEN),
+              body.payload(),
+              body.priority(),
+              attempt,
+              body.maxAttempts() > 0 ? body.maxAttempts() : queueMaxAttempts,
+              tokenStart + attempt,
               Instant.ofEpochMilli(number(job, LeasedJobField.LEASE_DEADLINE_MS)),
-              Instant.ofEpochMilli(number(job, LeasedJobField.CREATED_MS)),
-              Instant.ofEpochMilli(number(job, LeasedJobField.DUE_MS)),
+              Instant.ofEpochMilli(body.createdMs()),
+              Instant.ofEpochMilli(body.dueMs() > 0 ? body.dueMs() : body.createdMs()),
               now));
     }
     return jobs;
-  }
-
-  /**
-   * The payload of a leased job, the first value of its stored body (a whole record, {@code
-   * lib/job.lua}): the lease script gives the body as stored rather than copying the payload out.
-   *
-   * @throws IllegalArgumentException when the body is no msgpack array starting with a text
-   */
-  static byte[] payloadOf(byte[] body) {
-    MsgpackReader record = new MsgpackReader(body, 0, body.length);
-    if (record.readArrayHeader() == 0) {
-      throw new IllegalArgumentException("a leased job's record holds no payload");
-    }
-    byte[] payload = record.readBytesOrNull();
-    return payload == null ? new byte[0] : payload;
   }
 
   /** A list of result codes (the ack script's reply, the lease reply's first value). */

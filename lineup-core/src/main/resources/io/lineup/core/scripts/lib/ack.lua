@@ -63,7 +63,12 @@ local function ack_all(first, n, now, s)
           unleased[n_unleased] = id
           if keep then
             records[n_records + 1] = id
-            records[n_records + 2] = done_start(starts, token, attempts, started, now) .. body
+            local start = starts[token] -- done_start's cache, looked up here rather than per call
+            if not start or start[1] ~= started or start[2] ~= now then
+              done_start(starts, token, attempts, started, now)
+              start = starts[token]
+            end
+            records[n_records + 2] = start[3] .. body
             finished[n_records + 1], finished[n_records + 2] = now_text, id
             n_records = n_records + 2
           else
