@@ -24,8 +24,9 @@ import java.util.List;
  * The engine's side of drain-instructions (run by that script, not alone): publishes `jobs` jobs
  * of 100 bytes (PAYLOAD_BYTES in the environment sets another size) to a fresh queue in bulk calls
  * of 100 with maintenance off, prints FILLED, waits for a line on standard input (while the script
- * switches counting on), then drains the queue in a fixed shape, so that nothing depends on timing: leases of up to 256 jobs, each call carrying the
- * acks of the jobs the previous call leased. Prints DRAINED with the jobs and calls.
+ * switches counting on), then drains the queue in a fixed shape, so that nothing depends on timing: leases of up to 256 jobs (LEASE in the
+ * environment sets another count), each call carrying the acks of the jobs the previous call
+ * leased. Prints DRAINED with the jobs and calls.
  *
  * <p>With DELAYED = delayed, the jobs are published with a delay of 1 ms, so the drain's leases
  * first move them from the delayed set to the line (up to 1,000 a call).

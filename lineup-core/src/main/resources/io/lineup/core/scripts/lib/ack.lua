@@ -34,15 +34,17 @@ local function ack_all(first, n, now, s)
   local archiving = s.archive_max > 0
   for i = 1, n do
     local id, token = ids[i], ARGV[first + (i - 1) * 3 + 1]
+    local result = ARGV[first + (i - 1) * 3 + 2]
+    local raw = raws[i]
     local code
+    local acked = false
+    local record -- the finished record of an acked job, when the queue keeps them
     if acked_by[id] then
       -- The same ack twice in one call (a retried request): answered as a repeat, counted once.
       code = acked_by[id] == token and C_OK or C_ALREADY_DONE
-    elseif not raws[i] then
+    elseif not raw then
       code = C_NOT_FOUND
     else
-      local raw = raws[i]
-      local result = ARGV[first + (i - 1) * 3 + 2]
       -- A record as a lease writes it (lib/job.lua, split, its head counted) acked without a
       -- result, whose job has no error: the head is read into locals instead of a job's table,
       -- and the finished record made from the call's shared start (what job_decode_head,
@@ -53,55 +55,53 @@ local function ack_all(first, n, now, s)
         local body_at, _, attempts, state, started, held, err
         body_at, _, _, _, attempts, state, _, _, _, _, started, _, held, err = mp_unpack_limit(raw, h, 2)
         if state == ST_LEASED and held == token and (not err or err == 0 or err == '') then
-          code = C_OK
-          acked_by[id] = token
+          acked = true
           local body = str_sub(raw, body_at + 1)
           if archiving then
             outbox_add_values(id, ST_DONE, attempts, started, now, err or 0, result, body, s)
           end
-          n_unleased = n_unleased + 1
-          unleased[n_unleased] = id
           if keep then
-            records[n_records + 1] = id
             local start = starts[token] -- done_start's cache, looked up here rather than per call
             if not start or start[1] ~= started or start[2] ~= now then
               done_start(starts, token, attempts, started, now)
               start = starts[token]
             end
-            records[n_records + 2] = start[3] .. body
-            finished[n_records + 1], finished[n_records + 2] = now_text, id
-            n_records = n_records + 2
-          else
-            gone[#gone + 1] = id
+            record = start[3] .. body
+          end
+        end
+      end
+      if not acked then
+        -- Only the head: an ack changes no field of the body (lib/job.lua) and reads none; the
+        -- archive's outbox entry takes the stored body as it is (lib/archive.lua).
+        local job, body = job_decode_head(raw)
+        if job[F_STATE] ~= ST_LEASED or job[F_TOKEN] ~= token then
+          code = not_leased_code(job, token)
+        else
+          acked = true
+          if archiving then
+            outbox_add(id, job, ST_DONE, now, s, result, body)
+          end
+          if keep then
+            -- What finish() does, with the writes gathered for the whole call.
+            job[F_RESULT] = result
+            job[F_LINE] = 0
+            finished_record(job, ST_DONE, now)
+            record = done_head_pack(job, body, starts)
           end
         end
       end
     end
-    if not code then
-      -- Only the head: an ack changes no field of the body (lib/job.lua) and reads none; the
-      -- archive's outbox entry takes the stored body as it is (lib/archive.lua).
-      local job, body = job_decode_head(raws[i])
-      if job[F_STATE] ~= ST_LEASED or job[F_TOKEN] ~= token then
-        code = not_leased_code(job, token)
+    if acked then
+      code = C_OK
+      acked_by[id] = token
+      n_unleased = n_unleased + 1
+      unleased[n_unleased] = id
+      if keep then
+        records[n_records + 1], records[n_records + 2] = id, record
+        finished[n_records + 1], finished[n_records + 2] = now_text, id
+        n_records = n_records + 2
       else
-        code = C_OK
-        acked_by[id] = token
-        if archiving then
-          outbox_add(id, job, ST_DONE, now, s, ARGV[first + (i - 1) * 3 + 2], body)
-        end
-        n_unleased = n_unleased + 1
-        unleased[n_unleased] = id
-        if keep then
-          -- What finish() does, with the writes gathered for the whole call.
-          job[F_RESULT] = ARGV[first + (i - 1) * 3 + 2]
-          job[F_LINE] = 0
-          finished_record(job, ST_DONE, now)
-          records[n_records + 1], records[n_records + 2] = id, done_head_pack(job, body, starts)
-          finished[n_records + 1], finished[n_records + 2] = now_text, id
-          n_records = n_records + 2
-        else
-          gone[#gone + 1] = id
-        end
+        gone[#gone + 1] = id
       end
     end
     codes[i] = code
