@@ -63,6 +63,74 @@ abstract class JobLifecycleTest extends EngineSuite {
   }
 
   @Test
+  void aLeasedJobReportsWhatItWasPublishedWithOnItsFirstLeaseAndOnALaterOne() {
+    // The lease replies a job's stored body, from which the engine reads these values, and the
+    // engine makes the token: the first lease reads a record as published, the lease after a
+    // release one that an earlier lease rewrote.
+    QueueName queue = aFreshQueue();
+    String own =
+        lineup
+            .publish(queue, aJob("own").priority(7).maxAttempts(5).timeToRun(Duration.ofSeconds(9)))
+            .id();
+    String plain = lineup.publish(queue, aJob("plain")).id();
+    String delayed = lineup.publish(queue, aDelayedJob("delayed", Duration.ofMillis(30))).id();
+
+    java.util.List<LeasedJob> first =
+        awaitLeases(queue, 3).stream()
+            .sorted(java.util.Comparator.comparing(LeasedJob::id))
+            .toList();
+    for (LeasedJob job : first) {
+      lineup.release(job);
+    }
+    java.util.List<LeasedJob> again =
+        awaitLeases(queue, 3).stream()
+            .sorted(java.util.Comparator.comparing(LeasedJob::id))
+            .toList();
+
+    for (java.util.List<LeasedJob> leases : java.util.List.of(first, again)) {
+      for (LeasedJob job : leases) {
+        JobInfo info = lineup.get(queue, job.id()).orElseThrow();
+        assertThat(job.priority()).as(job.id()).isEqualTo(info.priority());
+        assertThat(job.maxAttempts()).as(job.id()).isEqualTo(info.maxAttempts());
+        assertThat(job.createdAt()).as(job.id()).isEqualTo(info.createdAt());
+        assertThat(job.dueAt()).as(job.id()).isEqualTo(info.dueAt());
+        assertThat(job.attempt()).as(job.id()).isEqualTo(1);
+        // The call's nonce and the attempt; the release and the ack below take it as the lease's.
+        assertThat(job.token()).as(job.id()).matches("[0-9a-z]{8}\\.1");
+      }
+      LeasedJob ownJob = leases.stream().filter(j -> j.id().equals(own)).findFirst().orElseThrow();
+      assertThat(ownJob.priority()).isEqualTo(7);
+      assertThat(ownJob.maxAttempts()).isEqualTo(5);
+      assertThat(Duration.between(ownJob.leasedAt(), ownJob.leaseDeadline()))
+          .isEqualTo(Duration.ofSeconds(9));
+      LeasedJob plainJob =
+          leases.stream().filter(j -> j.id().equals(plain)).findFirst().orElseThrow();
+      assertThat(plainJob.priority()).isZero();
+      assertThat(plainJob.maxAttempts()).isEqualTo(QueueSettings.DEFAULT_MAX_ATTEMPTS);
+      assertThat(plainJob.dueAt()).isEqualTo(plainJob.createdAt());
+      LeasedJob delayedJob =
+          leases.stream().filter(j -> j.id().equals(delayed)).findFirst().orElseThrow();
+      assertThat(delayedJob.dueAt()).isAfter(delayedJob.createdAt());
+    }
+    for (LeasedJob job : again) {
+      lineup.ack(job);
+      assertThat(lineup.get(queue, job.id()).orElseThrow().state()).isEqualTo(JobState.DONE);
+    }
+  }
+
+  /** Leases until {@code count} jobs were leased (the delayed one falls due meanwhile). */
+  private java.util.List<LeasedJob> awaitLeases(QueueName queue, int count) {
+    java.util.List<LeasedJob> leased = new java.util.ArrayList<>();
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> {
+          leased.addAll(lineup.lease(queue, count - leased.size(), Duration.ofMillis(200)).jobs());
+          return leased.size() == count;
+        });
+    return leased;
+  }
+
+  @Test
   void aLeasedJobCarriesItsPayloadByteForByteWhateverItsSize() {
     // Sizes on either side of each msgpack text header (fixstr, str 8, str 16, str 32): the
     // lease reads a record as published past its payload by that header.

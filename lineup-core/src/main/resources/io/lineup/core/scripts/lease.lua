@@ -45,7 +45,7 @@ local PROMOTE_LIMIT = 1000
 -- zset-max-listpack-value (64 bytes) turns a listpack into a skiplist for good (and makes a new set
 -- one at once). This placeholder is such a member, added before the leases and removed right after
 -- them in the same call. It holds a space, which no job id does, and its score 0 would have the
--- next reclaim drop it were it ever left behind. A skiplist costs about 80 bytes more per leased
+-- next reclaim drop it were it ever left behind. A skiplist costs about 85 bytes more per leased
 -- job, which only the jobs currently leased pay.
 local SKIPLIST_PLACEHOLDER = 'lineup: a member whose length makes Redis build this sorted set as a skiplist'
 local SKIPLIST_FROM = 16

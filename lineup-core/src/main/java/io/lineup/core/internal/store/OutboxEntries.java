@@ -86,7 +86,7 @@ final class OutboxEntries {
       String error = jobs.readTextOrNull();
       byte[] result = jobs.readBytesOrNull();
       byte[] record = jobs.readBytesOrNull();
-      StoredBody body = record == null ? new StoredBody(null, 0, 0, 0, 0) : StoredBody.of(record);
+      StoredBody body = record == null ? StoredBody.NONE : StoredBody.of(record);
       boolean keepsPayload = state == JobState.DONE || state == JobState.DEAD;
       into.add(
           new OutboxEntry(

@@ -19,6 +19,9 @@ record StoredBody(byte[] payloadOrNull, long createdMs, int priority, int maxAtt
   private static final int F_MAX_ATTEMPTS = 6;
   private static final int F_DUE = 8;
 
+  /** A body with no values: what an outbox entry of a job without a stored body reads as. */
+  static final StoredBody NONE = new StoredBody(null, 0, 0, 0, 0);
+
   /**
    * Reads a stored body.
    *

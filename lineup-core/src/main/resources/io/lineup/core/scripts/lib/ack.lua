@@ -61,12 +61,8 @@ local function ack_all(first, n, now, s)
             outbox_add_values(id, ST_DONE, attempts, started, now, err or 0, result, body, s)
           end
           if keep then
-            local start = starts[token] -- done_start's cache, looked up here rather than per call
-            if not start or start[1] ~= started or start[2] ~= now then
-              done_start(starts, token, attempts, started, now)
-              start = starts[token]
-            end
-            record = start[3] .. body
+            -- done_head_pack's bytes; the start is looked up here, not asked of a function per job.
+            record = (starts[token] or done_start(starts, token, attempts, started, now)) .. body
           end
         end
       end

@@ -432,16 +432,16 @@ local function leased_start(starts, token, attempt, now)
 end
 
 -- The shared start of a done head (done_head_pack, below), which is all of it: attempt and state,
--- the lease's start, the finish and the token. An ack of a leased record without result or error
--- uses it directly (lib/ack.lua).
+-- the lease's start, the finish and the token, made once per token: the jobs an ack call finds
+-- under one token were leased by one lease call (same attempt and start) and finish at the ack's
+-- now. An ack of a leased record without result or error uses it directly (lib/ack.lua).
 local function done_start(starts, token, attempt, started, finished)
   local start = starts[token]
-  if not start or start[1] ~= started or start[2] ~= finished then
-    start = {started, finished,
-      head_start({0, 0, 0, attempt, ST_DONE, 0, 0, 0, 0, started, finished, token}, F_TOKEN, F_TOKEN)}
+  if not start then
+    start = head_start({0, 0, 0, attempt, ST_DONE, 0, 0, 0, 0, started, finished, token}, F_TOKEN, F_TOKEN)
     starts[token] = start
   end
-  return start[3]
+  return start
 end
 
 -- A job leased for the first time, with no error, result or finish: its head ends with its line
