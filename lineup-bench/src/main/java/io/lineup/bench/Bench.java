@@ -59,34 +59,36 @@ public final class Bench {
           redis.ownProcess() ? " (started by the bench)" : "");
 
       report.add(RawScriptScenario.run(context));
-      Figure floorConsume = null;
-      if (options.runs(ScenarioGroup.PUBLISH)
-          || options.runs(ScenarioGroup.BULK)
-          || options.runs(ScenarioGroup.CONSUME)
-          || options.runs(ScenarioGroup.DEEP)) {
-        List<Figure> floor = FloorScenario.run(context);
-        floor.forEach(report::add);
-        floorConsume = floor.get(1);
-      }
-      if (options.runs(ScenarioGroup.PUBLISH)) {
-        report.add(PublishScenario.run(context));
-      }
-      if (options.runs(ScenarioGroup.BULK)) {
-        report.add(BulkPublishScenario.run(context));
-      }
       DeepQueue deep = null;
-      if (options.runs(ScenarioGroup.DEEP)) {
-        deep = DeepQueue.fill(context);
-        report.add(deep.bytesPerJob());
-        report.add(RankScenario.run(context, deep));
-      }
-      if (options.runs(ScenarioGroup.CONSUME) || deep != null) {
-        List<Figure> consumed =
-            ConsumeScenario.run(
-                context, options.runs(ScenarioGroup.CONSUME), deep == null ? null : deep.queue());
-        consumed.forEach(report::add);
-        if (options.runs(ScenarioGroup.CONSUME) && floorConsume != null) {
-          report.add(overFloor(consumed.get(0), floorConsume));
+      boolean consume = options.runs(ScenarioGroup.CONSUME);
+      try (FloorScenario floor =
+          consume
+                  || options.runs(ScenarioGroup.PUBLISH)
+                  || options.runs(ScenarioGroup.BULK)
+                  || options.runs(ScenarioGroup.DEEP)
+              ? FloorScenario.open(context)
+              : null) {
+        if (floor != null) {
+          report.add(floor.publishFigure());
+          if (!consume) {
+            // Otherwise measured in the consume group's rounds, next to the engine's drains.
+            report.add(floor.consumeFigure());
+          }
+        }
+        if (options.runs(ScenarioGroup.PUBLISH)) {
+          report.add(PublishScenario.run(context));
+        }
+        if (options.runs(ScenarioGroup.BULK)) {
+          report.add(BulkPublishScenario.run(context));
+        }
+        if (options.runs(ScenarioGroup.DEEP)) {
+          deep = DeepQueue.fill(context);
+          report.add(deep.bytesPerJob());
+          report.add(RankScenario.run(context, deep));
+        }
+        if (consume || deep != null) {
+          ConsumeScenario.run(context, consume, deep == null ? null : deep.queue(), floor)
+              .forEach(report::add);
         }
       }
       if (deep != null) {
@@ -130,9 +132,9 @@ public final class Bench {
   }
 
   /**
-   * {@code consume_floor_ratio}: Redis CPU per consumed job ({@code consume_per_s}) ÷ {@code
-   * floor_consume_us}, the minimal lease and ack's on the same Redis in the same run. Its CPU
-   * columns are those of {@code consume_per_s}.
+   * {@code consume_floor_ratio}: Redis CPU per consumed job of a drain ({@code consume_per_s}) ÷
+   * {@code floor_consume_us}, the minimal lease and ack's, of a floor drain run next to it on the
+   * same Redis. Its CPU columns are those of the engine's drain.
    */
   static Figure overFloor(Figure consume, Figure floor) {
     return new Figure(

@@ -5,6 +5,7 @@ import io.lineup.core.QueueName;
 import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -36,23 +37,65 @@ final class ConsumeScenario {
 
   /**
    * The consume figures asked for: {@code consume_per_s} when {@code shallow}, {@code
-   * consume_per_s_1m} when {@code deepQueue} is given. A warm-up drain of a small queue comes
-   * first. When both are measured their rounds take turns and both figures come from the round
-   * whose ratio is the median ({@link Rounds#medianPair}), since the second is judged as a ratio to
-   * the first.
+   * consume_per_s_1m} when {@code deepQueue} is given, and with a {@code floor} beside {@code
+   * shallow}, {@code floor_consume_us} and {@code consume_floor_ratio}. A warm-up drain of a small
+   * queue comes first. The phases measured take turns round by round ({@link Rounds#alternate}:
+   * floor, shallow, deep, then deep, shallow, floor, ...), so the floor's drain always runs next to
+   * the engine's. When both drains are measured, both come from the round whose deep-to-shallow
+   * ratio is the median, since the second is judged as a ratio to the first; {@code
+   * consume_floor_ratio} comes from the round whose ratio of Redis CPU per job (shallow over floor)
+   * is the median, with that round's floor as {@code floor_consume_us} and that round's shallow
+   * drain's CPU columns.
    *
    * @param deepQueue a queue holding {@link Counts#deepWaiting()} jobs, or null
-   * @return the figures, {@code consume_per_s} first
+   * @param floor the floor whose drains to pair with the shallow ones, or null
+   * @return the figures: {@code consume_per_s}, {@code consume_per_s_1m}, {@code floor_consume_us},
+   *     {@code consume_floor_ratio}, those measured, in this order
    */
-  static List<Figure> run(BenchContext context, boolean shallow, QueueName deepQueue) {
+  static List<Figure> run(
+      BenchContext context, boolean shallow, QueueName deepQueue, FloorScenario floor) {
     warmUp(context);
-    int rounds = context.counts().consumeRounds();
-    IntFunction<Figure> shallowPhase = round -> shallowRound(context);
-    IntFunction<Figure> deepPhase = round -> deepRound(context, deepQueue, round);
-    if (shallow && deepQueue != null) {
-      return Rounds.medianPair(context, rounds, shallowPhase, deepPhase);
+    List<IntFunction<Figure>> phases = new ArrayList<>();
+    int floorPhase = -1;
+    int shallowPhase = -1;
+    int deepPhase = -1;
+    if (shallow && floor != null) {
+      floorPhase = phases.size();
+      phases.add(floor::consumeRound);
     }
-    return List.of(Rounds.median(context, rounds, shallow ? shallowPhase : deepPhase));
+    if (shallow) {
+      shallowPhase = phases.size();
+      phases.add(round -> shallowRound(context));
+    }
+    if (deepQueue != null) {
+      deepPhase = phases.size();
+      phases.add(round -> deepRound(context, deepQueue, round));
+    }
+    List<List<Figure>> rounds = Rounds.alternate(context, context.counts().consumeRounds(), phases);
+    List<Figure> figures = new ArrayList<>();
+    if (shallowPhase >= 0 && deepPhase >= 0) {
+      int chosen =
+          Rounds.medianRatioRound(context, rounds, deepPhase, shallowPhase, Figure::value, "");
+      figures.add(rounds.get(chosen).get(shallowPhase));
+      figures.add(rounds.get(chosen).get(deepPhase));
+    } else {
+      int phase = Math.max(shallowPhase, deepPhase);
+      figures.add(rounds.get(Rounds.medianRound(rounds, r -> r.get(phase).value())).get(phase));
+    }
+    if (floorPhase >= 0) {
+      int chosen =
+          Rounds.medianRatioRound(
+              context,
+              rounds,
+              shallowPhase,
+              floorPhase,
+              Figure::redisCpuMicrosPerJob,
+              " (Redis CPU per job)");
+      Figure floorFigure = rounds.get(chosen).get(floorPhase);
+      figures.add(floorFigure);
+      figures.add(Bench.overFloor(rounds.get(chosen).get(shallowPhase), floorFigure));
+    }
+    return figures;
   }
 
   private static void warmUp(BenchContext context) {

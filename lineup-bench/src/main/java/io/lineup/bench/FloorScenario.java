@@ -21,68 +21,106 @@ import java.util.concurrent.ThreadLocalRandom;
  * client library, batched as the engine batches: {@link BulkPublishScenario#JOBS_PER_CALL} jobs per
  * publish call, {@link ConsumeScenario#WORKER_CONCURRENCY} per lease call. Each figure is Redis's
  * CPU time ({@code INFO cpu}) of its measured phase divided by its jobs, in µs, like the {@code
- * redis µs/job} column of the other figures; the median of {@link Counts#rounds()} rounds (on this
- * shared machine single rounds of one build ranged 3.9 to 6.1 µs).
+ * redis µs/job} column of the other figures.
+ *
+ * <p>Each round uses a fresh set of keys: a publish round measures publishing {@link
+ * Counts#consumeJobs()} jobs; a consume round publishes as many (not measured) and measures
+ * draining them. When the consume group runs, its rounds take turns with the floor's consume rounds
+ * ({@link ConsumeScenario}), so each engine drain is judged against a floor drain run next to it on
+ * the shared host; otherwise {@code floor_consume_us} is the median of its own rounds.
  */
-final class FloorScenario {
+final class FloorScenario implements AutoCloseable {
   /** Publish calls in flight at once, as for {@code publish_bulk_per_s}. */
   static final int PUBLISH_IN_FLIGHT = BulkPublishScenario.IN_FLIGHT;
 
   /** Deadline written for every floor lease: far ahead; nothing reclaims the floor's leases. */
   private static final byte[] DEADLINE = text(Long.MAX_VALUE / 2);
 
-  private FloorScenario() {}
+  private final BenchContext context;
+  private final StatefulRedisConnection<byte[], byte[]> connection;
+  private final Floor floor;
 
-  /** Both floor figures: {@code floor_publish_us}, then {@code floor_consume_us}. */
-  static List<Figure> run(BenchContext context) {
-    Counts counts = context.counts();
-    try (StatefulRedisConnection<byte[], byte[]> connection = context.redis().connect()) {
-      Floor floor = new Floor(connection);
+  private FloorScenario(BenchContext context, StatefulRedisConnection<byte[], byte[]> connection) {
+    this.context = context;
+    this.connection = connection;
+    this.floor = new Floor(connection);
+  }
+
+  /**
+   * Connects, loads the floor's scripts and warms them up with a small publish and drain.
+   *
+   * @return the floor, to be closed when its last round has run
+   */
+  static FloorScenario open(BenchContext context) {
+    StatefulRedisConnection<byte[], byte[]> connection = context.redis().connect();
+    try {
+      FloorScenario scenario = new FloorScenario(context, connection);
+      Counts counts = context.counts();
       int warmJobs = counts.warmup(counts.consumeJobs());
       context.say("floor: warm-up, %,d jobs published and consumed", warmJobs);
       Keys warm = Keys.fresh();
-      floor.publish(warm, warmJobs);
-      floor.consume(warm);
+      scenario.floor.publish(warm, warmJobs);
+      scenario.floor.consume(warm);
       warm.drop(connection.sync());
-
-      int jobs = counts.consumeJobs();
-      int rounds = Math.max(1, counts.rounds());
-      List<Figure> publishes = new ArrayList<>();
-      List<Figure> consumes = new ArrayList<>();
-      for (int round = 1; round <= rounds; round++) {
-        Keys keys = Keys.fresh();
-        context.say(
-            "floor_publish_us: round %d of %d: %,d jobs, %d per call, %d calls in flight",
-            round, rounds, jobs, BulkPublishScenario.JOBS_PER_CALL, PUBLISH_IN_FLIGHT);
-        RedisProbe probe = RedisProbe.start(context);
-        floor.publish(keys, jobs);
-        publishes.add(figure("floor_publish_us", probe.finish("floor_publish_us", jobs), jobs));
-
-        context.say(
-            "floor_consume_us: round %d of %d: %,d jobs waiting, %d per lease call",
-            round, rounds, jobs, ConsumeScenario.WORKER_CONCURRENCY);
-        probe = RedisProbe.start(context);
-        long consumed = floor.consume(keys);
-        consumes.add(
-            figure("floor_consume_us", probe.finish("floor_consume_us", consumed), consumed));
-        keys.drop(connection.sync());
-        if (consumed != jobs) {
-          throw new IllegalStateException(
-              "floor_consume_us: " + consumed + " jobs consumed of " + jobs + " published");
-        }
-        context.say(
-            "floor: round %d of %d: publish %.2f µs, consume %.2f µs of Redis CPU per job",
-            round, rounds, publishes.get(round - 1).value(), consumes.get(round - 1).value());
-      }
-      return List.of(median(publishes), median(consumes));
+      return scenario;
+    } catch (RuntimeException e) {
+      connection.close();
+      throw e;
     }
   }
 
-  /** The figure of the median round (the lower middle one for an even count). */
-  private static Figure median(List<Figure> rounds) {
-    List<Figure> sorted = new ArrayList<>(rounds);
-    sorted.sort(java.util.Comparator.comparingDouble(Figure::value));
-    return sorted.get((sorted.size() - 1) / 2);
+  /** {@code floor_publish_us}: the median of {@link Counts#rounds()} publish rounds. */
+  Figure publishFigure() {
+    return Rounds.median(context, context.counts().rounds(), this::publishRound);
+  }
+
+  /** {@code floor_consume_us} alone: the median of {@link Counts#rounds()} consume rounds. */
+  Figure consumeFigure() {
+    return Rounds.median(context, context.counts().rounds(), this::consumeRound);
+  }
+
+  /** One publish round: {@link Counts#consumeJobs()} jobs published into fresh keys, measured. */
+  Figure publishRound(int round) {
+    int jobs = context.counts().consumeJobs();
+    Keys keys = Keys.fresh();
+    context.say(
+        "floor_publish_us: %,d jobs, %d per call, %d calls in flight",
+        jobs, BulkPublishScenario.JOBS_PER_CALL, PUBLISH_IN_FLIGHT);
+    RedisProbe probe = RedisProbe.start(context);
+    floor.publish(keys, jobs);
+    Figure figure = figure("floor_publish_us", probe.finish("floor_publish_us", jobs), jobs);
+    keys.drop(connection.sync());
+    return figure;
+  }
+
+  /**
+   * One consume round: {@link Counts#consumeJobs()} jobs published into fresh keys (not measured),
+   * then drained, measured.
+   *
+   * @throws IllegalStateException when the drain leased fewer jobs than were published
+   */
+  Figure consumeRound(int round) {
+    int jobs = context.counts().consumeJobs();
+    Keys keys = Keys.fresh();
+    floor.publish(keys, jobs);
+    context.say(
+        "floor_consume_us: %,d jobs waiting, %d per lease call",
+        jobs, ConsumeScenario.WORKER_CONCURRENCY);
+    RedisProbe probe = RedisProbe.start(context);
+    long consumed = floor.consume(keys);
+    Figure figure =
+        figure("floor_consume_us", probe.finish("floor_consume_us", consumed), consumed);
+    keys.drop(connection.sync());
+    if (consumed != jobs) {
+      throw new IllegalStateException(
+          "floor_consume_us: " + consumed + " jobs consumed of " + jobs + " published");
+    }
+    return figure;
+  }
+
+  @Override
+  public void close() {
+    connection.close();
   }
 
   private static Figure figure(String name, RedisProbe.Cost cost, long jobs) {

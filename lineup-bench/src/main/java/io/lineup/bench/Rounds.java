@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Runs a measured phase several times ({@link Counts#rounds()}, {@link Counts#consumeRounds()}) and
@@ -79,15 +80,39 @@ final class Rounds {
   static List<Figure> medianPair(
       BenchContext context, int count, IntFunction<Figure> first, IntFunction<Figure> second) {
     List<List<Figure>> rounds = alternate(context, count, List.of(first, second));
-    int chosen = medianRatioRound(rounds);
+    return rounds.get(medianRatioRound(context, rounds, 1, 0, Figure::value, ""));
+  }
+
+  /**
+   * The index of the round (from 0) whose ratio of two of its figures is the median of the rounds'
+   * ratios (the lower middle one for an even count); prints every round's ratio and the one chosen.
+   *
+   * @param rounds each round's figures
+   * @param over the index in a round of the figure divided
+   * @param under the index in a round of the figure it is divided by
+   * @param value what of each figure is divided: its value, or its Redis CPU per job
+   * @param what printed after the names, saying what is divided when it is not the value
+   */
+  static int medianRatioRound(
+      BenchContext context,
+      List<List<Figure>> rounds,
+      int over,
+      int under,
+      ToDoubleFunction<Figure> value,
+      String what) {
+    ToDoubleFunction<List<Figure>> ratio =
+        round -> value.applyAsDouble(round.get(over)) / value.applyAsDouble(round.get(under));
+    int chosen = medianRound(rounds, ratio);
     StringBuilder ratios = new StringBuilder();
     for (List<Figure> round : rounds) {
-      ratios.append(ratios.isEmpty() ? "" : ", ").append(String.format("%.3f", ratio(round)));
+      ratios
+          .append(ratios.isEmpty() ? "" : ", ")
+          .append(String.format("%.3f", ratio.applyAsDouble(round)));
     }
     context.say(
-        "%s / %s round by round: %s; reported: round %d",
-        rounds.get(0).get(1).name(), rounds.get(0).get(0).name(), ratios, chosen + 1);
-    return rounds.get(chosen);
+        "%s / %s%s round by round: %s; reported: round %d",
+        rounds.get(0).get(over).name(), rounds.get(0).get(under).name(), what, ratios, chosen + 1);
+    return chosen;
   }
 
   /**
@@ -97,11 +122,22 @@ final class Rounds {
    * @param rounds each round's two figures, first then second
    */
   static int medianRatioRound(List<List<Figure>> rounds) {
+    return medianRound(rounds, Rounds::ratio);
+  }
+
+  /**
+   * The index of the round (from 0) whose {@code key} is the median of the rounds' keys (the lower
+   * middle one for an even count).
+   *
+   * @param rounds each round's figures
+   * @param key what a round is judged by, for example a ratio of two of its figures
+   */
+  static int medianRound(List<List<Figure>> rounds, ToDoubleFunction<List<Figure>> key) {
     List<Integer> indexes = new ArrayList<>();
     for (int i = 0; i < rounds.size(); i++) {
       indexes.add(i);
     }
-    indexes.sort(Comparator.comparingDouble(i -> ratio(rounds.get(i))));
+    indexes.sort(Comparator.comparingDouble(i -> key.applyAsDouble(rounds.get(i))));
     return indexes.get(middle(indexes.size()));
   }
 
@@ -118,7 +154,7 @@ final class Rounds {
    * @param phases each runs round {@code r} (from 1) of one figure and returns it
    * @return each round's figures, in the order of {@code phases}
    */
-  private static List<List<Figure>> alternate(
+  static List<List<Figure>> alternate(
       BenchContext context, int count, List<IntFunction<Figure>> phases) {
     int rounds = Math.max(1, count);
     List<List<Figure>> figures = new ArrayList<>();

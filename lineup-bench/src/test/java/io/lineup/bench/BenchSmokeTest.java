@@ -141,27 +141,56 @@ class BenchSmokeTest {
             "consume_per_s_1m: round 3 of 3",
             "late_ms: round 2 of 2",
             "late_ms_10k: round 2 of 2",
-            "floor_consume_us: round 2 of 2: 500 jobs waiting",
+            "floor_publish_us: round 2 of 2",
+            "floor_consume_us: 500 jobs waiting",
             "eta: round 2 of 2");
-    // The shallow and deep drains take turns: A B, then B A, then A B.
+    // The floor's, the shallow and the deep drains take turns: A B C, then C B A, then A B C, so
+    // the floor's drain always runs next to the engine's shallow one.
     assertThat(progress.toString(StandardCharsets.UTF_8).lines().toList())
-        .filteredOn(line -> line.matches("\\[bench] consume_per_s(_1m)?: round .*"))
+        .filteredOn(
+            line -> line.matches("\\[bench] (floor_consume_us|consume_per_s(_1m)?): round .*"))
         .extracting(line -> line.substring("[bench] ".length(), line.indexOf(" of ")))
         .containsExactly(
+            "floor_consume_us: round 1",
             "consume_per_s: round 1",
             "consume_per_s_1m: round 1",
             "consume_per_s_1m: round 2",
             "consume_per_s: round 2",
+            "floor_consume_us: round 2",
+            "floor_consume_us: round 3",
             "consume_per_s: round 3",
             "consume_per_s_1m: round 3");
     assertThat(progress.toString(StandardCharsets.UTF_8))
-        .contains("consume_per_s_1m / consume_per_s round by round: ");
-    // The consume's Redis CPU per job over the floor's, both of this run (the JSON rounds each).
+        .contains(
+            "consume_per_s_1m / consume_per_s round by round: ",
+            "consume_per_s / floor_consume_us (Redis CPU per job) round by round: ");
+    // The engine's Redis CPU per job over the floor's, both of one round (the JSON rounds each).
     assertThat(json.path("figures").path("consume_floor_ratio").asDouble())
         .isCloseTo(
-            json.path("redis_cpu_us_per_job").path("consume_per_s").asDouble()
+            json.path("redis_cpu_us_per_job").path("consume_floor_ratio").asDouble()
                 / json.path("figures").path("floor_consume_us").asDouble(),
             within(0.01));
+  }
+
+  @Test
+  void withoutTheConsumeGroupTheFloorDrainsInItsOwnRounds() throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    BenchOptions options =
+        BenchOptions.parse(
+            List.of("--smoke", "--json", "--only", "bulk"),
+            Map.of("LINEUP_REDIS_URL", redis.uri()));
+    BenchReport report =
+        Bench.run(options, new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    System.out.print(progress.toString(StandardCharsets.UTF_8));
+    JsonNode json = new ObjectMapper().readTree(JsonReport.of(report));
+    assertThat(json.path("figures").path("floor_publish_us").asDouble()).isPositive();
+    assertThat(json.path("figures").path("floor_consume_us").asDouble()).isPositive();
+    assertThat(json.path("figures").has("consume_per_s")).isFalse();
+    assertThat(json.path("figures").has("consume_floor_ratio")).isFalse();
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .contains("floor_publish_us: round 2 of 2", "floor_consume_us: round 2 of 2")
+        .doesNotContain("round by round");
   }
 
   @Test
