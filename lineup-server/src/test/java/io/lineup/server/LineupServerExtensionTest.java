@@ -43,7 +43,7 @@ class LineupServerExtensionTest {
     }
   }
 
-  // Run by the test above only: surefire skips nested classes.
+  // Run by the test above; surefire skips nested classes unless a -Dtest filter selects them.
   static class UsesTheExtension {
     @RegisterExtension static LineupServerExtension server = LineupServerExtension.onItsOwnRedis();
 
@@ -53,6 +53,11 @@ class LineupServerExtensionTest {
 
     @Test
     void startsAServerAndAnother() throws Exception {
+      // What an earlier run of this class saw (run by a -Dtest filter that selects it besides the
+      // test above, which runs it too) is closed by now: each run checks its own servers.
+      folders.clear();
+      redis.clear();
+      servers.clear();
       folders.add(server.temporaryFolder());
       redis.add(server.redisProcess());
       servers.add(server.admin());
