@@ -1,7 +1,6 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.BenchReport;
-import io.lineup.bench.report.Figure;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
 import java.io.PrintStream;
@@ -129,21 +128,6 @@ public final class Bench {
     }
     report.seconds((System.nanoTime() - start) / 1e9);
     return report;
-  }
-
-  /**
-   * {@code consume_floor_ratio}: Redis CPU per consumed job of a drain ({@code consume_per_s}) ÷
-   * {@code floor_consume_us}, the minimal lease and ack's, of a floor drain run next to it on the
-   * same Redis. Its CPU columns are those of the engine's drain.
-   */
-  static Figure overFloor(Figure consume, Figure floor) {
-    return new Figure(
-        "consume_floor_ratio",
-        consume.redisCpuMicrosPerJob() / floor.redisCpuMicrosPerJob(),
-        Figure.Unit.RATIO,
-        consume.redisCpuMicrosPerJob(),
-        consume.benchCpuMicrosPerJob(),
-        consume.jobs());
   }
 
   /** The figures archived consumption gives, or the reason for skipping them: no database. */

@@ -93,9 +93,24 @@ final class ConsumeScenario {
               " (Redis CPU per job)");
       Figure floorFigure = rounds.get(chosen).get(floorPhase);
       figures.add(floorFigure);
-      figures.add(Bench.overFloor(rounds.get(chosen).get(shallowPhase), floorFigure));
+      figures.add(overFloor(rounds.get(chosen).get(shallowPhase), floorFigure));
     }
     return figures;
+  }
+
+  /**
+   * {@code consume_floor_ratio}: Redis CPU per consumed job of a drain ({@code consume_per_s}) ÷
+   * {@code floor_consume_us}, the minimal lease and ack's, of a floor drain run next to it on the
+   * same Redis. Its CPU columns are those of the engine's drain.
+   */
+  private static Figure overFloor(Figure consume, Figure floor) {
+    return new Figure(
+        "consume_floor_ratio",
+        consume.redisCpuMicrosPerJob() / floor.redisCpuMicrosPerJob(),
+        Figure.Unit.RATIO,
+        consume.redisCpuMicrosPerJob(),
+        consume.benchCpuMicrosPerJob(),
+        consume.jobs());
   }
 
   private static void warmUp(BenchContext context) {

@@ -100,14 +100,12 @@ final class Rounds {
       int under,
       ToDoubleFunction<Figure> value,
       String what) {
-    ToDoubleFunction<List<Figure>> ratio =
-        round -> value.applyAsDouble(round.get(over)) / value.applyAsDouble(round.get(under));
-    int chosen = medianRound(rounds, ratio);
+    int chosen = medianRatioRound(rounds, over, under, value);
     StringBuilder ratios = new StringBuilder();
     for (List<Figure> round : rounds) {
       ratios
           .append(ratios.isEmpty() ? "" : ", ")
-          .append(String.format("%.3f", ratio.applyAsDouble(round)));
+          .append(String.format("%.3f", ratio(round, over, under, value)));
     }
     context.say(
         "%s / %s%s round by round: %s; reported: round %d",
@@ -116,13 +114,22 @@ final class Rounds {
   }
 
   /**
-   * The index of the round (from 0) whose {@code second / first} ratio is the median (the lower
-   * middle one for an even count).
+   * The index of the round (from 0) whose ratio of two of its figures is the median of the rounds'
+   * ratios (the lower middle one for an even count).
    *
-   * @param rounds each round's two figures, first then second
+   * @param rounds each round's figures
+   * @param over the index in a round of the figure divided
+   * @param under the index in a round of the figure it is divided by
+   * @param value what of each figure is divided: its value, or its Redis CPU per job
    */
-  static int medianRatioRound(List<List<Figure>> rounds) {
-    return medianRound(rounds, Rounds::ratio);
+  static int medianRatioRound(
+      List<List<Figure>> rounds, int over, int under, ToDoubleFunction<Figure> value) {
+    return medianRound(rounds, round -> ratio(round, over, under, value));
+  }
+
+  private static double ratio(
+      List<Figure> round, int over, int under, ToDoubleFunction<Figure> value) {
+    return value.applyAsDouble(round.get(over)) / value.applyAsDouble(round.get(under));
   }
 
   /**
@@ -139,10 +146,6 @@ final class Rounds {
     }
     indexes.sort(Comparator.comparingDouble(i -> key.applyAsDouble(rounds.get(i))));
     return indexes.get(middle(indexes.size()));
-  }
-
-  private static double ratio(List<Figure> round) {
-    return round.get(1).value() / round.get(0).value();
   }
 
   /**
