@@ -4,6 +4,7 @@ import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.lineup.core.LeaseLostException.Reason;
 import java.nio.charset.StandardCharsets;
@@ -67,6 +68,43 @@ abstract class AcksInBulkTest extends EngineSuite {
     }
     assertThat(lineup.stats(queue).leased()).isZero();
     assertThat(lineup.stats(queue).counters()).containsEntry("acked", 3L);
+  }
+
+  @Test
+  void jobsLeasedTogetherAndAckedTogetherWithoutAResultAreKeptWholeWhateverWayTheyCameIntoLine() {
+    List<NewJob> published = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      published.add(aJob("generated id " + i));
+      published.add(aJob("given id " + i).id("given-" + i));
+      published.add(aJob("with a ttl " + i).ttl(Duration.ofHours(1)).priority(2));
+      published.add(aJob("delayed " + i).delay(Duration.ofMillis(10)));
+    }
+    lineup.publishAll(queue, published);
+    // The delayed jobs are moved to the line by the lease that finds them due.
+    await()
+        .atMost(Duration.ofSeconds(2))
+        .until(() ->
+            lineup
+                .get(queue, "given-0")
+                .orElseThrow()
+                .createdAt()
+                .plusMillis(10)
+                .isBefore(java.time.Instant.now()));
+    List<LeasedJob> jobs = lineup.lease(queue, 20, Duration.ZERO).jobs();
+    assertThat(jobs).hasSize(published.size());
+
+    List<AckOutcome> outcomes = lineup.ackAll(queue, jobs.stream().map(AckRequest::of).toList());
+
+    assertThat(outcomes).allMatch(AckOutcome::acked);
+    for (LeasedJob job : jobs) {
+      JobInfo done = lineup.get(queue, job.id()).orElseThrow();
+      assertThat(done.state()).isEqualTo(JobState.DONE);
+      assertThat(done.payload()).isEqualTo(job.payload());
+      assertThat(done.attempts()).isEqualTo(1);
+      assertThat(done.priority()).isEqualTo(job.priority());
+      assertThat(done.startedAt()).isEqualTo(job.leasedAt());
+      assertThat(done.finishedAt()).isNotNull();
+    }
   }
 
   @Test

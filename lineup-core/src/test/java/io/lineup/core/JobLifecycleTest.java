@@ -5,9 +5,12 @@ import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -211,6 +214,64 @@ abstract class JobLifecycleTest extends EngineSuite {
     assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0).attempt()).isEqualTo(1);
     assertThat(lineup.isKnown(queue)).isTrue();
     assertThat(lineup.isKnown(aFreshQueue())).isFalse();
+  }
+
+  @Test
+  void releasedJobsReturnToTheirOwnPlacesWhateverWayTheyCameIntoLine() {
+    QueueName queue = aFreshQueue();
+    String promoted = lineup.publish(queue, aDelayedJob("promoted", Duration.ofMillis(20))).id();
+    String plain = lineup.publish(queue, aJob("plain")).id();
+    String given = lineup.publish(queue, aJob("given").id("a-given-id")).id();
+    String expiring = lineup.publish(queue, aJob("expiring").ttl(Duration.ofHours(1))).id();
+    String urgent = lineup.publish(queue, aJob("urgent").priority(5)).id();
+    String last = lineup.publish(queue, aJob("last")).id();
+    String low = lineup.publish(queue, aJob("low").priority(-3)).id();
+    Instant due = Instant.now().plusMillis(20);
+    await().atMost(Duration.ofSeconds(2)).until(() -> Instant.now().isAfter(due));
+    // The delayed job joins the line when the lease moves it there, behind the jobs waiting.
+    List<String> lineOrder = List.of(urgent, plain, given, expiring, last, promoted, low);
+
+    List<LeasedJob> first = lineup.lease(queue, 10, Duration.ZERO).jobs();
+    assertThat(first).extracting(LeasedJob::id).containsExactlyElementsOf(lineOrder);
+    releaseAll(first.reversed());
+    List<LeasedJob> second = lineup.lease(queue, 10, Duration.ZERO).jobs();
+    assertThat(second).extracting(LeasedJob::id).containsExactlyElementsOf(lineOrder);
+    // Released twice, from a record a release wrote: still to the same places.
+    releaseAll(
+        List.of(
+            second.get(2),
+            second.get(6),
+            second.get(0),
+            second.get(5),
+            second.get(1),
+            second.get(4),
+            second.get(3)));
+    assertThat(lineup.lease(queue, 10, Duration.ZERO).jobs())
+        .extracting(LeasedJob::id)
+        .containsExactlyElementsOf(lineOrder);
+  }
+
+  @Test
+  void jobsLeasedAsPublishedAreReleasedToTheirPlacesAheadOfJobsPublishedAfterThem() {
+    QueueName queue = aFreshQueue();
+    // 130 jobs: ids of one and two base-62 digits, letters among them.
+    List<String> ids =
+        lineup.publishAll(queue, Fixtures.someJobs(130, "job")).stream()
+            .map(PublishResult::id)
+            .toList();
+    List<LeasedJob> leased = lineup.lease(queue, 130, Duration.ZERO).jobs();
+    assertThat(leased).extracting(LeasedJob::id).containsExactlyElementsOf(ids);
+    String later = lineup.publish(queue, aJob("later")).id();
+    releaseAll(leased.reversed());
+    List<String> expected = new java.util.ArrayList<>(ids);
+    expected.add(later);
+    assertThat(lineup.lease(queue, 200, Duration.ZERO).jobs())
+        .extracting(LeasedJob::id)
+        .containsExactlyElementsOf(expected);
+  }
+
+  private void releaseAll(List<LeasedJob> jobs) {
+    jobs.forEach(lineup::release);
   }
 
   @Test

@@ -113,13 +113,24 @@ if s.rate > 0 then
 end
 
 -- The jobs are read with one HMGET and written with one HSET (per records hash, lib/job.lua) and
--- one ZADD, not one each per job.
-local popped = redis.call('ZPOPMIN', K_READY, count)
-local ids = {}
-for i = 2, #popped, 2 do
-  ids[i / 2] = popped[i - 1]
-end
+-- one ZADD, not one each per job. They are taken from the front of the line without their scores
+-- (ZPOPMIN formats every score as text, about 4,000 instructions a job): the score of a job leased
+-- as publish wrote it is derived from its id when it is released (lib/line.lua, line_derivable),
+-- and only when some other job is among them are the scores asked for, before the jobs leave the
+-- line.
+local ids = redis.call('ZRANGE', K_READY, 0, count - 1)
 local raws = records_get(ids, true)
+local lines -- the jobs' scores as text (ZMSCORE), when some job's score cannot be derived
+for k = 1, #ids do
+  local raw = raws[k]
+  if raw and not line_derivable(ids[k], str_byte(raw, 1)) then
+    lines = redis.call('ZMSCORE', K_READY, unpack(ids))
+    break
+  end
+end
+if #ids > 0 then
+  redis.call('ZREMRANGEBYRANK', K_READY, 0, #ids - 1)
+end
 local out = {0, 0, 0, 0, 0} -- the reply: five places for reply(), then the jobs' values
 local n_out = 5
 -- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, tokens and
@@ -130,6 +141,7 @@ local attempt_texts = {}
 local now_text = int_text(now)
 local records = {}        -- HSET field/value pairs: the leased records
 local starts = {}         -- leased_head_pack's shared starts of heads (lib/job.lua)
+local unlined = {}        -- leased_head_unlined's heads (lib/job.lua)
 local line_headers = {}   -- length -> msgpack fixstr header of a line score that long
 local deadlines = {}      -- ZADD score/member pairs for the leased set
 local leases = {}         -- ZADD score/member pairs for the rate log
@@ -142,7 +154,6 @@ for k = 1, #ids do
   local raw = raws[k]
   if raw then
     local id = ids[k]
-    local line = popped[2 * k]
     -- A record as published, a whole one of at most F_EXPIRES values (no lease, finish or error
     -- yet) whose payload is at most 65,535 bytes, is read into locals instead of a job's table,
     -- after its payload, which is not unpacked at all (the reply gives the record, and the engine
@@ -158,7 +169,11 @@ for k = 1, #ids do
     elseif header == 0xda or header == 0xc5 then
       after_payload = 4 + size1 * 256 + size2
     end
-    local fast = first >= 0x92 and first <= 0x99 and #line <= 31 and after_payload
+    local line = false -- the job's score, or false when a release derives it
+    if not line_derivable(id, first) then
+      line = lines[k]
+    end
+    local fast = first >= 0x92 and first <= 0x99 and (not line or #line <= 31) and after_payload
     local job, body, attempts, ttr, expires
     if fast then
       local _
@@ -186,7 +201,9 @@ for k = 1, #ids do
         deadline_texts[ttr] = deadline_text
       end
       local record
-      if fast then
+      if fast and not line then
+        record = (unlined[token] or leased_head_unlined(unlined, token, attempt, now)) .. raw
+      elseif fast then
         -- leased_head_pack's bytes; the start and the line's msgpack header (fixstr) are made once
         -- per call and looked up here, not asked of a function per job.
         local start = starts[token] or leased_start(starts, token, attempt, now)
@@ -210,7 +227,7 @@ for k = 1, #ids do
         job[F_STARTED] = now
         -- The score as Redis wrote it: a release gives it back to ZADD as it is, so it is never
         -- parsed here (parsing a 16-digit score cost more than the rest of its line).
-        job[F_LINE] = line
+        job[F_LINE] = line or 0
         -- Only head fields changed: the stored body is kept as it is (lib/job.lua).
         record = leased_head_pack(job, body, starts)
       end

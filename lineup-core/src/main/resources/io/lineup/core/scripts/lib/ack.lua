@@ -27,6 +27,7 @@ local function ack_all(first, n, now, s)
   local acked_by = {}       -- id -> token, for a job acked earlier in this call
   local records = {}        -- HSET field/value pairs: the finished records
   local starts = {}         -- done_head_pack's shared starts of heads (lib/job.lua)
+  local leased_heads = {}   -- token -> { start, attempts, started, error, a line follows }
   local finished = {}       -- ZADD score/member pairs for the finished set
   local unleased = {}
   local gone = {}           -- records deleted at once (no retention)
@@ -52,11 +53,45 @@ local function ack_all(first, n, now, s)
       -- record, and any ack that is not answered OK, takes the general way below.
       local mark, h = str_byte(raw, 1, 2)
       if mark == SPLIT_MARK and h < 0x80 and result == '' then
-        local body_at, _, attempts, state, started, held, err
-        body_at, _, _, _, attempts, state, _, _, _, _, started, _, held, err = mp_unpack_limit(raw, h, 2)
-        if state == ST_LEASED and held == token and (not err or err == 0 or err == '') then
+        local body, attempts, started, err
+        -- The records one lease call leased under one token begin with the same bytes up to their
+        -- line score, or are the same bytes up to their body when the lease left the score out
+        -- (lib/job.lua, leased_start and leased_head_unlined); those bytes name the token, the leased
+        -- state and no error. Once one of them was unpacked, a record that begins with them is
+        -- known to be leased under this token without unpacking its head: its body follows them, or
+        -- follows the line score after them (a msgpack fixstr; another form of the line takes the
+        -- way below).
+        local known = leased_heads[token]
+        if known and str_find(raw, known[1], 1, true) == 1 then
+          local at = #known[1] + 1
+          if not known[5] then
+            body = str_sub(raw, at)
+          else
+            local line_header = str_byte(raw, at)
+            if line_header >= 0xa0 and line_header <= 0xbf then
+              body = str_sub(raw, at + 1 + line_header - 0xa0)
+            end
+          end
+          if body then
+            attempts, started, err = known[2], known[3], known[4]
+          end
+        end
+        if not body then
+          local body_at, _, state, held, line
+          body_at, _, _, _, attempts, state, _, _, _, _, started, _, held, err, _, line = mp_unpack_limit(raw, h, 2)
+          if state == ST_LEASED and held == token and (not err or err == 0 or err == '') then
+            body = str_sub(raw, body_at + 1)
+            -- Learnt from the first record of the token (one that reads as another form does not
+            -- replace it).
+            if not known and h == F_TOKEN then
+              leased_heads[token] = {str_sub(raw, 1, body_at), attempts, started, err or 0, false}
+            elseif not known and h == F_LINE and type(line) == 'string' and #line <= 31 then
+              leased_heads[token] = {str_sub(raw, 1, body_at - 1 - #line), attempts, started, err or 0, true}
+            end
+          end
+        end
+        if body then
           acked = true
-          local body = str_sub(raw, body_at + 1)
           if archiving then
             outbox_add_values(id, ST_DONE, attempts, started, now, err or 0, result, body, s)
           end

@@ -431,6 +431,17 @@ local function leased_start(starts, token, attempt, now)
   return start
 end
 
+-- The whole head of a job leased as publish wrote it whose line score the lease leaves out (lib/line.lua,
+-- line_derivable): the values of leased_start's up to the token, made once per token.
+local function leased_head_unlined(heads, token, attempt, now)
+  local head = heads[token]
+  if not head then
+    head = head_start({0, 0, 0, attempt, ST_LEASED, 0, 0, 0, 0, now, 0, token}, F_TOKEN, F_TOKEN)
+    heads[token] = head
+  end
+  return head
+end
+
 -- The shared start of a done head (done_head_pack, below), which is all of it: attempt and state,
 -- the lease's start, the finish and the token, made once per token: the jobs an ack call finds
 -- under one token were leased by one lease call (same attempt and start) and finish at the ack's

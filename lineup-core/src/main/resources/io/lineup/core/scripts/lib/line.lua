@@ -22,6 +22,35 @@ local function line_score(priority, seq)
   return int_text((PRIORITY_MAX - priority) * ARRIVAL_SPAN + seq)
 end
 
+-- The arrival number a generated id writes in base 62 after its '~' (publish.lua): digits 0-9,
+-- then A-Z, then a-z.
+local function arrival_of(id)
+  local n = 0
+  for i = 2, #id do
+    local b = str_byte(id, i)
+    if b <= 57 then
+      b = b - 48
+    elseif b <= 90 then
+      b = b - 55
+    else
+      b = b - 61
+    end
+    n = n * 62 + b
+  end
+  return n
+end
+
+-- Whether a job's line score is the one publish gave it, which its id and priority say
+-- (line_score(priority, arrival_of(id))): a job with a generated id ('~') whose record is whole
+-- and holds no due time and no expiry, at most 7 values (first, its msgpack fixarray header, 0x92
+-- to 0x97). Only publish puts such a record in the line, and with that score: a delayed job has a
+-- due time, and a job retried, respawned or released has a record of more values. A lease leaves
+-- the score of such a job out of the leased record (lease.lua), since asking Redis for it
+-- (ZPOPMIN's scores) cost a fifteenth of the lease and ack, and a release derives it again.
+local function line_derivable(id, first)
+  return first >= 0x92 and first <= 0x97 and str_byte(id, 1) == 126
+end
+
 local function line_add(id, priority)
   redis.call('ZADD', K_READY, line_score(priority, arrivals_reserve(1)), id)
 end
