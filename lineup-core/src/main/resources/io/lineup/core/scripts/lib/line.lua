@@ -46,7 +46,7 @@ end
 -- to 0x97). Only publish puts such a record in the line, and with that score: a delayed job has a
 -- due time, and a job retried, respawned or released has a record of more values. A lease leaves
 -- the score of such a job out of the leased record (lease.lua), since asking Redis for it
--- (ZPOPMIN's scores) cost a fifteenth of the lease and ack, and a release derives it again.
+-- (ZPOPMIN's scores, formatted as text) cost a twelfth of the lease and ack; a release derives it.
 local function line_derivable(id, first)
   return first >= 0x92 and first <= 0x97 and str_byte(id, 1) == 126
 end
