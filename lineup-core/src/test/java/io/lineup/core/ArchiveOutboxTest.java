@@ -207,6 +207,35 @@ abstract class ArchiveOutboxTest extends EngineSuite {
   }
 
   @Test
+  void jobsAckedTogetherWithoutResultsAreReadEachWithItsLeaseStartAndAttempt() {
+    outbox.enable(queue, 1_000);
+    for (int i = 0; i < 3; i++) {
+      lineup.publish(queue, aJob("given " + i).id("given-" + i));
+      lineup.publish(queue, aJob("generated " + i));
+    }
+    clock.advance(Duration.ofSeconds(2));
+    List<LeasedJob> leased = lineup.lease(queue, 6, Duration.ZERO).jobs();
+    clock.advance(Duration.ofSeconds(3));
+
+    lineup.ackAll(queue, leased.stream().map(AckRequest::of).toList());
+
+    List<OutboxEntry> read = outbox.readNew(queue, GROUP, "reader", 1);
+    assertThat(read)
+        .extracting(OutboxEntry::id)
+        .containsExactlyElementsOf(leased.stream().map(LeasedJob::id).toList());
+    for (int i = 0; i < leased.size(); i++) {
+      OutboxEntry entry = read.get(i);
+      assertThat(entry.state()).isEqualTo(JobState.DONE);
+      assertThat(entry.attempts()).isEqualTo(1);
+      assertThat(entry.createdAt()).isEqualTo(START);
+      assertThat(entry.startedAt()).isEqualTo(START.plusSeconds(2));
+      assertThat(entry.finishedAt()).isEqualTo(START.plusSeconds(5));
+      assertThat(entry.payload()).isEqualTo(leased.get(i).payload());
+      assertThat(entry.result()).isNullOrEmpty();
+    }
+  }
+
+  @Test
   void anEntryAcknowledgedTwiceTakesItsJobsOffTheCountOnce() {
     outbox.enable(queue, 100);
     for (int i = 0; i < 3; i++) {
