@@ -24,12 +24,13 @@ redis.call('ZREM', K_LEASED, id)
 job[F_STATE] = ST_WAITING
 job[F_ATTEMPTS] = job[F_ATTEMPTS] - 1
 job[F_ENDED] = END_RELEASED
-if present(job[F_LINE]) then
-  redis.call('ZADD', K_READY, job[F_LINE], id)
-elseif generated(id) and not present(job[F_DUE]) and not present(job[F_EXPIRES]) then
-  -- A job leased as publish wrote it, whose score the lease left out (lib/line.lua,
-  -- line_derivable).
-  redis.call('ZADD', K_READY, line_score(job[F_PRIORITY], arrival_of(id)), id)
+-- A job leased as publish wrote it has no score in its record: the lease left it out (lib/line.lua).
+local line = job[F_LINE]
+if not present(line) then
+  line = line_derived(id, job)
+end
+if line then
+  redis.call('ZADD', K_READY, line, id)
 else
   line_add(id, job[F_PRIORITY])
 end

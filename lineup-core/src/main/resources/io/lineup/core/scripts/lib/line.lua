@@ -51,6 +51,16 @@ local function line_derivable(id, first)
   return first >= 0x92 and first <= 0x97 and str_byte(id, 1) == 126
 end
 
+-- For a job read back from its leased record (job_decode) that holds no score: the score publish
+-- gave it when it was a job line_derivable takes, else nil (a record of earlier builds without a
+-- score, whose job goes to the back of the line).
+local function line_derived(id, job)
+  if generated(id) and not present(job[F_DUE]) and not present(job[F_EXPIRES]) then
+    return line_score(job[F_PRIORITY], arrival_of(id))
+  end
+  return nil
+end
+
 local function line_add(id, priority)
   redis.call('ZADD', K_READY, line_score(priority, arrivals_reserve(1)), id)
 end
