@@ -23,8 +23,9 @@ import java.util.List;
 /**
  * The engine's side of drain-instructions (run by that script, not alone): publishes `jobs` jobs
  * of 100 bytes (PAYLOAD_BYTES in the environment sets another size) to a fresh queue in bulk calls
- * of 100 with maintenance off, prints FILLED, waits for a line on standard input (while the script
- * switches counting on), then drains the queue in a fixed shape, so that nothing depends on timing: leases of up to 256 jobs (LEASE in the
+ * of 100 (BULK in the environment sets another size) with maintenance off, prints FILLED, waits
+ * for a line on standard input (while the script switches counting on), then drains the queue in a
+ * fixed shape, so that nothing depends on timing: leases of up to 256 jobs (LEASE in the
  * environment sets another count), each call carrying the acks of the jobs the previous call
  * leased. Prints DRAINED with the jobs and calls.
  *
@@ -44,7 +45,7 @@ import java.util.List;
  * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed|publish|archived|floor]
  */
 public class DrainInstructions {
-  private static final int BULK = 100;
+  private static final int BULK = Integer.parseInt(System.getenv().getOrDefault("BULK", "100"));
   private static final int LEASE = Integer.parseInt(System.getenv().getOrDefault("LEASE", "256"));
 
   public static void main(String[] args) throws Exception {
