@@ -117,6 +117,7 @@ final class TestTarget implements AutoCloseable {
     long millis = System.currentTimeMillis();
     int now = inFlight.incrementAndGet();
     maxInFlight.accumulateAndGet(now, Math::max);
+    boolean countedOut = false;
     try (exchange) {
       byte[] body;
       try (InputStream in = exchange.getRequestBody()) {
@@ -148,12 +149,19 @@ final class TestTarget implements AutoCloseable {
       if (answer.retryAfter() != null) {
         exchange.getResponseHeaders().add("Retry-After", answer.retryAfter());
       }
+      // Counted out before the answer leaves: once it has, the dispatcher may send its next request
+      // at once, and this thread, descheduled between sending and counting, would have the target
+      // seem to handle one request more than it does.
+      inFlight.decrementAndGet();
+      countedOut = true;
       exchange.sendResponseHeaders(answer.status(), out.length == 0 ? -1 : out.length);
       if (out.length > 0) {
         exchange.getResponseBody().write(out);
       }
     } finally {
-      inFlight.decrementAndGet();
+      if (!countedOut) {
+        inFlight.decrementAndGet();
+      }
     }
   }
 
