@@ -13,7 +13,8 @@
 //            due 1 s after publishing starts, run by 2 idle Workers of concurrency 32; lateness is
 //            the time the handler starts minus the due time BullMQ holds (timestamp + opts.delay)
 //
-// Every measured stage runs an unmeasured warm-up of a tenth of its size (at least 2,000) first.
+// Every measured stage runs an unmeasured warm-up of a tenth of its size (at least 2,000; for late,
+// a whole round of its shape) first.
 // Payloads are 100 bytes. Usage: node bullmq-round.mjs <port> <stages,...> <publish-jobs>
 //   <bulk-jobs> <consume-jobs>
 import { Queue, Worker } from 'bullmq';
@@ -41,20 +42,20 @@ const admin = new IORedis(connection);
 const nowMs = () => performance.timeOrigin + performance.now();
 const warmup = (n) => Math.max(2000, Math.floor(n / 10));
 
-async function info(section, field) {
+/** Numeric fields of one INFO section, in the order asked. */
+async function info(section, ...fields) {
   const text = await admin.info(section);
-  return Number(text.match(new RegExp(`${field}:([0-9.]+)`))[1]);
+  return fields.map((field) => Number(text.match(new RegExp(`${field}:([0-9.]+)`))[1]));
 }
 
 async function redisCpuMicros() {
-  const text = await admin.info('cpu');
-  const value = (field) => Number(text.match(new RegExp(`${field}:([0-9.]+)`))[1]);
-  return (value('used_cpu_sys') + value('used_cpu_user')) * 1e6;
+  const [sys, user] = await info('cpu', 'used_cpu_sys', 'used_cpu_user');
+  return (sys + user) * 1e6;
 }
 
 async function emptyServer() {
   await admin.flushall('SYNC');
-  while ((await info('memory', 'lazyfree_pending_objects')) > 0) {
+  while ((await info('memory', 'lazyfree_pending_objects'))[0] > 0) {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -118,58 +119,42 @@ async function drain(name, jobs) {
   await worker.close();
 }
 
-async function stagePublish(result) {
-  for (const [name, jobs, keepFigure] of [
-    ['publish-warmup', warmup(publishJobs), false],
-    ['publish', publishJobs, true],
-  ]) {
-    const queue = new Queue(name, { connection });
-    const figure = await measured(jobs, () => publishSingle(queue, jobs));
-    await queue.close();
-    await emptyServer();
-    if (keepFigure) {
-      result.publish_per_s = figure;
-    }
-  }
+/** Runs stage(name, jobs) unmeasured on a tenth of the jobs (at least 2,000), then measured. */
+async function warmedUp(name, jobs, stage) {
+  await stage(`${name}-warmup`, warmup(jobs));
+  return stage(name, jobs);
 }
 
-async function stageBulk(result) {
-  for (const [name, jobs, keepFigure] of [
-    ['bulk-warmup', warmup(bulkJobs), false],
-    ['bulk', bulkJobs, true],
-  ]) {
-    const queue = new Queue(name, { connection });
-    await queue.waitUntilReady();
-    const memoryBefore = await info('memory', 'used_memory');
-    const figure = await measured(jobs, () => publishBulk(queue, jobs));
-    const memoryAfter = await info('memory', 'used_memory');
-    await queue.close();
-    await emptyServer();
-    if (keepFigure) {
-      result.publish_bulk_per_s = figure;
-      result.bytes_per_job = Math.round((memoryAfter - memoryBefore) / jobs);
-    }
-  }
+async function publishRound(name, jobs) {
+  const queue = new Queue(name, { connection });
+  const figure = await measured(jobs, () => publishSingle(queue, jobs));
+  await queue.close();
+  await emptyServer();
+  return figure;
 }
 
-async function stageConsume(result) {
-  for (const [name, jobs, keepFigure] of [
-    ['consume-warmup', warmup(consumeJobs), false],
-    ['consume', consumeJobs, true],
-  ]) {
-    const queue = new Queue(name, { connection });
-    await publishBulk(queue, jobs);
-    const figure = await measured(jobs, () => drain(name, jobs));
-    await queue.close();
-    await emptyServer();
-    if (keepFigure) {
-      result.consume_per_s = figure;
-    }
-  }
+async function bulkRound(name, jobs) {
+  const queue = new Queue(name, { connection });
+  await queue.waitUntilReady();
+  const [memoryBefore] = await info('memory', 'used_memory');
+  const figure = await measured(jobs, () => publishBulk(queue, jobs));
+  const [memoryAfter] = await info('memory', 'used_memory');
+  await queue.close();
+  await emptyServer();
+  return { figure, bytesPerJob: Math.round((memoryAfter - memoryBefore) / jobs) };
+}
+
+async function consumeRound(name, jobs) {
+  const queue = new Queue(name, { connection });
+  await publishBulk(queue, jobs);
+  const figure = await measured(jobs, () => drain(name, jobs));
+  await queue.close();
+  await emptyServer();
+  return figure;
 }
 
 async function blockedClients() {
-  return info('clients', 'blocked_clients');
+  return (await info('clients', 'blocked_clients'))[0];
 }
 
 /** Lateness of each job in ms, from LATE's shape. */
@@ -214,19 +199,28 @@ async function lateRound(name) {
   return lateness.sort((a, b) => a - b);
 }
 
-async function stageLate(result) {
-  await lateRound('late-warmup');
-  const sorted = await lateRound('late');
-  const at = (q) => Number(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)].toFixed(2));
-  result.late_ms_p50 = at(0.5);
-  result.late_ms_p99 = at(0.99);
+function percentile(sorted, q) {
+  return Number(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)].toFixed(2));
 }
 
 const result = {};
 await emptyServer();
-if (stages.has('publish')) await stagePublish(result);
-if (stages.has('bulk')) await stageBulk(result);
-if (stages.has('consume')) await stageConsume(result);
-if (stages.has('late')) await stageLate(result);
+if (stages.has('publish')) {
+  result.publish_per_s = await warmedUp('publish', publishJobs, publishRound);
+}
+if (stages.has('bulk')) {
+  const bulk = await warmedUp('bulk', bulkJobs, bulkRound);
+  result.publish_bulk_per_s = bulk.figure;
+  result.bytes_per_job = bulk.bytesPerJob;
+}
+if (stages.has('consume')) {
+  result.consume_per_s = await warmedUp('consume', consumeJobs, consumeRound);
+}
+if (stages.has('late')) {
+  // Every round has LATE's shape, its warm-up too.
+  const sorted = await warmedUp('late', LATE.jobs, (name) => lateRound(name));
+  result.late_ms_p50 = percentile(sorted, 0.5);
+  result.late_ms_p99 = percentile(sorted, 0.99);
+}
 admin.disconnect();
 console.log(JSON.stringify(result));

@@ -117,31 +117,15 @@ final class TestTarget implements AutoCloseable {
     long millis = System.currentTimeMillis();
     int now = inFlight.incrementAndGet();
     maxInFlight.accumulateAndGet(now, Math::max);
-    boolean countedOut = false;
     try (exchange) {
-      byte[] body;
-      try (InputStream in = exchange.getRequestBody()) {
-        body = in.readAllBytes();
-      }
-      Seen request =
-          new Seen(
-              nanos,
-              millis,
-              exchange.getRequestMethod(),
-              exchange.getRequestURI().getRawPath()
-                  + (exchange.getRequestURI().getRawQuery() == null
-                      ? ""
-                      : "?" + exchange.getRequestURI().getRawQuery()),
-              Map.copyOf(exchange.getRequestHeaders()),
-              body);
-      seen.add(request);
-      Answer answer = answers.apply(request);
-      if (answer.latencyMs() > 0) {
-        try {
-          Thread.sleep(answer.latencyMs());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+      Answer answer;
+      try {
+        answer = recordAndWait(exchange, nanos, millis);
+      } finally {
+        // Counted out before the answer leaves: once it has, the dispatcher may send its next
+        // request at once, and this thread, descheduled between sending and counting, would have
+        // the target seem to handle one request more than it does.
+        inFlight.decrementAndGet();
       }
       byte[] out =
           answer.body() == null ? new byte[0] : answer.body().getBytes(StandardCharsets.UTF_8);
@@ -149,20 +133,40 @@ final class TestTarget implements AutoCloseable {
       if (answer.retryAfter() != null) {
         exchange.getResponseHeaders().add("Retry-After", answer.retryAfter());
       }
-      // Counted out before the answer leaves: once it has, the dispatcher may send its next request
-      // at once, and this thread, descheduled between sending and counting, would have the target
-      // seem to handle one request more than it does.
-      inFlight.decrementAndGet();
-      countedOut = true;
       exchange.sendResponseHeaders(answer.status(), out.length == 0 ? -1 : out.length);
       if (out.length > 0) {
         exchange.getResponseBody().write(out);
       }
-    } finally {
-      if (!countedOut) {
-        inFlight.decrementAndGet();
+    }
+  }
+
+  /** Reads and records the request, then waits out its answer's latency; returns the answer. */
+  private Answer recordAndWait(HttpExchange exchange, long nanos, long millis) throws IOException {
+    byte[] body;
+    try (InputStream in = exchange.getRequestBody()) {
+      body = in.readAllBytes();
+    }
+    Seen request =
+        new Seen(
+            nanos,
+            millis,
+            exchange.getRequestMethod(),
+            exchange.getRequestURI().getRawPath()
+                + (exchange.getRequestURI().getRawQuery() == null
+                    ? ""
+                    : "?" + exchange.getRequestURI().getRawQuery()),
+            Map.copyOf(exchange.getRequestHeaders()),
+            body);
+    seen.add(request);
+    Answer answer = answers.apply(request);
+    if (answer.latencyMs() > 0) {
+      try {
+        Thread.sleep(answer.latencyMs());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }
+    return answer;
   }
 
   @Override

@@ -48,12 +48,14 @@ end
 -- the score of such a job out of the leased record (lease.lua), since asking Redis for it
 -- (ZPOPMIN's scores, formatted as text) cost a twelfth of the lease and ack; a release derives it.
 local function line_derivable(id, first)
+  -- generated(id) written out: the lease asks this of every job, and the call cost 1.2 % of a
+  -- consumed job's instructions (drain-instructions: 64,830 against 64,056 Ir).
   return first >= 0x92 and first <= 0x97 and str_byte(id, 1) == 126
 end
 
--- For a job read back from its leased record (job_decode) that holds no score: the score publish
--- gave it when it was a job line_derivable takes, else nil (a record of earlier builds without a
--- score, whose job goes to the back of the line).
+-- The same rule for a job decoded from a leased record that holds no score: the score publish gave
+-- it when the job was one line_derivable names (generated id, no due time, no expiry), else nil (a
+-- record of an earlier build without a score; its job goes to the back of the line).
 local function line_derived(id, job)
   if generated(id) and not present(job[F_DUE]) and not present(job[F_EXPIRES]) then
     return line_score(job[F_PRIORITY], arrival_of(id))
