@@ -201,6 +201,29 @@ class CoreLaneTest {
     assertThat(lane.header("WWW-Authenticate")).isEqualTo(route.header("WWW-Authenticate"));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "on the lane, /v1/queues/shop/orders/jobs",
+    "on the route, /v1/queues/shop/orders/jobs?durable_replicas=0",
+    "a submit on the lane, /v1/endpoints/shop/render/tasks",
+  })
+  void aRefusalSentBeforeTheBodyArrivedSaysTheConnectionCloses(String way, String path) {
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer =
+          http.send(
+                  "POST "
+                      + path
+                      + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      + "Content-Length: 14\r\n\r\n")
+              .readAll();
+
+      assertThat(answer).as(way).startsWith("HTTP/1.1 401");
+      assertThat(answer.toLowerCase(java.util.Locale.ROOT))
+          .as("a client must not send its next request on this connection")
+          .contains("connection: close");
+    }
+  }
+
   @Test
   void aPublishToAnotherNamespaceIsRefusedOnTheLaneAsOnTheRoute() {
     assertThat(admin.post("/v1/admin/namespaces", "{\"name\": \"blog\"}").status()).isEqualTo(201);
