@@ -363,14 +363,7 @@ class BadInputTest {
     int limit = RequestBody.limitFor(io.lineup.core.Limits.DEFAULT_MAX_PAYLOAD_BYTES);
     try (RawHttp http = RawHttp.connect(server.port())) {
       String answer =
-          http.send(
-                  "POST "
-                      + Q
-                      + "/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                      + LineupServerExtension.ADMIN_TOKEN
-                      + "\r\nContent-Type: application/json\r\nContent-Length: "
-                      + (limit + 1L)
-                      + "\r\n\r\n")
+          http.postHeadersOnly(Q + "/jobs", LineupServerExtension.ADMIN_TOKEN, limit + 1L)
               .readAll();
       assertThat(answer).startsWith("HTTP/1.1 413");
       assertThat(answer).contains("\"error\":\"body_too_large\"");

@@ -56,6 +56,21 @@ final class RawHttp implements AutoCloseable {
             + new String(body, StandardCharsets.ISO_8859_1));
   }
 
+  /**
+   * A POST that declares a JSON body of {@code declaredBytes} and sends none of it, as a client
+   * does that has sent its headers and not yet its body; {@code token} null sends no Authorization.
+   */
+  RawHttp postHeadersOnly(String path, String token, long declaredBytes) {
+    return send(
+        "POST "
+            + path
+            + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
+            + "Content-Type: application/json\r\nContent-Length: "
+            + declaredBytes
+            + "\r\n\r\n");
+  }
+
   /** Reads until the server closes the connection or the read times out; returns the text. */
   String readAll() {
     try {
