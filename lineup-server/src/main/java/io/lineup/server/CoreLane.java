@@ -86,12 +86,6 @@ final class CoreLane extends Handler.Wrapper {
       ApiException api = ErrorMapper.toApiException(e);
       ErrorMapper.log(api, e, request.getMethod(), path);
       status = api.status();
-      // A refusal can come before the body was read (no token, a bad name). Jetty drops what it
-      // cannot read of it only after the answer is sent, closing the connection then without
-      // having said so, and a client that kept the connection for its next request loses that
-      // request. Reading what has come now lets the answer say Connection: close when some of the
-      // body is still on its way.
-      request.consumeAvailable();
       CoreAnswers.error(response, api, callback);
     } finally {
       gate.close(request.getMethod(), route.template(), path, status, System.nanoTime() - start);

@@ -492,6 +492,18 @@ class BadInputTest {
     assertRawAnswerIsAJsonError(request, 400, "bad_request");
   }
 
+  @Test
+  void aRequestNoRouteCanServeSentBeforeItsBodySaysTheConnectionCloses() {
+    // OPTIONS * passes Jetty's own checks and is refused by the server's guard, before its body.
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer =
+          http.send("OPTIONS * HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\n\r\n").readAll();
+
+      assertThat(answer).startsWith("HTTP/1.1 400").contains("must be a path");
+      assertThat(answer.toLowerCase(java.util.Locale.ROOT)).contains("connection: close");
+    }
+  }
+
   /** Sends a raw request and checks the answer: this status, a JSON error with this code, an id. */
   private static void assertRawAnswerIsAJsonError(String request, int status, String code) {
     try (RawHttp http = RawHttp.connect(server.port())) {

@@ -24,8 +24,17 @@ public final class CoreAnswers {
     response.write(true, ByteBuffer.wrap(json), callback);
   }
 
-  /** Answers an API error: its status, its headers and the JSON error shape. */
+  /**
+   * Answers an API error: its status, its headers and the JSON error shape. When some of the
+   * request's body has not arrived yet, the answer says {@code Connection: close}.
+   */
   public static void error(Response response, ApiException api, Callback callback) {
+    // A refusal can come before the body was read (no token, a bad name or target). Jetty drops
+    // what it cannot read of it only when the exchange ends, after this answer has left, and then
+    // closes the connection without having said so: a client that kept the connection for its
+    // next request would lose that request. Reading what has come now, without blocking, lets
+    // Jetty mark the connection as closing before the answer's headers are written.
+    response.getRequest().consumeAvailable();
     ErrorMapper.headers(api).forEach(response.getHeaders()::put);
     json(response, api.status(), Json.write(ErrorMapper.body(api)), callback);
   }
