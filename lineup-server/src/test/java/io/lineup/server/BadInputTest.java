@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -492,15 +493,46 @@ class BadInputTest {
     assertRawAnswerIsAJsonError(request, 400, "bad_request");
   }
 
-  @Test
-  void aRequestNoRouteCanServeSentBeforeItsBodySaysTheConnectionCloses() {
-    // OPTIONS * passes Jetty's own checks and is refused by the server's guard, before its body.
+  // OPTIONS * passes Jetty's own checks and is refused by the server's guard; a malformed path and
+  // CONNECT with a path are refused by Jetty, whose error page the server writes. All before the
+  // body.
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"OPTIONS *", "POST /v1/queues/a%zz/jobs", "CONNECT /v1/queues"})
+  void aRequestNoRouteCanServeSentBeforeItsBodySaysTheConnectionCloses(String requestLine) {
     try (RawHttp http = RawHttp.connect(server.port())) {
       String answer =
-          http.send("OPTIONS * HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\n\r\n").readAll();
+          http.send(requestLine + " HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\n\r\n").readAll();
 
-      assertThat(answer).startsWith("HTTP/1.1 400").contains("must be a path");
+      assertThat(answer).startsWith("HTTP/1.1 400").contains("\"error\":\"bad_request\"");
       assertThat(answer).containsIgnoringCase("connection: close");
+      assertThat(http.closedByServerWithin(Duration.ofSeconds(5))).isTrue();
+    }
+  }
+
+  @Test
+  void aMalformedPathWithItsWholeBodySaysTheConnectionClosesAndItDoes() {
+    // Jetty closes the connection after refusing a malformed path even when nothing is left
+    // unread; the answer says so, so a client does not send its next request on it.
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer =
+          http.send("POST /v1/queues/a%zz/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+              .readAll();
+
+      assertThat(answer).startsWith("HTTP/1.1 400").containsIgnoringCase("connection: close");
+      assertThat(http.closedByServerWithin(Duration.ofSeconds(5))).isTrue();
+    }
+  }
+
+  @Test
+  void aRefusalOfARouteWithItsWholeBodyKeepsTheConnection() {
+    // The other side of the same rule: a route's refusal with nothing left unread does not close.
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      String answer =
+          http.send("POST /v1/queues/a%20b/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+              .readAll();
+
+      assertThat(answer).startsWith("HTTP/1.1 4").doesNotContainIgnoringCase("connection: close");
+      assertThat(http.closedByServerWithin(Duration.ofMillis(500))).isFalse();
     }
   }
 

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 /**
  * HTTP over a plain socket, for what a normal client cannot do: malformed requests, and closing the
@@ -89,6 +90,29 @@ final class RawHttp implements AutoCloseable {
         // Whatever arrived is the answer.
       }
       return out.toString(StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Whether the server closes the connection within {@code wait}: a read reaches the end of the
+   * stream (or the connection is reset) before the wait is over. False when the read times out, the
+   * connection still open.
+   */
+  boolean closedByServerWithin(Duration wait) {
+    try {
+      int before = socket.getSoTimeout();
+      socket.setSoTimeout((int) wait.toMillis());
+      try {
+        return socket.getInputStream().read() == -1;
+      } catch (java.net.SocketTimeoutException stillOpen) {
+        return false;
+      } catch (java.net.SocketException reset) {
+        return true;
+      } finally {
+        socket.setSoTimeout(before);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

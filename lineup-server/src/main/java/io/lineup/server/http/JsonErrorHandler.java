@@ -32,6 +32,14 @@ public final class JsonErrorHandler extends ErrorHandler {
       String message,
       Throwable cause,
       Callback callback) {
+    // A request refused before its body arrived (a malformed path, CONNECT with a path) has its
+    // connection closed after this answer: Jetty gives up on the unread body, but on the way an
+    // error page takes it does not say so. Saying it lets a keep-alive client open a new
+    // connection for its next request instead of losing that request on this one.
+    request.consumeAvailable();
+    if (!request.getConnectionMetaData().isPersistent()) {
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    }
     response.getHeaders().put(RequestIds.HEADER, RequestIds.generate());
     CoreAnswers.json(response, code, json(code, message), callback);
   }
