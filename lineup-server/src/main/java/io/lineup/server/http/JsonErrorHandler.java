@@ -32,9 +32,9 @@ public final class JsonErrorHandler extends ErrorHandler {
       String message,
       Throwable cause,
       Callback callback) {
-    // A request refused before its body arrived (a malformed path, CONNECT with a path) has its
-    // connection closed after this answer: Jetty gives up on the unread body, but on the way an
-    // error page takes it does not say so. Saying it lets a keep-alive client open a new
+    // Jetty closes the connection after some refusals: a malformed path (with or without its
+    // body), and any request whose body has not all arrived (CONNECT with a path, say). On the
+    // way an error page takes, it does not say so. Saying it lets a keep-alive client open a new
     // connection for its next request instead of losing that request on this one.
     request.consumeAvailable();
     if (!request.getConnectionMetaData().isPersistent()) {
