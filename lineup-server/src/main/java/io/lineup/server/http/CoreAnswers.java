@@ -2,6 +2,7 @@ package io.lineup.server.http;
 
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -11,6 +12,23 @@ import org.eclipse.jetty.util.Callback;
  */
 public final class CoreAnswers {
   private CoreAnswers() {}
+
+  /**
+   * For an answer written before the request's body was read (a refusal): reads what has arrived of
+   * the body, without blocking, and puts {@code Connection: close} on the answer when Jetty will
+   * not keep the connection after it, because some of the body is still on its way or because Jetty
+   * closes after this kind of refusal (a malformed path). Call before the answer is committed.
+   */
+  public static void sayCloseUnlessKept(Request request, Response response) {
+    // Jetty gives up on an unread body only when the exchange ends, after the answer has left, and
+    // on some paths (an error page, the core lane) it then closes the connection without having
+    // said so: a keep-alive client would send its next request on it and lose that request.
+    // Reading now lets Jetty decide before the answer's headers are written.
+    request.consumeAvailable();
+    if (!request.getConnectionMetaData().isPersistent()) {
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    }
+  }
 
   /**
    * Answers {@code status} with a JSON body and its length, as the last write of the response.
@@ -29,12 +47,7 @@ public final class CoreAnswers {
    * request's body has not arrived yet, the answer says {@code Connection: close}.
    */
   public static void error(Response response, ApiException api, Callback callback) {
-    // A refusal can come before the body was read (no token, a bad name or target). Jetty drops
-    // what it cannot read of it only when the exchange ends, after this answer has left, and then
-    // closes the connection without having said so: a client that kept the connection for its
-    // next request would lose that request. Reading what has come now, without blocking, lets
-    // Jetty mark the connection as closing before the answer's headers are written.
-    response.getRequest().consumeAvailable();
+    sayCloseUnlessKept(response.getRequest(), response);
     ErrorMapper.headers(api).forEach(response.getHeaders()::put);
     json(response, api.status(), Json.write(ErrorMapper.body(api)), callback);
   }

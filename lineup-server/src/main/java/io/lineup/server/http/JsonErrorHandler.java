@@ -32,14 +32,9 @@ public final class JsonErrorHandler extends ErrorHandler {
       String message,
       Throwable cause,
       Callback callback) {
-    // Jetty closes the connection after some refusals: a malformed path (with or without its
-    // body), and any request whose body has not all arrived (CONNECT with a path, say). On the
-    // way an error page takes, it does not say so. Saying it lets a keep-alive client open a new
-    // connection for its next request instead of losing that request on this one.
-    request.consumeAvailable();
-    if (!request.getConnectionMetaData().isPersistent()) {
-      response.getHeaders().put(HttpHeader.CONNECTION, "close");
-    }
+    // Jetty closes the connection after a malformed path (with or without its body) and after
+    // any request whose body has not all arrived (CONNECT with a path, say).
+    CoreAnswers.sayCloseUnlessKept(request, response);
     response.getHeaders().put(RequestIds.HEADER, RequestIds.generate());
     CoreAnswers.json(response, code, json(code, message), callback);
   }
