@@ -134,6 +134,42 @@ abstract class JobLifecycleTest extends EngineSuite {
   }
 
   @Test
+  void aBatchOfNewJobsIsAnsweredWithTheIdsPositionsAndDueTimesTheQueueThenShows() {
+    // Jobs that all take generated ids and share their options are answered in the publish
+    // script's short form (the first arrival only); 130 of them span three hashes of records.
+    QueueName queue = aFreshQueue();
+    lineup.publish(queue, aJob("already waiting"));
+    List<PublishResult> ready = lineup.publishAll(queue, Fixtures.someJobs(130, "ready "));
+    List<PublishResult> delayed =
+        lineup.publishAll(
+            queue,
+            List.of(
+                aDelayedJob("later 0", Duration.ofMinutes(5)),
+                aDelayedJob("later 1", Duration.ofMinutes(5))));
+
+    assertThat(ready).hasSize(130);
+    assertThat(ready.stream().map(PublishResult::id).distinct()).hasSize(130);
+    for (int i = 0; i < ready.size(); i++) {
+      PublishResult result = ready.get(i);
+      assertThat(result.created()).isTrue();
+      assertThat(result.state()).isEqualTo(JobState.READY);
+      assertThat(result.position()).as(result.id()).isEqualTo(i + 1);
+      assertThat(lineup.position(queue, result.id())).as(result.id()).isEqualTo(i + 1);
+      JobInfo info = lineup.get(queue, result.id()).orElseThrow();
+      assertThat(Fixtures.text(info.payload())).isEqualTo("ready " + i);
+      assertThat(result.dueAt()).isEqualTo(info.createdAt());
+    }
+    for (int i = 0; i < delayed.size(); i++) {
+      PublishResult result = delayed.get(i);
+      JobInfo info = lineup.get(queue, result.id()).orElseThrow();
+      assertThat(result.state()).isEqualTo(JobState.DELAYED).isEqualTo(info.state());
+      assertThat(result.position()).isEqualTo(-1);
+      assertThat(result.dueAt()).isEqualTo(info.dueAt());
+      assertThat(Fixtures.text(info.payload())).isEqualTo("later " + i);
+    }
+  }
+
+  @Test
   void aLeasedJobCarriesItsPayloadByteForByteWhateverItsSize() {
     // Sizes on either side of each msgpack text header (fixstr, str 8, str 16, str 32): the
     // lease reads a record as published past its payload by that header.

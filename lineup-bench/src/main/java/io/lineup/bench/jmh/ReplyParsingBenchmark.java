@@ -38,6 +38,7 @@ public class ReplyParsingBenchmark {
 
   private List<Object> leaseReply;
   private List<Object> publishReply;
+  private List<Object> plainPublishReply;
 
   @Setup
   public void setUp() {
@@ -64,6 +65,7 @@ public class ReplyParsingBenchmark {
       leaseReply.addAll(List.of(id, body, 1L, now + 30_000));
       publishReply.addAll(List.of(id, 1L, bytes("READY"), now, (long) i));
     }
+    plainPublishReply = List.of(bytes("~"), 1_000_000L, bytes("READY"), now, 0L);
   }
 
   @Benchmark
@@ -73,7 +75,12 @@ public class ReplyParsingBenchmark {
 
   @Benchmark
   public List<PublishResult> publishReplyOfHundredJobs() {
-    return ScriptReplies.publish(publishReply);
+    return ScriptReplies.publish(publishReply, JOBS);
+  }
+
+  @Benchmark
+  public List<PublishResult> plainPublishReplyOfHundredJobs() {
+    return ScriptReplies.publish(plainPublishReply, JOBS);
   }
 
   private static byte[] bytes(String text) {

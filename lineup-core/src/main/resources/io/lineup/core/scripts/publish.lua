@@ -9,12 +9,18 @@
 --                priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
 --                max attempts (0 = queue setting), time-to-run (ms, 0 = queue setting),
 --                TTL (ms from now, 0 = none), unique window (ms; 0 = the job has no unique key)
--- then 3 values per job: id ('' = generate: '~' and the base-62 arrival number), payload (bytes),
---              option set (1..m)
--- Returns      { id, code, state, due_ms, position } for each job, in job order, in one flat list
---              code: 1 created, 2 existed already; state: the state name ('UNKNOWN' when a unique
---              key matched a job whose record is gone); due_ms: epoch ms; position: in the ready
---              line (-1 when not ready)
+-- then the form: 'plain' when every job takes a generated id and option set 1, which has no unique
+--              key, else 'full'
+-- then per job, plain: its payload (bytes); full: 3 values, its id ('' = generate: '~' and the
+--              base-62 arrival number), payload (bytes) and option set (1..m)
+-- Returns      full form: { id, code, state, due_ms, position } for each job, in job order, in one
+--              flat list; code: 1 created, 2 existed already; state: the state name ('UNKNOWN'
+--              when a unique key matched a job whose record is gone); due_ms: epoch ms; position:
+--              in the ready line (-1 when not ready)
+--              plain form: all the jobs were created, with the ids of arrivals first_arrival ..
+--              first_arrival + n - 1 in job order, one state and due time, and consecutive positions
+--              from first_position (-1 when not ready); mark is '~', which no id is:
+--   plain = { mark, first_arrival, state, due_ms, first_position }
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua
@@ -24,20 +30,10 @@
 --#include lib/state.lua
 
 -- This loop runs once per job, so it avoids what costs in Redis's Lua: global lookups (locals
--- below), number parsing (options come once per set) and building a table per job.
-local sub, tonumber, pack = string.sub, tonumber, cmsgpack.pack
+-- below), number parsing (options come once per set), building a table per job, and making strings
+-- it can look up (digits) or make once per call (a payload's header, a score's leading digits).
+local tonumber = tonumber
 local QUEUE_KEYS = 12
-local BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
-
-local function base62(n)
-  local digits = ''
-  while n > 0 do
-    local d = n % 62
-    digits = sub(BASE62, d + 1, d + 1) .. digits
-    n = (n - d) / 62
-  end
-  return digits
-end
 
 local now = clock_now(ARGV[1])
 local n = tonumber(ARGV[2])
@@ -80,129 +76,154 @@ for s = 1, m do
     unique = ARGV[b + 6] ~= '0',
     score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN,
     head = string.char(0x90 + count + 1),
-    tail = pack(unpack(fields, 1, count)),
+    tail = cmsgpack.pack(unpack(fields, 1, count)),
+    scores = {},            -- score_text's cache
   }
 end
-local jobs_at = 4 + m * 7
+local plain = ARGV[4 + m * 7] == 'plain'
+local jobs_at = 5 + m * 7
 
 -- One counter update per call, not per job: each job's arrival number is reserved here, and a
 -- generated id is that number (unique: arrival numbers are never reused).
 local next_seq = arrivals_reserve(n)
 
-local out = {}            -- 5 values per job, as returned
-local created = {}        -- id -> where its values start in out, for ids that may come again
-local copies = {}         -- out positions of repeated mentions and of their first, to copy positions
 local records = {}        -- HSET field/value pairs
 local ready = {}          -- ZADD score/member pairs for the ready line
 local delayed = {}        -- ZADD score/member pairs for the delayed set
 local expiring = {}       -- ZADD score/member pairs for the TTL set
-local bands = {}          -- priority -> { first id of this call in that band, out positions }
-local band_order = {}
+local published = {}      -- ids of the jobs made, for their event
+local headers = {}        -- payload length -> its msgpack header
+local n_made, n_ready = 0, 0
 local first_due = nil     -- earliest due time among this call's delayed jobs
-local locks_used = 0
-local high, prefix = -1, '~'
 
-for i = 0, n - 1 do
-  local base = jobs_at + i * 3
-  local id = ARGV[base]
-  local set = sets[ARGV[base + 2]]
-  local at = #out + 1
-  local generated = id == ''
-  if generated then
-    -- Arrival numbers of one call are consecutive: only the last digit changes most of the time.
-    local seq = next_seq + i
-    local low = seq % 62
-    local hi = (seq - low) / 62
-    if hi ~= high then
-      high, prefix = hi, '~' .. base62(hi)
-    end
-    id = prefix .. sub(BASE62, low + 1, low + 1)
+-- Makes a new job: its record, its place in the line (its score made of its arrival seq) or in the
+-- delayed set as its option set says, its TTL entry, and its id in the call's event.
+local function make(id, payload, set, seq)
+  local length = #payload
+  local header = headers[length]
+  if not header then
+    header = str_header(length)
+    headers[length] = header
   end
-  local lock = nil          -- index in KEYS of this job's unique-key lock
-  if set.unique then
-    locks_used = locks_used + 1
-    lock = QUEUE_KEYS + locks_used
-  end
-  local prior = nil
-  -- A caller-given id never starts with '~', so its record is in K_JOBS itself (lib/job.lua).
-  if not generated and (created[id] or redis.call('HEXISTS', K_JOBS, id) == 1) then
-    prior = id
-  elseif lock then
-    local holder = redis.call('GET', KEYS[lock])
-    if holder and (created[holder] or record_exists(holder)) then
-      prior = holder
-    end
-  end
-  if prior then
-    local first = created[prior]
-    if first then
-      out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] =
-        prior, C_EXISTS, out[first + 2], out[first + 3], -1
-      copies[#copies + 1] = {at, first}
-    else
-      local job = job_load(prior)
-      if not job then
-        out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = prior, C_EXISTS, 'UNKNOWN', 0, -1
-      else
-        local due = job[F_DUE]
-        if not present(due) then
-          due = job[F_CREATED]
-        end
-        out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] =
-          prior, C_EXISTS, state_name(prior, job), due, position_of(prior)
-      end
-    end
+  local at = n_made * 2
+  records[at + 1], records[at + 2] = id, set.head .. header .. payload .. set.tail
+  if set.ready then
+    ready[n_ready + 1], ready[n_ready + 2] = score_text(set.scores, set.score + seq), id
+    n_ready = n_ready + 2
   else
-    records[#records + 1] = id
-    records[#records + 1] = set.head .. pack(ARGV[base + 1]) .. set.tail
-    if set.expires > 0 then
-      expiring[#expiring + 1] = set.expires_text
-      expiring[#expiring + 1] = id
+    delayed[#delayed + 1] = set.due_text
+    delayed[#delayed + 1] = id
+    if not first_due or set.due < first_due then
+      first_due = set.due
     end
-    if lock then
-      redis.call('SET', KEYS[lock], id, 'PX', set.window)
-    end
-    if set.ready then
-      -- As text: cheaper than Redis formatting a number argument (lib/clock.lua).
-      ready[#ready + 1] = int_text(set.score + next_seq + i)
-      ready[#ready + 1] = id
-      out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = id, C_OK, 'READY', set.due, -1
-      local band = bands[set.priority]
-      if not band then
-        band = {id, {}}
-        bands[set.priority] = band
-        band_order[#band_order + 1] = set.priority
-      end
-      band[2][#band[2] + 1] = at
-    else
-      delayed[#delayed + 1] = set.due_text
-      delayed[#delayed + 1] = id
-      out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = id, C_OK, 'DELAYED', set.due, -1
-      if not first_due or set.due < first_due then
-        first_due = set.due
-      end
-    end
-    if not generated or lock then
-      created[id] = at
-    end
-    note('published', id)
   end
+  if set.expires > 0 then
+    expiring[#expiring + 1] = set.expires_text
+    expiring[#expiring + 1] = id
+  end
+  n_made = n_made + 1
+  published[n_made] = id
 end
 
-if #records > 0 then
+local out = {}            -- full form: 5 values per job, as returned
+local bands = {}          -- priority -> { first id of this call in that band, out positions, rank }
+local band_order = {}
+local copies = {}         -- full form: out positions of repeated mentions and of their first
+
+if plain then
+  -- Nothing to look up: every job is new.
+  local set = sets['1']
+  for i = 0, n - 1 do
+    make(arrival_id(next_seq + i), ARGV[jobs_at + i], set, next_seq + i)
+  end
+  if set.ready then
+    bands[set.priority] = {published[1], {}}
+    band_order[1] = set.priority
+  end
+else
+  local created = {}      -- id -> where its values start in out, for ids that may come again
+  local locks_used = 0
+  for i = 0, n - 1 do
+    local base = jobs_at + i * 3
+    local id = ARGV[base]
+    local set = sets[ARGV[base + 2]]
+    local at = i * 5 + 1
+    local generated = id == ''
+    if generated then
+      id = arrival_id(next_seq + i)
+    end
+    local lock = nil        -- index in KEYS of this job's unique-key lock
+    if set.unique then
+      locks_used = locks_used + 1
+      lock = QUEUE_KEYS + locks_used
+    end
+    local prior = nil
+    -- A caller-given id never starts with '~', so its record is in K_JOBS itself (lib/job.lua).
+    if not generated and (created[id] or redis.call('HEXISTS', K_JOBS, id) == 1) then
+      prior = id
+    elseif lock then
+      local holder = redis.call('GET', KEYS[lock])
+      if holder and (created[holder] or record_exists(holder)) then
+        prior = holder
+      end
+    end
+    if prior then
+      local first = created[prior]
+      if first then
+        out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] =
+          prior, C_EXISTS, out[first + 2], out[first + 3], -1
+        copies[#copies + 1] = {at, first}
+      else
+        local job = job_load(prior)
+        if not job then
+          out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] = prior, C_EXISTS, 'UNKNOWN', 0, -1
+        else
+          local due = job[F_DUE]
+          if not present(due) then
+            due = job[F_CREATED]
+          end
+          out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] =
+            prior, C_EXISTS, state_name(prior, job), due, position_of(prior)
+        end
+      end
+    else
+      make(id, ARGV[base + 1], set, next_seq + i)
+      if lock then
+        redis.call('SET', KEYS[lock], id, 'PX', set.window)
+      end
+      out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] =
+        id, C_OK, set.ready and 'READY' or 'DELAYED', set.due, -1
+      if set.ready then
+        local band = bands[set.priority]
+        if not band then
+          band = {id, {}}
+          bands[set.priority] = band
+          band_order[#band_order + 1] = set.priority
+        end
+        band[2][#band[2] + 1] = at
+      end
+      if not generated or lock then
+        created[id] = at
+      end
+    end
+  end
+end
+note_all('published', published)
+
+if n_made > 0 then
   records_put(records)
 end
 if #expiring > 0 then
   redis.call('ZADD', K_TTL, unpack(expiring))
 end
-if #ready > 0 then
+if n_ready > 0 then
   redis.call('ZADD', K_READY, unpack(ready))
   -- This call's jobs of one priority arrived last in that band, so their ranks follow each other.
   for _, priority in ipairs(band_order) do
     local band = bands[priority]
-    local rank = redis.call('ZRANK', K_READY, band[1])
+    band.rank = redis.call('ZRANK', K_READY, band[1])
     for k, at in ipairs(band[2]) do
-      out[at + 4] = rank + k - 1
+      out[at + 4] = band.rank + k - 1
     end
   end
   wake()
@@ -215,9 +236,14 @@ if first_due then
     wake()
   end
 end
+events_flush(now)
+if plain then
+  local set = sets['1']
+  local band = bands[set.priority]
+  return {'~', next_seq, set.ready and 'READY' or 'DELAYED', set.due, band and band.rank or -1}
+end
 for _, copy in ipairs(copies) do
   -- A second mention of a job created earlier in this call: same answer, flagged as existing.
   out[copy[1] + 4] = out[copy[2] + 4]
 end
-events_flush(now)
 return out

@@ -11,8 +11,17 @@ import java.util.Map;
  * reply); shared by the engine and its micro-benchmarks so that they measure the same code.
  */
 public final class PublishWire {
-  /** ARGV values per job after the option sets: id, payload, option set. */
+  /** ARGV values per job after the option sets and the form, in the full form: id, payload, set. */
   public static final int VALUES_PER_JOB = 3;
+
+  /**
+   * ARGV values per job in the plain form, which a call takes when all its jobs take generated ids
+   * and share one option set without a unique key: the payload.
+   */
+  public static final int VALUES_PER_PLAIN_JOB = 1;
+
+  private static final String PLAIN = "plain";
+  private static final String FULL = "full";
 
   /** ARGV values per option set. */
   public static final int VALUES_PER_OPTION_SET = 7;
@@ -60,7 +69,12 @@ public final class PublishWire {
       }
       setOfJob[i] = number;
     }
-    Args args = new Args(3 + sets.size() * VALUES_PER_OPTION_SET + jobs.size() * VALUES_PER_JOB);
+    boolean plain = sets.size() == 1 && sets.get(0).uniqueWindowMs() == 0 && allGenerated(jobs);
+    Args args =
+        new Args(
+            4
+                + sets.size() * VALUES_PER_OPTION_SET
+                + jobs.size() * (plain ? VALUES_PER_PLAIN_JOB : VALUES_PER_JOB));
     args.add(now).add(jobs.size()).add(sets.size());
     for (OptionSet set : sets) {
       args.add(set.priority())
@@ -71,10 +85,24 @@ public final class PublishWire {
           .add(set.ttlMs())
           .add(set.uniqueWindowMs());
     }
+    args.add(plain ? PLAIN : FULL);
     for (int i = 0; i < jobs.size(); i++) {
       NewJob job = jobs.get(i);
-      args.add(job.id() != null ? job.id() : "").add(job.payload()).add(setOfJob[i]);
+      if (plain) {
+        args.add(job.payload());
+      } else {
+        args.add(job.id() != null ? job.id() : "").add(job.payload()).add(setOfJob[i]);
+      }
     }
     return args.toArray();
+  }
+
+  private static boolean allGenerated(List<NewJob> jobs) {
+    for (NewJob job : jobs) {
+      if (job.id() != null) {
+        return false;
+      }
+    }
+    return true;
   }
 }

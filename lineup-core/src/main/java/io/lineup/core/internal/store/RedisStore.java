@@ -115,7 +115,7 @@ public final class RedisStore implements AutoCloseable {
     return gateway
         .runAsync(
             ScriptLibrary.PUBLISH, publishKeys(queue, jobs), PublishWire.arguments(now(), jobs))
-        .thenApply(ScriptReplies::publish);
+        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size()));
   }
 
   /**
@@ -127,7 +127,7 @@ public final class RedisStore implements AutoCloseable {
     return gateway
         .runDurableAsync(
             ScriptLibrary.PUBLISH, publishKeys(queue, jobs), PublishWire.arguments(now(), jobs))
-        .thenApply(ScriptReplies::publish);
+        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size()));
   }
 
   /**

@@ -224,9 +224,32 @@ public final class ScriptReplies {
   /** A batch script's answer: handled in this call, and how many are left to handle. */
   public record BatchReply(long done, long left) {}
 
-  /** The results of a publish, in job order. */
-  public static List<PublishResult> publish(Object replyObject) {
+  /**
+   * {@code publish.lua}'s answer to a call in the plain form ({@link PublishWire}): these, for all
+   * its jobs.
+   */
+  enum PlainPublish {
+    MARK,
+    FIRST_ARRIVAL,
+    STATE,
+    DUE_MS,
+    FIRST_POSITION
+  }
+
+  /** The mark that starts an answer in the plain form, which no id is. */
+  private static final String PLAIN_MARK = "~";
+
+  /**
+   * The results of a publish, in job order.
+   *
+   * @param jobs how many jobs the call published
+   */
+  public static List<PublishResult> publish(Object replyObject, int jobs) {
     List<Object> reply = Replies.asList(replyObject);
+    if (reply.size() == PlainPublish.values().length
+        && PLAIN_MARK.equals(Replies.asString(reply.get(PlainPublish.MARK.ordinal())))) {
+      return plainPublish(reply, jobs);
+    }
     int width = Publish.values().length;
     List<PublishResult> results = new ArrayList<>(reply.size() / width);
     for (int at = 0; at + width <= reply.size(); at += width) {
@@ -240,6 +263,20 @@ public final class ScriptReplies {
               "UNKNOWN".equals(state) ? null : JobState.valueOf(state),
               due == 0 ? null : Instant.ofEpochMilli(due),
               Replies.asLong(reply.get(at + Publish.POSITION.ordinal()))));
+    }
+    return results;
+  }
+
+  private static List<PublishResult> plainPublish(List<Object> reply, int jobs) {
+    long first = Replies.asLong(reply.get(PlainPublish.FIRST_ARRIVAL.ordinal()));
+    JobState state = JobState.valueOf(Replies.asString(reply.get(PlainPublish.STATE.ordinal())));
+    Instant due = Instant.ofEpochMilli(Replies.asLong(reply.get(PlainPublish.DUE_MS.ordinal())));
+    long position = Replies.asLong(reply.get(PlainPublish.FIRST_POSITION.ordinal()));
+    List<PublishResult> results = new ArrayList<>(jobs);
+    for (int i = 0; i < jobs; i++) {
+      results.add(
+          new PublishResult(
+              GeneratedIds.of(first + i), true, state, due, position < 0 ? -1 : position + i));
     }
     return results;
   }

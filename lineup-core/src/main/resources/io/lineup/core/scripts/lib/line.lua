@@ -22,6 +22,62 @@ local function line_score(priority, seq)
   return int_text((PRIORITY_MAX - priority) * ARRIVAL_SPAN + seq)
 end
 
+-- The base-62 digits of generated ids by value + 1 (0-9, then A-Z, then a-z; arrival_text) and
+-- two decimal digits by value + 1 (score_text): looked up, not cut from a string or formatted per
+-- job.
+local BASE62_DIGITS = {
+  '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K',
+  'L', 'M', 'N', 'O', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X', 'Y', 'Z', 'a', 'b', 'c', 'd', 'e', 'f',
+  'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r', 's', 't', 'u', 'v', 'w', 'x', 'y', 'z'
+}
+local DECIMAL_PAIRS = {
+  '00', '01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13', '14', '15', '16', '17',
+  '18', '19', '20', '21', '22', '23', '24', '25', '26', '27', '28', '29', '30', '31', '32', '33', '34', '35',
+  '36', '37', '38', '39', '40', '41', '42', '43', '44', '45', '46', '47', '48', '49', '50', '51', '52', '53',
+  '54', '55', '56', '57', '58', '59', '60', '61', '62', '63', '64', '65', '66', '67', '68', '69', '70', '71',
+  '72', '73', '74', '75', '76', '77', '78', '79', '80', '81', '82', '83', '84', '85', '86', '87', '88', '89',
+  '90', '91', '92', '93', '94', '95', '96', '97', '98', '99'
+}
+
+-- The text of a whole number n >= 0 in base 62 (arrival_of's inverse), '' for 0.
+local function arrival_text(n)
+  local digits = ''
+  while n > 0 do
+    local d = n % 62
+    digits = BASE62_DIGITS[d + 1] .. digits
+    n = (n - d) / 62
+  end
+  return digits
+end
+
+-- The id publish generates for arrival seq: '~' and seq in base 62. A call's ids are of consecutive
+-- arrivals, so all but the last digit is made once per 62 ids (ARRIVAL_PREFIX, per call).
+local ARRIVAL_PREFIX = {high = -1, text = '~'}
+local function arrival_id(seq)
+  local low = seq % 62
+  local high = (seq - low) / 62
+  if high ~= ARRIVAL_PREFIX.high then
+    ARRIVAL_PREFIX.high, ARRIVAL_PREFIX.text = high, '~' .. arrival_text(high)
+  end
+  return ARRIVAL_PREFIX.text .. BASE62_DIGITS[low + 1]
+end
+
+-- A line score's text (int_text) for calls that make the scores of consecutive arrivals: the text of
+-- all but its last two digits is made once per hundred scores and kept in cache (a table of the
+-- caller's, one per priority), the last two are looked up. Formatting each score cost about a
+-- twentieth of a published job's instructions (string.format).
+local function score_text(cache, score)
+  if score < 100 then
+    return int_text(score)
+  end
+  local low = score % 100
+  local high = (score - low) / 100
+  if cache.high ~= high then
+    cache.high, cache.high_text = high, int_text(high)
+  end
+  return cache.high_text .. DECIMAL_PAIRS[low + 1]
+end
+
 -- The arrival number a generated id writes in base 62 after its '~' (publish.lua): digits 0-9,
 -- then A-Z, then a-z.
 local function arrival_of(id)

@@ -25,7 +25,11 @@ class ReplyShapesTest {
   /** The shapes each script's decoder expects: "Returns" and any named part such as "job". */
   private static final Map<String, Map<String, List<String>>> EXPECTED =
       Map.ofEntries(
-          Map.entry("publish", Map.of("Returns", names(ScriptReplies.Publish.class))),
+          Map.entry(
+              "publish",
+              Map.of(
+                  "Returns", names(ScriptReplies.Publish.class),
+                  "plain", names(ScriptReplies.PlainPublish.class))),
           Map.entry(
               "lease",
               Map.of(
