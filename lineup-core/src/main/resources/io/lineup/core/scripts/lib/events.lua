@@ -2,7 +2,8 @@
 -- and counted in the meta hash (n_<kind>) for metrics. An entry names at most EVENT_IDS_MAX jobs
 -- (a bulk publish says how many and the first and last id), so the stream stays small.
 --#include lib/keys.lua
-local EVENTS_MAX = 1000
+--#include lib/clock.lua
+local EVENTS_MAX = '1000' -- as text, like every number events_flush passes (lib/clock.lua)
 local EVENT_IDS_MAX = 100
 local event_ids = {}
 local event_kinds = {}
@@ -38,12 +39,14 @@ end
 local function events_flush(now)
   for _, kind in ipairs(event_kinds) do
     local ids = event_ids[kind]
+    local count = count_text(#ids)
     if #ids <= EVENT_IDS_MAX then
-      redis.call('XADD', K_EVENTS, 'MAXLEN', '~', EVENTS_MAX, '*', 'e', kind, 'n', #ids, 'ids', table.concat(ids, ','), 'at', now)
+      redis.call('XADD', K_EVENTS, 'MAXLEN', '~', EVENTS_MAX, '*', 'e', kind, 'n', count, 'ids', table.concat(ids, ','), 'at',
+        int_text(now))
     else
-      redis.call('XADD', K_EVENTS, 'MAXLEN', '~', EVENTS_MAX, '*', 'e', kind, 'n', #ids, 'first', ids[1], 'last', ids[#ids],
-        'at', now)
+      redis.call('XADD', K_EVENTS, 'MAXLEN', '~', EVENTS_MAX, '*', 'e', kind, 'n', count, 'first', ids[1], 'last', ids[#ids],
+        'at', int_text(now))
     end
-    redis.call('HINCRBY', K_META, 'n_' .. kind, #ids)
+    redis.call('HINCRBY', K_META, 'n_' .. kind, count)
   end
 end

@@ -10,7 +10,7 @@ local ARRIVAL_SPAN = 17592186044416 -- 2^44 arrivals per queue
 
 -- Reserves n arrival numbers at once; returns the first. Unused ones are simply skipped.
 local function arrivals_reserve(n)
-  local last = redis.call('HINCRBY', K_META, 'seq', n)
+  local last = redis.call('HINCRBY', K_META, 'seq', count_text(n))
   if last >= ARRIVAL_SPAN then
     error({err = 'LINEUP arrival sequence of this queue is exhausted'})
   end
