@@ -240,7 +240,10 @@ public final class ScriptReplies {
   private static final String PLAIN_MARK = "~";
 
   /**
-   * The results of a publish, in job order.
+   * The results of a publish, in job order, from either answer of {@code publish.lua}: five values
+   * per job ({@link Publish}), or the plain form's five for the whole call ({@link PlainPublish}),
+   * told apart by its first value, {@code "~"}, which no id is (a caller's id has no {@code '~'}, a
+   * generated one has digits after it).
    *
    * @param jobs how many jobs the call published
    */

@@ -248,7 +248,7 @@ local str_char = string.char
 -- The msgpack header of a string of len bytes, the one cmsgpack.pack writes (fixstr, str 8, 16 or
 -- 32), so that publish frames a payload by joining its header, its bytes and the record's other
 -- fields in one string: packing it first made one more copy of every payload and cost Redis about
--- a twentieth of a published job's instructions (history/engine.md, "Publish without packing").
+-- a twentieth of a published job's instructions (history/engine.md, "Publish in the plain form").
 local function str_header(len)
   if len < 32 then
     return str_char(0xa0 + len)
