@@ -81,6 +81,7 @@ for s = 1, m do
     due = due,
     due_text = int_text(due),
     ready = due <= now,
+    state = due <= now and 'READY' or 'DELAYED',
     expires = expires,
     expires_text = int_text(expires),
     window = ARGV[b + 6],
@@ -203,7 +204,7 @@ else
         redis.call('SET', KEYS[lock], id, 'PX', set.window)
       end
       out[at], out[at + 1], out[at + 2], out[at + 3], out[at + 4] =
-        id, C_OK, set.ready and 'READY' or 'DELAYED', set.due, -1
+        id, C_OK, set.state, set.due, -1
       if set.ready then
         local band = bands[set.priority]
         if not band then
@@ -251,7 +252,7 @@ events_flush(now)
 if plain then
   local set = sets['1']
   local band = bands[set.priority]
-  return {'~', next_seq, set.ready and 'READY' or 'DELAYED', set.due, band and band.rank or -1}
+  return {'~', next_seq, set.state, set.due, band and band.rank or -1}
 end
 for _, copy in ipairs(copies) do
   -- A second mention of a job created earlier in this call: same answer, flagged as existing.

@@ -26,7 +26,7 @@ final class GeneratedIds {
     for (long rest = arrival; rest > 0; rest /= DIGITS.length) {
       text[--at] = DIGITS[(int) (rest % DIGITS.length)];
     }
-    text[--at] = '~';
+    text[--at] = KeySpace.GENERATED_ID_MARK.charAt(0);
     return new String(text, at, text.length - at);
   }
 }

@@ -59,7 +59,9 @@ public final class PublishWire {
     Map<OptionSet, Integer> numbers = new HashMap<>();
     List<OptionSet> sets = new ArrayList<>();
     int[] setOfJob = new int[jobs.size()];
+    boolean allGenerated = true;
     for (int i = 0; i < jobs.size(); i++) {
+      allGenerated &= jobs.get(i).id() == null;
       OptionSet set = OptionSet.of(jobs.get(i));
       Integer number = numbers.get(set);
       if (number == null) {
@@ -69,7 +71,7 @@ public final class PublishWire {
       }
       setOfJob[i] = number;
     }
-    boolean plain = sets.size() == 1 && sets.get(0).uniqueWindowMs() == 0 && allGenerated(jobs);
+    boolean plain = allGenerated && sets.size() == 1 && sets.get(0).uniqueWindowMs() == 0;
     Args args =
         new Args(
             4
@@ -95,14 +97,5 @@ public final class PublishWire {
       }
     }
     return args.toArray();
-  }
-
-  private static boolean allGenerated(List<NewJob> jobs) {
-    for (NewJob job : jobs) {
-      if (job.id() != null) {
-        return false;
-      }
-    }
-    return true;
   }
 }

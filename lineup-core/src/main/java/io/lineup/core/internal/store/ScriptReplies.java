@@ -236,8 +236,11 @@ public final class ScriptReplies {
     FIRST_POSITION
   }
 
-  /** The mark that starts an answer in the plain form, which no id is. */
-  private static final String PLAIN_MARK = "~";
+  /**
+   * The mark that starts an answer in the plain form: the generated ids' mark alone, which no id
+   * is.
+   */
+  private static final String PLAIN_MARK = KeySpace.GENERATED_ID_MARK;
 
   /**
    * The results of a publish, in job order, from either answer of {@code publish.lua}: five values
