@@ -22,11 +22,17 @@ final class BulkPublishScenario {
 
   static Figure run(BenchContext context) {
     Counts counts = context.counts();
-    QueueName warm = context.freshQueue("bulk-warmup");
     int warmJobs = counts.warmup(counts.bulkJobs());
-    context.say("publish_bulk_per_s: warm-up %,d jobs", warmJobs);
-    publish(context, warm, warmJobs / JOBS_PER_CALL);
-    context.redis().dropQueue(warm);
+    context.say("publish_bulk_per_s: warm-up, rounds of %,d jobs", warmJobs);
+    SteadyWarmup.run(
+        context,
+        "publish_bulk_per_s",
+        warmJobs,
+        () -> {
+          QueueName warm = context.freshQueue("bulk-warmup");
+          publish(context, warm, warmJobs / JOBS_PER_CALL);
+          context.redis().dropQueue(warm);
+        });
 
     QueueName queue = context.freshQueue("bulk");
     int calls = counts.bulkJobs() / JOBS_PER_CALL;

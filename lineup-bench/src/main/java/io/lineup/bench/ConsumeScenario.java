@@ -115,12 +115,18 @@ final class ConsumeScenario {
 
   private static void warmUp(BenchContext context) {
     Counts counts = context.counts();
-    QueueName warm = context.freshQueue("consume-warmup");
     int warmJobs = counts.warmup(counts.consumeJobs());
-    context.say("consume_per_s: warm-up, %,d jobs", warmJobs);
-    QueueFiller.fill(context, warm, warmJobs, 0);
-    drain(context, warm, warmJobs, "consume_per_s");
-    context.redis().dropQueue(warm);
+    context.say("consume_per_s: warm-up, rounds of %,d jobs filled and drained", warmJobs);
+    SteadyWarmup.run(
+        context,
+        "consume_per_s",
+        warmJobs,
+        () -> {
+          QueueName warm = context.freshQueue("consume-warmup");
+          QueueFiller.fill(context, warm, warmJobs, 0);
+          drain(context, warm, warmJobs, "consume_per_s");
+          context.redis().dropQueue(warm);
+        });
   }
 
   /** One round of {@code consume_per_s}: a drain of a fresh queue. */

@@ -23,6 +23,9 @@ import java.util.Map;
  * @param httpConsumeJobs jobs leased and acked over HTTP
  * @param warmupShare the share of each count run first, unmeasured, as warm-up
  * @param minWarmup the fewest operations a warm-up runs
+ * @param warmupMinSeconds shortest the bench's own warm-up runs before an in-process figure of
+ *     throughput ({@link SteadyWarmup})
+ * @param warmupMaxSeconds longest that warm-up may run; 0 runs one round
  * @param httpWarmupMinSeconds shortest the server warm-up runs ({@link ServerWarmup})
  * @param httpWarmupSeconds longest the server warm-up may run before the HTTP figures ({@link
  *     ServerWarmup}); 0 runs one round
@@ -55,6 +58,8 @@ public record Counts(
     int httpConsumeJobs,
     double warmupShare,
     int minWarmup,
+    int warmupMinSeconds,
+    int warmupMaxSeconds,
     int httpWarmupMinSeconds,
     int httpWarmupSeconds,
     int rounds,
@@ -70,7 +75,8 @@ public record Counts(
   public static Counts full() {
     return new Counts(
         "full", 1_000_000, 200_000, 1_000_000, 200_000, 1_000_000, 200_000, 2_000, 2_000, 20_000,
-        50_000, 50_000, 0.1, 2_000, 45, 120, 3, 5, 20_000, 1_000, 5_000, 100_000, 10_000, "1m");
+        50_000, 50_000, 0.1, 2_000, 5, 30, 45, 120, 3, 5, 20_000, 1_000, 5_000, 100_000, 10_000,
+        "1m");
   }
 
   /**
@@ -79,14 +85,14 @@ public record Counts(
   public static Counts quick() {
     return new Counts(
         "quick", 100_000, 20_000, 100_000, 20_000, 100_000, 20_000, 2_000, 2_000, 2_000, 5_000,
-        5_000, 0.1, 1_000, 12, 25, 3, 5, 10_000, 1_000, 5_000, 20_000, 2_000, "1m");
+        5_000, 0.1, 1_000, 1, 10, 12, 25, 3, 5, 10_000, 1_000, 5_000, 20_000, 2_000, "1m");
   }
 
   /** A few hundred of each, to prove every scenario runs; its figures mean nothing. */
   public static Counts smoke() {
     return new Counts(
-        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0, 0, 2, 3,
-        600, 100, 1_000, 1_000, 500, "1m");
+        "smoke", 2_000, 500, 1_000, 500, 2_000, 500, 100, 300, 200, 200, 200, 0.1, 50, 0, 0, 0, 0,
+        2, 3, 600, 100, 1_000, 1_000, 500, "1m");
   }
 
   /**
@@ -110,6 +116,8 @@ public record Counts(
         httpConsumeJobs,
         warmupShare,
         minWarmup,
+        warmupMinSeconds,
+        warmupMaxSeconds,
         httpWarmupMinSeconds,
         httpWarmupSeconds,
         rounds,
@@ -154,6 +162,8 @@ public record Counts(
     map.put("http_publish_jobs", httpPublishJobs);
     map.put("http_consume_jobs", httpConsumeJobs);
     map.put("warmup_share", warmupShare);
+    map.put("warmup_min_s", warmupMinSeconds);
+    map.put("warmup_max_s", warmupMaxSeconds);
     map.put("http_warmup_min_s", httpWarmupMinSeconds);
     map.put("http_warmup_max_s", httpWarmupSeconds);
     map.put("rounds", rounds);

@@ -17,10 +17,17 @@ final class PublishScenario {
 
   static Figure run(BenchContext context) {
     Counts counts = context.counts();
-    QueueName warm = context.freshQueue("publish-warmup");
-    context.say("publish_per_s: warm-up %,d jobs", counts.warmup(counts.publishJobs()));
-    publish(context, warm, counts.warmup(counts.publishJobs()));
-    context.redis().dropQueue(warm);
+    int warmJobs = counts.warmup(counts.publishJobs());
+    context.say("publish_per_s: warm-up, rounds of %,d jobs", warmJobs);
+    SteadyWarmup.run(
+        context,
+        "publish_per_s",
+        warmJobs,
+        () -> {
+          QueueName warm = context.freshQueue("publish-warmup");
+          publish(context, warm, warmJobs);
+          context.redis().dropQueue(warm);
+        });
 
     QueueName queue = context.freshQueue("publish");
     context.say("publish_per_s: %,d jobs, %d in flight", counts.publishJobs(), IN_FLIGHT);

@@ -24,8 +24,10 @@ final class RawScriptScenario {
     try (StatefulRedisConnection<byte[], byte[]> connection = context.redis().connect()) {
       RedisAsyncCommands<byte[], byte[]> commands = connection.async();
       String sha = connection.sync().scriptLoad(SCRIPT);
-      context.say("raw_script_per_s: warm-up %,d calls", counts.warmup(counts.rawCalls()));
-      call(commands, sha, counts.warmup(counts.rawCalls()));
+      int warmCalls = counts.warmup(counts.rawCalls());
+      context.say("raw_script_per_s: warm-up, rounds of %,d calls", warmCalls);
+      SteadyWarmup.run(
+          context, "raw_script_per_s", warmCalls, () -> call(commands, sha, warmCalls));
       context.say("raw_script_per_s: %,d calls, %d in flight", counts.rawCalls(), IN_FLIGHT);
       RedisProbe probe = RedisProbe.start(context);
       long nanos = call(commands, sha, counts.rawCalls());
