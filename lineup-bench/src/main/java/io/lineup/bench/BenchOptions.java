@@ -53,7 +53,7 @@ public record BenchOptions(
                           [--server-jar PATH]
 
         --quick            smaller counts (20,000 jobs instead of 200,000 and 1,000,000);
-                           finishes in under two minutes; figures are labelled quick
+                           about four minutes on two cores; figures are labelled quick
         --json             print one JSON object on standard output (table on standard error)
         --commandstats     after each scenario, print what each Redis command cost per job
                            (INFO commandstats before and after; nothing is reset)
