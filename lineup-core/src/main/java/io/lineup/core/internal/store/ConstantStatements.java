@@ -37,7 +37,18 @@ final class ConstantStatements {
   private static final Pattern TABLE_KEY = Pattern.compile("\\s*=(?!=)");
   private static final List<String> READERS = List.of("unpack(", "ipairs(", "pairs(", "#");
 
-  private ConstantStatements() {}
+  private final String code;
+  private final Set<String> reassigned;
+
+  /**
+   * Reads a script once, for the questions about each of its statements.
+   *
+   * @param script the whole script (helpers and body), where every use of the names is
+   */
+  ConstantStatements(String script) {
+    this.code = code(script);
+    this.reassigned = LuaConstants.reassignedNames(code);
+  }
 
   /**
    * Whether the assignment {@code names = value} gives values that are the same at every call.
@@ -47,8 +58,18 @@ final class ConstantStatements {
    * @param script the whole script (helpers and body), where every use of the names is
    */
   static boolean holdsConstants(List<String> names, String assignment, String script) {
+    return new ConstantStatements(script).holdsConstants(names, assignment);
+  }
+
+  /**
+   * Whether the assignment {@code names = value}, a statement of this script, gives values that are
+   * the same at every call.
+   *
+   * @param names the names the statement declares
+   * @param assignment the statement as an assignment ({@code a, b = x, y}), possibly several lines
+   */
+  boolean holdsConstants(List<String> names, String assignment) {
     String value = code(assignment.substring(assignment.indexOf('=') + 1)).strip();
-    String code = code(script);
     if (value.startsWith("{")) {
       return names.size() == 1 && literalTable(value) && onlyRead(names.get(0), code);
     }
@@ -61,7 +82,7 @@ final class ConstantStatements {
         return false;
       }
     }
-    return names.stream().noneMatch(name -> LuaConstants.reassigned(code, name));
+    return names.stream().noneMatch(reassigned::contains);
   }
 
   /** The text without its quoted strings' contents and its comments. */

@@ -98,12 +98,13 @@ final class FunctionLibrary {
       }
     }
     String script = helpers + body;
+    ConstantStatements constants = new ConstantStatements(script);
     List<String> once = new ArrayList<>();
     List<String> everyCall = new ArrayList<>();
     for (Statement statement : statements) {
       boolean constant =
           !statement.names().isEmpty()
-              && ConstantStatements.holdsConstants(statement.names(), statement.text(), script);
+              && constants.holdsConstants(statement.names(), statement.text());
       (constant ? once : everyCall).add(statement.text());
     }
     StringBuilder out = new StringBuilder();

@@ -107,4 +107,26 @@ class LuaConstantsTest {
       assertThat(loaded).as(name).doesNotContain("F_STATE").doesNotContain("C_OK");
     }
   }
+
+  @Test
+  void theNamesAssignedOutsideALocalDeclarationAreFoundInOnePass() {
+    String source =
+        String.join(
+            "\n",
+            "local A, B = 1, 2",
+            "local function f(t)",
+            "  C = 3",
+            "  D, E = 4, 5",
+            "  t.F = 6",
+            "  obj:G = 7",
+            "  if H == 8 then return end",
+            "  I = J - 1",
+            "  K = 1 - 2; L = 3",
+            "  MN = 9 -- M and N are not assigned",
+            "end",
+            "");
+
+    assertThat(LuaConstants.reassignedNames(source))
+        .containsExactlyInAnyOrder("C", "D", "E", "I", "K", "MN");
+  }
 }
