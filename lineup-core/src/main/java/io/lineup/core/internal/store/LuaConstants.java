@@ -101,8 +101,10 @@ final class LuaConstants {
         lineEnd = source.length();
       }
       if (!source.startsWith("local ", lineStart)) {
-        int dash = source.indexOf('-', lineStart);
-        int end = dash >= 0 && dash < lineEnd ? dash : lineEnd;
+        int end = lineStart;
+        while (end < lineEnd && source.charAt(end) != '-') {
+          end++;
+        }
         int i = lineStart;
         while (i < end) {
           if (!isWordChar(source.charAt(i))) {
