@@ -24,15 +24,11 @@ final class BulkPublishScenario {
     Counts counts = context.counts();
     int warmJobs = counts.warmup(counts.bulkJobs());
     context.say("publish_bulk_per_s: warm-up, rounds of %,d jobs", warmJobs);
-    SteadyWarmup.run(
+    SteadyWarmup.onFreshQueues(
         context,
         "publish_bulk_per_s",
         warmJobs,
-        () -> {
-          QueueName warm = context.freshQueue("bulk-warmup");
-          publish(context, warm, warmJobs / JOBS_PER_CALL);
-          context.redis().dropQueue(warm);
-        });
+        warm -> publish(context, warm, warmJobs / JOBS_PER_CALL));
 
     QueueName queue = context.freshQueue("bulk");
     int calls = counts.bulkJobs() / JOBS_PER_CALL;

@@ -117,15 +117,13 @@ final class ConsumeScenario {
     Counts counts = context.counts();
     int warmJobs = counts.warmup(counts.consumeJobs());
     context.say("consume_per_s: warm-up, rounds of %,d jobs filled and drained", warmJobs);
-    SteadyWarmup.run(
+    SteadyWarmup.onFreshQueues(
         context,
         "consume_per_s",
         warmJobs,
-        () -> {
-          QueueName warm = context.freshQueue("consume-warmup");
+        warm -> {
           QueueFiller.fill(context, warm, warmJobs, 0);
           drain(context, warm, warmJobs, "consume_per_s");
-          context.redis().dropQueue(warm);
         });
   }
 

@@ -19,15 +19,8 @@ final class PublishScenario {
     Counts counts = context.counts();
     int warmJobs = counts.warmup(counts.publishJobs());
     context.say("publish_per_s: warm-up, rounds of %,d jobs", warmJobs);
-    SteadyWarmup.run(
-        context,
-        "publish_per_s",
-        warmJobs,
-        () -> {
-          QueueName warm = context.freshQueue("publish-warmup");
-          publish(context, warm, warmJobs);
-          context.redis().dropQueue(warm);
-        });
+    SteadyWarmup.onFreshQueues(
+        context, "publish_per_s", warmJobs, warm -> publish(context, warm, warmJobs));
 
     QueueName queue = context.freshQueue("publish");
     context.say("publish_per_s: %,d jobs, %d in flight", counts.publishJobs(), IN_FLIGHT);

@@ -1,5 +1,8 @@
 package io.lineup.bench;
 
+import io.lineup.core.QueueName;
+import java.util.function.Consumer;
+
 /**
  * Brings the bench's own JVM to its steady state before an in-process figure is taken, the way
  * {@link ServerWarmup} does for the server. The bench runs its scenarios one after another in one
@@ -15,20 +18,35 @@ package io.lineup.bench;
  * Counts#warmupMinSeconds()}, or until {@link Counts#warmupMaxSeconds()} has passed.
  */
 final class SteadyWarmup {
-  /** One round of a scenario's work; leaves nothing behind that the next round would see. */
-  @FunctionalInterface
-  interface Round {
-    void run();
-  }
-
   private SteadyWarmup() {}
+
+  /**
+   * Runs rounds of {@code work} on a queue of its own each, dropped after the round, until steady.
+   *
+   * @param figure the figure warmed up for, as the progress lines name it; also the start of the
+   *     queues' names
+   * @param operations the operations {@code work} does in one round
+   */
+  static void onFreshQueues(
+      BenchContext context, String figure, int operations, Consumer<QueueName> work) {
+    run(
+        context,
+        figure,
+        operations,
+        () -> {
+          QueueName queue = context.freshQueue(figure + "-warmup");
+          work.accept(queue);
+          context.redis().dropQueue(queue);
+        });
+  }
 
   /**
    * Runs {@code round}, each of {@code operations} operations, until steady (see the class).
    *
    * @param figure the figure warmed up for, as the progress lines name it
+   * @param round one round of the scenario's work, leaving nothing behind that the next would see
    */
-  static void run(BenchContext context, String figure, int operations, Round round) {
+  static void run(BenchContext context, String figure, int operations, Runnable round) {
     Counts counts = context.counts();
     long begin = System.nanoTime();
     long minimum = begin + counts.warmupMinSeconds() * 1_000_000_000L;

@@ -51,17 +51,6 @@ final class ConstantStatements {
   }
 
   /**
-   * Whether the assignment {@code names = value} gives values that are the same at every call.
-   *
-   * @param names the names the statement declares
-   * @param assignment the statement as an assignment ({@code a, b = x, y}), possibly several lines
-   * @param script the whole script (helpers and body), where every use of the names is
-   */
-  static boolean holdsConstants(List<String> names, String assignment, String script) {
-    return new ConstantStatements(script).holdsConstants(names, assignment);
-  }
-
-  /**
    * Whether the assignment {@code names = value}, a statement of this script, gives values that are
    * the same at every call.
    *

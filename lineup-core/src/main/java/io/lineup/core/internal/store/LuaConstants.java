@@ -130,7 +130,7 @@ final class LuaConstants {
   }
 
   /** A letter, digit or underscore: what a regular expression's {@code \w} matches. */
-  static boolean isWordChar(char c) {
+  private static boolean isWordChar(char c) {
     return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_';
   }
 

@@ -75,6 +75,6 @@ class ConstantStatementsTest {
   }
 
   private static boolean holds(List<String> names, String assignment, String script) {
-    return ConstantStatements.holdsConstants(names, assignment, script);
+    return new ConstantStatements(script).holdsConstants(names, assignment);
   }
 }
