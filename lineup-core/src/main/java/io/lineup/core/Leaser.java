@@ -1,5 +1,6 @@
 package io.lineup.core;
 
+import io.lineup.core.internal.store.PendingLease;
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.RedisStore.Ack;
 import io.lineup.core.internal.store.ScriptCode;
@@ -35,6 +36,11 @@ final class Leaser {
    */
   LeaseReply leaseOnce(QueueName queue, int count, List<Ack> acks) {
     return store.lease(queue, count, acks);
+  }
+
+  /** {@link #leaseOnce} sent without waiting; its reply is read by {@link PendingLease#await()}. */
+  PendingLease sendLease(QueueName queue, int count, List<Ack> acks) {
+    return store.sendLease(queue, count, acks);
   }
 
   /**

@@ -1,11 +1,14 @@
 package io.lineup.core;
 
+import io.lineup.core.internal.store.PendingLease;
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.RedisStore.Ack;
 import io.lineup.core.internal.store.ScriptCode;
 import io.lineup.core.internal.store.ScriptReplies.LeaseReply;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,16 +26,24 @@ import org.slf4j.LoggerFactory;
  * Runs a {@link JobHandler} for the jobs of one queue, {@code concurrency} at a time, each on its
  * own virtual thread.
  *
- * <p>One fetch loop leases as many jobs as there are free slots; acks of finished jobs ride on the
- * next lease call, so a busy worker costs one script call per batch rather than two per job. When
- * the queue is empty the loop blocks on the queue's wake-up list (it is woken when a job arrives,
- * and on time when a delayed job falls due) and finished jobs are acked directly. Leases are
- * extended while handlers run. {@link #close()} stops leasing, lets running handlers finish within
- * the shutdown grace, then interrupts them and releases their jobs back to their place in line.
+ * <p>One fetch loop leases as many jobs as there are free slots, with up to two lease calls on
+ * their way (the second sent while Redis runs the first, once half the slots are free for it); acks
+ * of finished jobs ride on the next lease call, so a busy worker costs one script call per batch
+ * rather than two per job. When the queue is empty the loop blocks on the queue's wake-up list (it
+ * is woken when a job arrives, and on time when a delayed job falls due) and finished jobs are
+ * acked directly. Leases are extended while handlers run. {@link #close()} stops leasing, lets
+ * running handlers finish within the shutdown grace, then interrupts them and releases their jobs
+ * back to their place in line.
  */
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
   private static final long MAX_BACKOFF_MS = 1000;
+
+  /**
+   * Lease calls one worker has on their way at most. With one at a time, Redis stood idle for about
+   * a fifth of a busy drain while the worker unpacked each reply and started its jobs.
+   */
+  static final int LEASE_CALLS_IN_FLIGHT = 2;
 
   private final Leaser leaser;
   private final RedisStore store;
@@ -107,34 +118,119 @@ public final class Worker implements AutoCloseable {
     return failed.get();
   }
 
+  /**
+   * The fetch loop. It keeps up to {@link #LEASE_CALLS_IN_FLIGHT} lease calls on their way: while
+   * Redis runs one, the loop starts the jobs of the one before and sends the next as soon as the
+   * slots it would fill are free, so Redis finds the next call waiting instead of standing idle
+   * while the worker unpacks jobs. A second call goes out only when at least half the slots are
+   * free for it (so a worker of concurrency 1 makes one call at a time, as it always did). Replies
+   * are read in the order the calls were sent, which is the order Redis ran them, so jobs start in
+   * the order they were leased.
+   */
   private void fetchLoop() {
+    Deque<PendingLease> calls = new ArrayDeque<>();
     long backoff = 0;
+    boolean drained = false;
+    long waitHint = -1;
     while (leasing) {
-      int free = options.concurrency() - running.size();
-      List<Ack> acks = drainAcks();
-      if (free <= 0 && acks.isEmpty()) {
+      if (!drained) {
+        PendingLease sent;
+        try {
+          sent = sendIfWorthIt(calls);
+        } catch (RuntimeException e) {
+          backoff = backOff(backoff, e);
+          continue;
+        }
+        if (sent != null) {
+          calls.add(sent);
+          continue;
+        }
+      }
+      PendingLease head = calls.peek();
+      if (head == null) {
+        if (drained) {
+          drained = false;
+          idle(waitHint);
+        } else {
+          awaitFreeSlot();
+        }
+        continue;
+      }
+      if (!head.isDone() && calls.size() < LEASE_CALLS_IN_FLIGHT && !drained) {
+        // Woken by a freed slot (perhaps enough for the next call) or by this call's reply.
         awaitFreeSlot();
         continue;
       }
-      LeaseReply attempt;
+      calls.poll();
+      LeaseReply reply;
       try {
-        attempt = leaser.leaseOnce(queue, Math.max(0, free), acks);
+        reply = head.await();
         backoff = 0;
       } catch (RuntimeException e) {
-        pendingAcks.addAll(acks);
-        backoff = Math.min(MAX_BACKOFF_MS, Math.max(10, backoff * 2));
-        LOG.debug("Lease from {} failed, retrying in {} ms: {}", queue, backoff, e.getMessage());
-        sleep(backoff);
+        pendingAcks.addAll(head.acks());
+        backoff = backOff(backoff, e);
         continue;
       }
-      report(acks, attempt.ackCodes());
-      for (LeasedJob job : attempt.jobs()) {
+      report(head.acks(), reply.ackCodes());
+      for (LeasedJob job : reply.jobs()) {
         dispatch(job);
       }
-      if (attempt.jobs().isEmpty() && free > 0) {
-        idle(attempt.waitMicros());
+      // An empty answer to a call that asked for jobs: wait for a job to arrive (after the
+      // calls still on their way) instead of asking again at once.
+      drained = reply.jobs().isEmpty() && head.count() > 0;
+      waitHint = reply.waitMicros();
+    }
+    // Calls sent before close() may have leased jobs: start them (close() gives them the grace
+    // and then releases them) rather than leave them leased until their lease ends.
+    for (PendingLease call : calls) {
+      try {
+        LeaseReply reply = call.await();
+        report(call.acks(), reply.ackCodes());
+        reply.jobs().forEach(this::dispatch);
+      } catch (RuntimeException e) {
+        pendingAcks.addAll(call.acks());
       }
     }
+  }
+
+  /**
+   * Sends the next lease call, carrying the waiting acks, when there is room for one: with no call
+   * on its way, when a slot is free or an ack waits; with one on its way, when at least half the
+   * slots are free besides those it asked for.
+   *
+   * @return the call sent, or null when none was worth sending
+   */
+  private PendingLease sendIfWorthIt(Deque<PendingLease> calls) {
+    if (calls.size() >= LEASE_CALLS_IN_FLIGHT) {
+      return null;
+    }
+    int asked = 0;
+    for (PendingLease call : calls) {
+      asked += call.count();
+    }
+    int free = options.concurrency() - running.size() - asked;
+    if (!calls.isEmpty() && free < Math.max(1, options.concurrency() / 2)) {
+      return null;
+    }
+    List<Ack> acks = drainAcks();
+    if (free <= 0 && acks.isEmpty()) {
+      return null;
+    }
+    try {
+      PendingLease call = leaser.sendLease(queue, Math.max(0, free), acks);
+      call.whenDone(slotFreed::release);
+      return call;
+    } catch (RuntimeException e) {
+      pendingAcks.addAll(acks);
+      throw e;
+    }
+  }
+
+  private long backOff(long backoff, RuntimeException e) {
+    long next = Math.min(MAX_BACKOFF_MS, Math.max(10, backoff * 2));
+    LOG.debug("Lease from {} failed, retrying in {} ms: {}", queue, next, e.getMessage());
+    sleep(next);
+    return next;
   }
 
   /** Blocks until woken, or for the lease script's wait hint (µs, -1 none) or the idle wait. */

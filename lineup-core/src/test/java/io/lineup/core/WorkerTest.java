@@ -54,6 +54,40 @@ abstract class WorkerTest extends EngineSuite {
   }
 
   @Test
+  void closingABusyWorkerLeavesNoJobLeasedAndHandlesNoJobTwice() {
+    QueueName queue = aFreshQueue();
+    Map<String, AtomicInteger> handledTimes = new ConcurrentHashMap<>();
+    try (Lineup lineup = anEngine()) {
+      int total = 5_000;
+      for (int from = 0; from < total; from += 500) {
+        lineup.publishAll(queue, someJobs(500, "busy" + from + "-"));
+      }
+      // A no-op handler keeps both lease calls on their way most of the time, so the close
+      // below finds calls whose jobs are leased but not yet started.
+      Worker worker =
+          lineup
+              .worker(
+                  queue,
+                  job -> {
+                    handledTimes
+                        .computeIfAbsent(job.id(), id -> new AtomicInteger())
+                        .incrementAndGet();
+                    return null;
+                  },
+                  WorkerOptions.defaults().withConcurrency(64))
+              .start();
+      await().atMost(Duration.ofSeconds(30)).until(() -> handledTimes.size() >= 1_000);
+      worker.close();
+
+      QueueStats stats = lineup.stats(queue);
+      assertThat(stats.leased()).isZero();
+      assertThat(stats.ready() + handledTimes.size()).isEqualTo(total);
+      assertThat(handledTimes.values()).allSatisfy(times -> assertThat(times.get()).isEqualTo(1));
+      assertThat(stats.counters().getOrDefault("acked", 0L)).isEqualTo(handledTimes.size());
+    }
+  }
+
+  @Test
   void aFailingHandlerIsRetriedByTheQueuePolicyThenDeadLetteredAndRetryLaterSetsTheDelay() {
     QueueName queue = aFreshQueue();
     Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();

@@ -184,15 +184,36 @@ public final class RedisStore implements AutoCloseable {
    * jobs (0 = only settle).
    */
   public LeaseReply lease(QueueName queue, int count, List<Ack> acks) {
-    Args args = new Args(5 + acks.size() * 3);
     String nonce = LeaseNonce.next();
+    return ScriptReplies.lease(
+        queue, run(ScriptLibrary.LEASE, queue, leaseArguments(count, acks, nonce)), nonce);
+  }
+
+  /**
+   * Sends the call {@link #lease} makes without waiting for its reply, which {@link
+   * PendingLease#await()} reads later. Calls sent on one engine reach Redis in the order sent.
+   */
+  public PendingLease sendLease(QueueName queue, int count, List<Ack> acks) {
+    String nonce = LeaseNonce.next();
+    Args args = leaseArguments(count, acks, nonce);
+    return new PendingLease(
+        gateway,
+        queue,
+        nonce,
+        count,
+        acks,
+        gateway.runAsync(ScriptLibrary.LEASE, KeySpace.queueKeys(queue), args.toArray()));
+  }
+
+  private Args leaseArguments(int count, List<Ack> acks, String nonce) {
+    Args args = new Args(5 + acks.size() * 3);
     args.add(now())
         .add(count)
         .add(nonce)
         .add(ThreadLocalRandom.current().nextDouble())
         .add(acks.size());
     addAcks(args, acks);
-    return ScriptReplies.lease(queue, run(ScriptLibrary.LEASE, queue, args), nonce);
+    return args;
   }
 
   /** Settles acks of one queue in one script call without blocking; codes in ack order. */
