@@ -184,9 +184,7 @@ public final class RedisStore implements AutoCloseable {
    * jobs (0 = only settle).
    */
   public LeaseReply lease(QueueName queue, int count, List<Ack> acks) {
-    String nonce = LeaseNonce.next();
-    return ScriptReplies.lease(
-        queue, run(ScriptLibrary.LEASE, queue, leaseArguments(count, acks, nonce)), nonce);
+    return sendLease(queue, count, acks).await();
   }
 
   /**
@@ -195,17 +193,6 @@ public final class RedisStore implements AutoCloseable {
    */
   public PendingLease sendLease(QueueName queue, int count, List<Ack> acks) {
     String nonce = LeaseNonce.next();
-    Args args = leaseArguments(count, acks, nonce);
-    return new PendingLease(
-        gateway,
-        queue,
-        nonce,
-        count,
-        acks,
-        gateway.runAsync(ScriptLibrary.LEASE, KeySpace.queueKeys(queue), args.toArray()));
-  }
-
-  private Args leaseArguments(int count, List<Ack> acks, String nonce) {
     Args args = new Args(5 + acks.size() * 3);
     args.add(now())
         .add(count)
@@ -213,7 +200,13 @@ public final class RedisStore implements AutoCloseable {
         .add(ThreadLocalRandom.current().nextDouble())
         .add(acks.size());
     addAcks(args, acks);
-    return args;
+    return new PendingLease(
+        gateway,
+        queue,
+        nonce,
+        count,
+        acks,
+        gateway.runAsync(ScriptLibrary.LEASE, KeySpace.queueKeys(queue), args.toArray()));
   }
 
   /** Settles acks of one queue in one script call without blocking; codes in ack order. */
