@@ -114,6 +114,15 @@ public final class Archiver implements AutoCloseable {
   }
 
   /**
+   * Whether {@link #enable} has switched archiving on for the queue (and not been forgotten since:
+   * the list is cleared now and then, so that a queue whose settings were dropped is switched on
+   * again). Never blocks.
+   */
+  public boolean isEnabled(QueueName queue) {
+    return enabled.contains(queue);
+  }
+
+  /**
    * Switches archiving on for a queue now (the archiver also finds new queues by itself, within a
    * second). Called before the first publish to a queue, so its first jobs are archived too.
    */

@@ -132,10 +132,12 @@ public final class Lineup implements AutoCloseable {
   }
 
   /**
-   * Publishes one job without blocking: many can be in flight on the one connection. Arguments are
-   * checked before anything is sent ({@link InvalidArgumentException} is thrown at once); the
-   * future fails with {@link RedisUnavailableException} or {@link LineupException} as the cause of
-   * a {@link java.util.concurrent.CompletionException}.
+   * Publishes one job without blocking the calling thread: many can be in flight on the one
+   * connection. Arguments are checked before anything is sent ({@link InvalidArgumentException} is
+   * thrown at once); the future fails with {@link RedisUnavailableException} or {@link
+   * LineupException} as the cause of a {@link java.util.concurrent.CompletionException}. It has no
+   * deadline of its own: it completes when Redis answers or the connection fails ({@link
+   * #publishAllBounded} adds one).
    */
   public CompletableFuture<PublishResult> publishAsync(QueueName queue, NewJob job) {
     return publisher.publishAsync(queue, List.of(job), null).thenApply(results -> results.get(0));
@@ -145,6 +147,21 @@ public final class Lineup implements AutoCloseable {
   public CompletableFuture<List<PublishResult>> publishAllAsync(
       QueueName queue, List<NewJob> jobs) {
     return publisher.publishAsync(queue, jobs, null);
+  }
+
+  /**
+   * {@link #publishAllAsync(QueueName, List)} bounded in time as {@link #publishAll} waits: the
+   * future also fails with {@link RedisUnavailableException} (as the cause) when Redis does not
+   * answer within the command timeout, plus {@link Durability#DEFAULT_TIMEOUT} when the queue's
+   * publishes wait for replicas; the jobs may still be written after that. For callers that must
+   * neither block nor wait without end, such as a server answering requests on an event loop. Never
+   * blocks; no timer is made per call when the publish waits for no replicas.
+   *
+   * @throws InvalidArgumentException when any job is invalid (nothing is written)
+   */
+  public CompletableFuture<List<PublishResult>> publishAllBounded(
+      QueueName queue, List<NewJob> jobs) {
+    return publisher.publishWithin(queue, jobs, null);
   }
 
   /**

@@ -57,12 +57,31 @@ final class Publisher {
   CompletableFuture<List<PublishResult>> publishAsync(
       QueueName queue, List<NewJob> jobs, Durability durability) {
     long payloadBytes = check(jobs);
-    engine.store().register(queue);
+    // Not waited for: the publish follows it on the same connection, and this must not block.
+    engine.store().registerWithoutWaiting(queue);
     if (durability != null) {
       return send(queue, jobs, payloadBytes, durability);
     }
     return defaults.inOrder(
         queue, n -> send(queue, jobs, payloadBytes, Durability.replicas(n)), AFTER_READ);
+  }
+
+  /**
+   * {@link #publishAsync} bounded in time as {@link #publish} waits: the future fails with {@link
+   * RedisUnavailableException} (as the cause) when Redis does not answer within the command
+   * timeout, plus the replicas' timeout when the publish waits for replicas. Never blocks.
+   *
+   * @param durability null: the queue's {@code durableReplicas}
+   */
+  CompletableFuture<List<PublishResult>> publishWithin(
+      QueueName queue, List<NewJob> jobs, Durability durability) {
+    CompletableFuture<List<PublishResult>> answer = publishAsync(queue, jobs, durability);
+    boolean noWait = durability == null ? defaults.knownNone(queue) : durability.replicas() == 0;
+    Duration extra =
+        noWait
+            ? Duration.ZERO
+            : durability == null ? Durability.DEFAULT_TIMEOUT : durability.timeout();
+    return engine.store().within(answer, extra);
   }
 
   /** Forgets what is known of the queue's settings after this engine changed them. */

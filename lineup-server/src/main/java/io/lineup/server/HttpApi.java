@@ -70,11 +70,9 @@ final class HttpApi implements AutoCloseable {
             authenticator, metrics, draining, settings.metricsPublic(), settings.logRequests());
     // The routes that have a lane action are served on the core lane (without a query); every
     // other request passes through the lane to the servlet layer.
-    CoreLane lane =
-        new CoreLane(
-            routes.stream().filter(route -> route.lane() != null).map(HttpApi::laneRoute).toList(),
-            gate,
-            maxBodyBytes);
+    List<LaneRoute> laneRoutes =
+        routes.stream().filter(route -> route.lane() != null).map(HttpApi::laneRoute).toList();
+    CoreLane lane = new CoreLane(laneRoutes, gate, maxBodyBytes);
     this.app =
         Javalin.create(config -> {
           config.jetty.threadPool = threadPool();
@@ -90,8 +88,12 @@ final class HttpApi implements AutoCloseable {
           // and its lookups were about 4 % of the server's CPU samples per publish.
           config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(0));
           config.jetty.addConnector((server, http) -> {
+            // Every connection starts on the lane connection, which serves the lane's plain
+            // requests itself and hands the connection to Jetty's HTTP/1.1 at anything else.
+            HttpConnectionFactory jetty = new HandedOverHttpConnectionFactory(http);
             ServerConnector connector =
-                new ServerConnector(server, new HttpConnectionFactory(http));
+                new ServerConnector(
+                    server, new LaneConnectionFactory(laneRoutes, gate, jetty), jetty);
             connector.setHost(settings.host());
             connector.setPort(settings.port());
             connector.setAcceptQueueSize(ACCEPT_QUEUE);

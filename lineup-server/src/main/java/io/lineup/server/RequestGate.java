@@ -66,6 +66,37 @@ final class RequestGate {
   }
 
   /**
+   * {@link #open} for a request served without blocking, whose work hops between threads: the id,
+   * put in the logging context only by {@link #resume} on the thread that logs.
+   */
+  String idOf(String callerId) {
+    return RequestIds.accept(callerId);
+  }
+
+  /** Puts a request's id in this thread's logging context, until {@link #close}. */
+  void resume(String id) {
+    MDC.put(RequestIds.MDC_KEY, id);
+  }
+
+  /**
+   * {@link #authorize} for a route that needs a token, as far as it goes without reading the token
+   * store. Never blocks.
+   *
+   * @return the caller, or null when only the token store can tell who it is (then call {@link
+   *     #authorize} on a thread that may block)
+   * @throws ApiException 401, 403 or 400 as {@link #authorize}, for what is known without the store
+   */
+  Principal authorizeLocally(String authorization, Access access, Supplier<String> namespace) {
+    Principal principal = authenticator.authenticateLocally(authorization);
+    if (principal == null) {
+      return null;
+    }
+    String ns = access.kind() == Access.Kind.NAMESPACE ? namespace.get() : null;
+    Authenticator.authorize(principal, access, ns);
+    return principal;
+  }
+
+  /**
    * Whether this request is refused because the shutdown has begun ({@code /health} never is). The
    * caller answers {@code Connection: close} and throws {@link #shuttingDown()}.
    */

@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * HTTP over a plain socket, for what a normal client cannot do: malformed requests, and closing the
@@ -93,6 +95,60 @@ final class RawHttp implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Reads {@code count} answers in a row (each with a Content-Length, as the API's are), or as many
+   * as came before the server closed the connection or the read timed out.
+   */
+  List<String> answers(int count) {
+    List<String> answers = new ArrayList<>();
+    try {
+      InputStream in = socket.getInputStream();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      try {
+        while (answers.size() < count) {
+          String text = out.toString(StandardCharsets.ISO_8859_1);
+          int length = completeLength(text);
+          if (length > 0) {
+            answers.add(new String(out.toByteArray(), 0, length, StandardCharsets.UTF_8));
+            byte[] rest = java.util.Arrays.copyOfRange(out.toByteArray(), length, out.size());
+            out.reset();
+            out.write(rest);
+            continue;
+          }
+          int n = in.read(buffer);
+          if (n == -1) {
+            break;
+          }
+          out.write(buffer, 0, n);
+        }
+      } catch (java.net.SocketTimeoutException timedOut) {
+        // What arrived is all there is.
+      }
+      return answers;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The length of the first whole answer (with a Content-Length) at the start of text, or 0. */
+  private static int completeLength(String text) {
+    int headersEnd = text.indexOf("\r\n\r\n");
+    if (headersEnd < 0) {
+      return 0;
+    }
+    String headers = text.substring(0, headersEnd).toLowerCase(java.util.Locale.ROOT);
+    int at = headers.indexOf("content-length:");
+    if (at < 0) {
+      return 0;
+    }
+    int end = headers.indexOf("\r\n", at);
+    int length =
+        Integer.parseInt(headers.substring(at + 15, end < 0 ? headers.length() : end).trim());
+    int whole = headersEnd + 4 + length;
+    return text.length() >= whole ? whole : 0;
   }
 
   /**

@@ -14,6 +14,7 @@ import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.RequestBody;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /** Publish, read and cancel jobs. */
 public final class JobHandlers {
@@ -50,6 +51,25 @@ public final class JobHandlers {
   }
 
   /**
+   * {@code POST /v1/queues/{ns}/{queue}/jobs} started without blocking, for the lane connection:
+   * answers as {@link #publishOnLane} does, or declines (null) when the queue's first publish
+   * through this server must first switch its archiving on (a Redis round trip).
+   */
+  public CompletableFuture<LaneAction.Answer> startOnLane(
+      String ns, String queue, LaneAction.Body body, Principal principal) {
+    QueueName name = PathNames.queue(PathNames.namespace(ns), queue);
+    if (!api.archive().readyFor(name)) {
+      return null;
+    }
+    JsonNode json = body.json(PAYLOAD_FIELD);
+    List<NewJob> jobs = reader.read(json, principal);
+    boolean many = json.isArray();
+    return api.lineup()
+        .publishAllBounded(name, jobs)
+        .thenApply(results -> new LaneAction.Answer(201, answer(many, results)));
+  }
+
+  /**
    * Publishes what a request asks for, however it came in (the route above, or the server's core
    * lane, which serves this route without the servlet layer).
    *
@@ -68,24 +88,25 @@ public final class JobHandlers {
       QueueName queue, Durability durability, JsonNode body, Principal principal) {
     List<NewJob> jobs = reader.read(body, principal);
     api.archive().beforePublish(queue);
-    if (body.isArray()) {
-      List<PublishResult> results =
-          durability == null
-              ? api.lineup().publishAll(queue, jobs)
-              : api.lineup().publishAll(queue, jobs, durability);
-      return Json.writeWith(g -> {
-        g.writeStartArray();
-        for (PublishResult result : results) {
-          Views.writePublished(g, result);
-        }
-        g.writeEndArray();
-      });
-    }
-    PublishResult result =
+    List<PublishResult> results =
         durability == null
-            ? api.lineup().publish(queue, jobs.get(0))
-            : api.lineup().publish(queue, jobs.get(0), durability);
-    return Json.writeWith(g -> Views.writePublished(g, result));
+            ? api.lineup().publishAll(queue, jobs)
+            : api.lineup().publishAll(queue, jobs, durability);
+    return answer(body.isArray(), results);
+  }
+
+  /** The publish's answer: the job's view, or an array of them when the body was an array. */
+  private static byte[] answer(boolean many, List<PublishResult> results) {
+    if (!many) {
+      return Json.writeWith(g -> Views.writePublished(g, results.get(0)));
+    }
+    return Json.writeWith(g -> {
+      g.writeStartArray();
+      for (PublishResult result : results) {
+        Views.writePublished(g, result);
+      }
+      g.writeEndArray();
+    });
   }
 
   /** {@code GET /v1/queues/{ns}/{queue}/jobs/{id}}. */

@@ -64,6 +64,14 @@ public final class JobArchive implements AutoCloseable {
   }
 
   /**
+   * Whether a publish to the queue may skip {@link #beforePublish}: archiving is off, or already on
+   * for the queue. Never blocks.
+   */
+  public boolean readyFor(QueueName queue) {
+    return archive == null || archive.archiver().isEnabled(queue);
+  }
+
+  /**
    * Switches archiving on for a queue before something is published to it through this server, so
    * that its first jobs are archived too. Does nothing when archiving is off.
    */

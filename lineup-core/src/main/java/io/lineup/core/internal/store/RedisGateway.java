@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -463,6 +464,56 @@ public final class RedisGateway implements AutoCloseable {
       await(commands.sadd(KeySpace.QUEUE_REGISTRY, member.getBytes(StandardCharsets.UTF_8)));
       registered.add(member);
     }
+  }
+
+  /**
+   * {@link #register} without waiting: the first time this engine meets the queue, the registry's
+   * {@code SADD} is sent and the queue counts as known once it is answered (until then every call
+   * sends it again, which changes nothing). For the paths that must not block, whose next command
+   * (a publish) follows it on the same connection.
+   */
+  public void registerWithoutWaiting(QueueName queue) {
+    String member = KeySpace.registryMember(queue);
+    if (!registered.contains(member)) {
+      commands
+          .sadd(KeySpace.QUEUE_REGISTRY, member.getBytes(StandardCharsets.UTF_8))
+          .thenRun(() -> registered.add(member));
+    }
+  }
+
+  /**
+   * {@code reply} bounded in time: the returned future fails with {@link RedisUnavailableException}
+   * (as the cause of a {@link java.util.concurrent.CompletionException}) when no answer came within
+   * the command timeout plus {@code extra}, and otherwise completes as {@code reply} does. Without
+   * {@code extra} no timer is made: the reply joins the replies the engine's one deadline thread
+   * watches.
+   *
+   * @param extra how much longer than the command timeout Redis may take on purpose (a {@code
+   *     WAIT}); zero for none
+   */
+  public <T> CompletableFuture<T> within(CompletableFuture<T> reply, Duration extra) {
+    if (reply.isDone()) {
+      return reply;
+    }
+    CompletableFuture<T> bounded;
+    if (extra.isZero()) {
+      deadlines.watch(reply);
+      bounded = reply;
+    } else {
+      bounded = reply.orTimeout(commandTimeout.plus(extra).toMillis(), TimeUnit.MILLISECONDS);
+    }
+    return bounded.handle((value, error) -> {
+      if (error == null) {
+        return value;
+      }
+      Throwable cause = unwrap(error);
+      if (cause instanceof ReplyDeadlines.Overdue || cause instanceof TimeoutException) {
+        throw new CompletionException(unanswered(new TimeoutException(cause.getMessage())));
+      }
+      throw error instanceof CompletionException completion
+          ? completion
+          : new CompletionException(error);
+    });
   }
 
   /** Whether a queue is in the registry (one SISMEMBER). */

@@ -418,6 +418,19 @@ public final class RedisStore implements AutoCloseable {
     gateway.register(queue);
   }
 
+  /** Registers the queue without waiting; see {@link RedisGateway#registerWithoutWaiting}. */
+  public void registerWithoutWaiting(QueueName queue) {
+    gateway.registerWithoutWaiting(queue);
+  }
+
+  /**
+   * {@code reply} failed with {@link io.lineup.core.RedisUnavailableException} when it takes longer
+   * than the command timeout plus {@code extra}; see {@link RedisGateway#within}.
+   */
+  public <T> CompletableFuture<T> within(CompletableFuture<T> reply, Duration extra) {
+    return gateway.within(reply, extra);
+  }
+
   /** Whether a queue is in the registry. */
   public boolean isRegistered(QueueName queue) {
     return gateway.isRegistered(queue);
