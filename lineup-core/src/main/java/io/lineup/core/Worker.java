@@ -266,7 +266,8 @@ public final class Worker implements AutoCloseable {
     run.thread = Thread.currentThread();
     LeasedJob job = run.job;
     // The ack or nack is queued or sent before the slot is freed, so close(), which waits for
-    // the slots, never returns while a settlement is still on its way.
+    // the slots, never returns while a settlement is still on its way: an ack this thread sends
+    // itself (the fetcher idles, or the worker is closing) is sent before its slot is freed.
     try {
       byte[] result = handler.handle(job);
       handled.incrementAndGet();
@@ -274,10 +275,10 @@ public final class Worker implements AutoCloseable {
       if (!run.released) {
         pendingAcks.add(new Ack(job.id(), job.token(), result));
       }
-      freeSlot(run);
       if (fetchBlocked || !leasing) {
         flushAcks();
       }
+      freeSlot(run);
     } catch (Throwable error) {
       failed.incrementAndGet();
       stopHeartbeat(run);

@@ -73,6 +73,7 @@ final class HttpApi implements AutoCloseable {
     List<LaneRoute> laneRoutes =
         routes.stream().filter(route -> route.lane() != null).map(HttpApi::laneRoute).toList();
     CoreLane lane = new CoreLane(laneRoutes, gate, maxBodyBytes);
+
     this.app =
         Javalin.create(config -> {
           config.jetty.threadPool = threadPool();
@@ -140,6 +141,18 @@ final class HttpApi implements AutoCloseable {
   /** The port it listens on. */
   int port() {
     return app.port();
+  }
+
+  /** Requests the lane connections are serving now. */
+  int laneRequestsInProgress() {
+    int serving = 0;
+    for (Connector connector : app.jettyServer().server().getConnectors()) {
+      LaneConnectionFactory lane = connector.getConnectionFactory(LaneConnectionFactory.class);
+      if (lane != null) {
+        serving += lane.inProgress();
+      }
+    }
+    return serving;
   }
 
   /** Stops accepting new connections; requests on open connections still run. */

@@ -264,6 +264,11 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
   /** Records the request and writes its answer; the next request is read once it is written. */
   private void finish(LaneHead head, String id, long start, LaneAction.Answer answer) {
     RequestGate gate = factory.gate();
+    if (gate.refuses(head.path())) {
+      // The shutdown began while it was served: the last answer on this connection, so that the
+      // server's graceful stop, which waits for connections to close, need not wait any longer.
+      closeAfter = true;
+    }
     gate.resume(id);
     gate.close(
         "POST", head.route().template(), head.path(), answer.status(), System.nanoTime() - start);

@@ -1,22 +1,21 @@
 package io.lineup.server;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.AbstractConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.util.component.Graceful;
 
 /**
  * Makes the {@link LaneConnection} every new connection starts with, ahead of Jetty's HTTP/1.1
- * connection factory (which takes a connection over when the lane hands it on). Counts the requests
- * the lane connections are serving, so that Jetty's graceful stop waits for them as it waits for
- * its own.
+ * connection factory (which takes a connection over when the lane hands it on), and counts the
+ * requests the lane connections are serving. Jetty's graceful stop waits for the connector's
+ * connections to close (up to the shutdown grace); a lane connection closes after the answer it
+ * writes once the shutdown has begun.
  */
-final class LaneConnectionFactory extends AbstractConnectionFactory implements Graceful {
+final class LaneConnectionFactory extends AbstractConnectionFactory {
   /** The protocol name this factory is found by in the connector. */
   static final String PROTOCOL = "lineup-lane";
 
@@ -31,7 +30,6 @@ final class LaneConnectionFactory extends AbstractConnectionFactory implements G
   private final RequestGate gate;
   private final LaneRequestParser parser;
   private final AtomicInteger inProgress = new AtomicInteger();
-  private volatile CompletableFuture<Void> shutdown;
 
   /**
    * @param routes the lane's routes
@@ -67,32 +65,16 @@ final class LaneConnectionFactory extends AbstractConnectionFactory implements G
     return parser;
   }
 
+  /** Lane requests being served now. */
+  int inProgress() {
+    return inProgress.get();
+  }
+
   void requestStarted() {
     inProgress.incrementAndGet();
   }
 
   void requestEnded() {
-    if (inProgress.decrementAndGet() == 0) {
-      CompletableFuture<Void> waiting = shutdown;
-      if (waiting != null) {
-        waiting.complete(null);
-      }
-    }
-  }
-
-  /** Done when no lane request is in progress (new ones are refused by then: the gate drains). */
-  @Override
-  public CompletableFuture<Void> shutdown() {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    shutdown = done;
-    if (inProgress.get() == 0) {
-      done.complete(null);
-    }
-    return done;
-  }
-
-  @Override
-  public boolean isShutdown() {
-    return shutdown != null;
+    inProgress.decrementAndGet();
   }
 }

@@ -219,6 +219,11 @@ public final class LineupServer implements AutoCloseable {
     return host + "-" + ProcessHandle.current().pid();
   }
 
+  /** Publishes and submits the publish lane is serving now (read, not yet answered). */
+  int laneRequestsInProgress() {
+    return http.laneRequestsInProgress();
+  }
+
   /** Long-polls waiting now. */
   public int waitingLeases() {
     return waiters.count();

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -73,6 +76,77 @@ class ShutdownTest {
           .as("exit code after SIGTERM; output:%n%s", String.join("\n", process.lines()))
           .isZero();
       assertThat(process.lines()).anyMatch(line -> line.contains("Lineup stopped"));
+    }
+  }
+
+  @Test
+  void aPublishTheLaneIsServingWhenTheShutdownBeginsIsAnsweredBeforeTheServerStops()
+      throws Exception {
+    LineupServer server = servers.startAnother();
+    Api api = Api.adminOf(server);
+    assertThat(api.post("/v1/queues/stop/lane/jobs", "{\"payload\": 0}").status()).isEqualTo(201);
+    Thread busy = keepRedisBusy(Duration.ofMillis(3500));
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      // Started on the lane, then waiting for Redis, which runs a script for 3.5 s: longer than
+      // the rest of the shutdown takes, within the command timeout (5 s).
+      http.post(
+          "/v1/queues/stop/lane/jobs",
+          LineupServerExtension.ADMIN_TOKEN,
+          "{\"id\": \"late\", \"payload\": 1}");
+      await().atMost(Duration.ofSeconds(5)).until(() -> server.laneRequestsInProgress() == 1);
+      CompletableFuture<Void> closed = CompletableFuture.runAsync(server::close);
+
+      List<String> answers = http.answers(1);
+
+      assertThat(answers)
+          .singleElement()
+          .asString()
+          .startsWith("HTTP/1.1 201")
+          .as("the last answer on this connection")
+          .containsIgnoringCase("Connection: close");
+      assertThat(http.closedByServerWithin(Duration.ofSeconds(5))).isTrue();
+      // Well within the shutdown grace (10 s), which an open connection would hold it for.
+      closed.get(5, TimeUnit.SECONDS);
+    } finally {
+      busy.join();
+    }
+  }
+
+  /** Keeps the servers' Redis inside a script for {@code busy}; join the thread to wait for it. */
+  private static Thread keepRedisBusy(Duration busy) {
+    Thread spin =
+        Thread.ofVirtual()
+            .start(() -> {
+              RedisClient client = RedisClient.create(servers.redis().uri());
+              try (var connection = client.connect()) {
+                connection
+                    .sync()
+                    .eval(
+                        "local function ms() local t = redis.call('TIME') return t[1] * 1000 +"
+                            + " t[2] / 1000 end local start = ms() while ms() - start <"
+                            + " tonumber(ARGV[1]) do end return 1",
+                        ScriptOutputType.INTEGER,
+                        new String[0],
+                        Long.toString(busy.toMillis()));
+              } finally {
+                client.shutdown();
+              }
+            });
+    await().atMost(Duration.ofSeconds(5)).until(ShutdownTest::redisIsBusy);
+    return spin;
+  }
+
+  /** Whether Redis leaves a PING unanswered for 200 ms: it is inside a script. */
+  private static boolean redisIsBusy() throws java.io.IOException {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", servers.redisProcess().port())) {
+      socket.setSoTimeout(200);
+      socket
+          .getOutputStream()
+          .write("PING\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      socket.getInputStream().read();
+      return false;
+    } catch (java.net.SocketTimeoutException e) {
+      return true;
     }
   }
 
