@@ -15,11 +15,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
 
@@ -45,7 +47,21 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
   private static final ThreadFactory BLOCKING =
       Thread.ofVirtual().name("lineup-lane-request").factory();
 
-  private final LaneConnectionFactory factory;
+  /**
+   * What every lane connection of a connector shares.
+   *
+   * @param gate what every request passes
+   * @param parser reads the heads
+   * @param http the factory of the Jetty connection a connection is handed to
+   * @param serving the count of lane requests being served (read, not yet answered)
+   */
+  record Parts(
+      RequestGate gate,
+      LaneRequestParser parser,
+      HttpConnectionFactory http,
+      AtomicInteger serving) {}
+
+  private final Parts parts;
   private final Connector connector;
   private final Callback readable = new Readable();
   private ByteBuffer in;
@@ -54,9 +70,9 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
   private boolean closeAfter;
   private volatile boolean serving;
 
-  LaneConnection(LaneConnectionFactory factory, Connector connector, EndPoint endPoint) {
+  LaneConnection(Parts parts, Connector connector, EndPoint endPoint) {
     super(endPoint, connector.getExecutor());
-    this.factory = factory;
+    this.parts = parts;
     this.connector = connector;
     this.in = headBuffer();
   }
@@ -86,7 +102,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
 
   /** A buffer of the head's size, in flush mode (position to limit: the bytes not yet read). */
   private ByteBuffer headBuffer() {
-    return ByteBuffer.allocate(factory.parser().maxHeadBytes()).flip();
+    return ByteBuffer.allocate(parts.parser().maxHeadBytes()).flip();
   }
 
   /**
@@ -98,7 +114,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
       while (true) {
         if (pending == null) {
           LaneRequestParser.Result parsed =
-              factory.parser().parse(in.array(), in.position(), in.limit());
+              parts.parser().parse(in.array(), in.position(), in.limit());
           switch (parsed.kind()) {
             case HAND_OVER -> {
               handOver();
@@ -163,12 +179,12 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
 
   /** Jetty's HTTP/1.1 connection takes over, starting with the bytes not yet read. */
   private void handOver() {
-    if (in.remaining() > factory.http().getInputBufferSize()) {
+    if (in.remaining() > parts.http().getInputBufferSize()) {
       // Cannot happen: heads are read in a buffer no larger. Closing beats losing bytes.
       getEndPoint().close(new IllegalStateException("more unread bytes than Jetty's buffer"));
       return;
     }
-    getEndPoint().upgrade(factory.http().newConnection(connector, getEndPoint()));
+    getEndPoint().upgrade(parts.http().newConnection(connector, getEndPoint()));
   }
 
   /**
@@ -179,7 +195,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
    * @return whether it was refused
    */
   private boolean refusedBeforeTheBody(LaneHead head) {
-    RequestGate gate = factory.gate();
+    RequestGate gate = parts.gate();
     try {
       if (gate.refuses(head.path())) {
         throw RequestGate.shuttingDown();
@@ -190,7 +206,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
       return false;
     } catch (RuntimeException failure) {
       serving = true;
-      factory.requestStarted();
+      parts.serving().incrementAndGet();
       closeAfter = true;
       String id = gate.idOf(head.requestId());
       finish(head, id, System.nanoTime(), failure(head, id, failure));
@@ -200,9 +216,9 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
 
   private void serve(LaneHead head, byte[] body) {
     serving = true;
-    factory.requestStarted();
+    parts.serving().incrementAndGet();
     long start = System.nanoTime();
-    RequestGate gate = factory.gate();
+    RequestGate gate = parts.gate();
     String id = gate.idOf(head.requestId());
     closeAfter = head.close();
     LaneAction.Body reader = field -> RequestBody.parse(body, true, field);
@@ -233,7 +249,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
 
   /** The way Jetty's request threads serve it: the whole action on a thread that may block. */
   private void serveBlocking(LaneHead head, LaneAction.Body reader, String id, long start) {
-    RequestGate gate = factory.gate();
+    RequestGate gate = parts.gate();
     gate.resume(id);
     LaneAction.Answer answer;
     try {
@@ -255,7 +271,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
             ? failure.getCause()
             : failure;
     ApiException api = ErrorMapper.toApiException(cause);
-    factory.gate().resume(id);
+    parts.gate().resume(id);
     ErrorMapper.log(api, cause, "POST", head.path());
     return new LaneAction.Answer(
         api.status(), Json.write(ErrorMapper.body(api)), ErrorMapper.headers(api));
@@ -263,7 +279,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
 
   /** Records the request and writes its answer; the next request is read once it is written. */
   private void finish(LaneHead head, String id, long start, LaneAction.Answer answer) {
-    RequestGate gate = factory.gate();
+    RequestGate gate = parts.gate();
     if (gate.refuses(head.path())) {
       // The shutdown began while it was served: the last answer on this connection, so that the
       // server's graceful stop, which waits for connections to close, need not wait any longer.
@@ -301,12 +317,12 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
 
   private void written() {
     serving = false;
-    factory.requestEnded();
+    parts.serving().decrementAndGet();
     if (closeAfter) {
       getEndPoint().close();
       return;
     }
-    if (in.capacity() > factory.parser().maxHeadBytes() && !in.hasRemaining()) {
+    if (in.capacity() > parts.parser().maxHeadBytes() && !in.hasRemaining()) {
       in = headBuffer(); // the large body's buffer is let go
     }
     if (in.hasRemaining()) {
@@ -318,7 +334,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
 
   private void notWritten(Throwable failure) {
     serving = false;
-    factory.requestEnded();
+    parts.serving().decrementAndGet();
     getEndPoint().close(failure);
   }
 

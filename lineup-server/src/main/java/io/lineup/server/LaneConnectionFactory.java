@@ -26,10 +26,7 @@ final class LaneConnectionFactory extends AbstractConnectionFactory {
    */
   static final int MAX_BODY_BYTES = 64 * 1024;
 
-  private final HttpConnectionFactory http;
-  private final RequestGate gate;
-  private final LaneRequestParser parser;
-  private final AtomicInteger inProgress = new AtomicInteger();
+  private final LaneConnection.Parts parts;
 
   /**
    * @param routes the lane's routes
@@ -39,42 +36,21 @@ final class LaneConnectionFactory extends AbstractConnectionFactory {
    */
   LaneConnectionFactory(List<LaneRoute> routes, RequestGate gate, HttpConnectionFactory http) {
     super(PROTOCOL);
-    this.http = http;
-    this.gate = gate;
-    this.parser =
+    LaneRequestParser parser =
         new LaneRequestParser(
             routes,
             Math.min(http.getHttpConfiguration().getRequestHeaderSize(), http.getInputBufferSize()),
             MAX_BODY_BYTES);
+    this.parts = new LaneConnection.Parts(gate, parser, http, new AtomicInteger());
   }
 
   @Override
   public Connection newConnection(Connector connector, EndPoint endPoint) {
-    return configure(new LaneConnection(this, connector, endPoint), connector, endPoint);
-  }
-
-  HttpConnectionFactory http() {
-    return http;
-  }
-
-  RequestGate gate() {
-    return gate;
-  }
-
-  LaneRequestParser parser() {
-    return parser;
+    return configure(new LaneConnection(parts, connector, endPoint), connector, endPoint);
   }
 
   /** Lane requests being served now. */
   int inProgress() {
-    return inProgress.get();
-  }
-
-  void requestStarted() {
-    inProgress.incrementAndGet();
-  }
-
-  void requestEnded() {
-    inProgress.decrementAndGet();
+    return parts.serving().get();
   }
 }
