@@ -98,13 +98,13 @@ final class CoreLane extends Handler.Wrapper {
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
       throw RequestGate.shuttingDown();
     }
-    String ns = path.substring(route.prefix().length(), slash);
+    String ns = route.namespace(path, slash);
     Principal principal =
         gate.authorize(
             request.getHeaders().get(HttpHeader.AUTHORIZATION),
             route.access(),
             () -> PathNames.namespace(ns));
-    String name = path.substring(slash + 1, path.length() - route.suffix().length());
+    String name = route.name(path, slash);
     return route.action().serve(ns, name, field -> body(request, field), principal);
   }
 

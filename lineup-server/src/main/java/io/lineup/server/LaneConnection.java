@@ -197,12 +197,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
   private boolean refusedBeforeTheBody(LaneHead head) {
     RequestGate gate = parts.gate();
     try {
-      if (gate.refuses(head.path())) {
-        throw RequestGate.shuttingDown();
-      }
-      String ns = head.namespace();
-      gate.authorizeLocally(
-          head.authorization(), head.route().access(), () -> PathNames.namespace(ns));
+      callerKnownFromTheHead(head);
       return false;
     } catch (RuntimeException failure) {
       serving = true;
@@ -214,6 +209,24 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     }
   }
 
+  /**
+   * What the head alone says of the caller: refused (shutting down, which is the connection's last
+   * answer; no or a malformed token; a bad namespace; a token that may not call the route), the
+   * caller, or null when only the token store can tell. Never blocks.
+   *
+   * @throws RuntimeException the refusal, answered as the routes answer it
+   */
+  private Principal callerKnownFromTheHead(LaneHead head) {
+    RequestGate gate = parts.gate();
+    if (gate.refuses(head.path())) {
+      closeAfter = true;
+      throw RequestGate.shuttingDown();
+    }
+    String ns = head.namespace();
+    return gate.authorizeLocally(
+        head.authorization(), head.route().access(), () -> PathNames.namespace(ns));
+  }
+
   private void serve(LaneHead head, byte[] body) {
     serving = true;
     parts.serving().incrementAndGet();
@@ -223,17 +236,10 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     closeAfter = head.close();
     LaneAction.Body reader = field -> RequestBody.parse(body, true, field);
     try {
-      if (gate.refuses(head.path())) {
-        closeAfter = true;
-        throw RequestGate.shuttingDown();
-      }
-      String ns = head.namespace();
-      Principal principal =
-          gate.authorizeLocally(
-              head.authorization(), head.route().access(), () -> PathNames.namespace(ns));
+      Principal principal = callerKnownFromTheHead(head);
       if (principal != null) {
         CompletableFuture<LaneAction.Answer> started =
-            head.route().action().start(ns, head.name(), reader, principal);
+            head.route().action().start(head.namespace(), head.name(), reader, principal);
         if (started != null) {
           started.whenComplete((answer, failure) ->
               finish(head, id, start, failure == null ? answer : failure(head, id, failure)));

@@ -23,12 +23,12 @@ record LaneHead(
     int bodyLength) {
   /** The path's first name, as it came. */
   String namespace() {
-    return path.substring(route.prefix().length(), slash);
+    return route.namespace(path, slash);
   }
 
   /** The path's second name (a queue, an endpoint), as it came. */
   String name() {
-    return path.substring(slash + 1, path.length() - route.suffix().length());
+    return route.name(path, slash);
   }
 
   /** Where the body ends in the connection's buffer (exclusive). */

@@ -60,6 +60,16 @@ final class LaneRoute {
     return suffix;
   }
 
+  /** The path's first name, as it came, given {@link #slashBetweenNames}'s answer for it. */
+  String namespace(String path, int slash) {
+    return path.substring(prefix.length(), slash);
+  }
+
+  /** The path's second name (a queue, an endpoint), as it came. */
+  String name(String path, int slash) {
+    return path.substring(slash + 1, path.length() - suffix.length());
+  }
+
   /**
    * Where the slash between the two names is when {@code path} is this route's with both names
    * plain (not empty, no {@code %} or {@code ;}, no further slash), else -1.

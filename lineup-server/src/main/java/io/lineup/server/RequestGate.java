@@ -60,8 +60,8 @@ final class RequestGate {
    * @return the id to send back
    */
   String open(String callerId) {
-    String id = RequestIds.accept(callerId);
-    MDC.put(RequestIds.MDC_KEY, id);
+    String id = idOf(callerId);
+    resume(id);
     return id;
   }
 
