@@ -5,6 +5,7 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.testing.BusyRedis;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +43,7 @@ class BoundedPublishTest {
         Fixtures.anEngine(
             redis, b -> b.maintenance(false).commandTimeout(Duration.ofMillis(500)))) {
       lineup.publish(aFreshQueue(), aJob("connects and loads the scripts"));
-      Thread spin = BusyRedis.keepBusy(redis, Duration.ofSeconds(2));
+      Thread spin = BusyRedis.keepBusy(redis.process(), Duration.ofSeconds(2));
 
       // A blocking step (the queue's registration, a wait for a reply) would throw here after
       // the command timeout instead of returning a future.

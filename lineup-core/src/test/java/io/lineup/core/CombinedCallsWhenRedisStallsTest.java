@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.testing.BusyRedis;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ class CombinedCallsWhenRedisStallsTest {
       lineup.publish(queue, aJob("registers the queue"));
       // Redis runs a two-second script, so the next two publishes stay in flight and a third
       // waits for them until its caller gives up.
-      Thread spin = BusyRedis.keepBusy(redis, Duration.ofSeconds(2));
+      Thread spin = BusyRedis.keepBusy(redis.process(), Duration.ofSeconds(2));
       CompletableFuture<PublishResult> first = lineup.publishAsync(queue, aJob("a").id("first"));
       CompletableFuture<PublishResult> second = lineup.publishAsync(queue, aJob("b").id("second"));
       assertThatThrownBy(() -> lineup.publish(queue, aJob("c").id("given-up")))

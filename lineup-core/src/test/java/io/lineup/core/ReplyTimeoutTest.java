@@ -5,6 +5,7 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.testing.BusyRedis;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -27,7 +28,7 @@ class ReplyTimeoutTest {
             Fixtures.anEngine(redis, b -> b.maintenance(false).commandTimeout(TIMEOUT));
         ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor()) {
       lineup.publish(queue, aJob("registers the queue"));
-      Thread spin = BusyRedis.keepBusy(redis, Duration.ofSeconds(3));
+      Thread spin = BusyRedis.keepBusy(redis.process(), Duration.ofSeconds(3));
 
       long start = System.nanoTime();
       Future<Long> fromVirtual = virtual.submit(() -> timeToFail(() -> lineup.stats(queue)));

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScriptOutputType;
+import io.lineup.testing.BusyRedis;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -85,7 +84,7 @@ class ShutdownTest {
     LineupServer server = servers.startAnother();
     Api api = Api.adminOf(server);
     assertThat(api.post("/v1/queues/stop/lane/jobs", "{\"payload\": 0}").status()).isEqualTo(201);
-    Thread busy = keepRedisBusy(Duration.ofMillis(3500));
+    Thread busy = BusyRedis.keepBusy(servers.redisProcess(), Duration.ofMillis(3500));
     try (RawHttp http = RawHttp.connect(server.port())) {
       // Started on the lane, then waiting for Redis, which runs a script for 3.5 s: longer than
       // the rest of the shutdown takes, within the command timeout (5 s).
@@ -109,44 +108,6 @@ class ShutdownTest {
       closed.get(5, TimeUnit.SECONDS);
     } finally {
       busy.join();
-    }
-  }
-
-  /** Keeps the servers' Redis inside a script for {@code busy}; join the thread to wait for it. */
-  private static Thread keepRedisBusy(Duration busy) {
-    Thread spin =
-        Thread.ofVirtual()
-            .start(() -> {
-              RedisClient client = RedisClient.create(servers.redis().uri());
-              try (var connection = client.connect()) {
-                connection
-                    .sync()
-                    .eval(
-                        "local function ms() local t = redis.call('TIME') return t[1] * 1000 +"
-                            + " t[2] / 1000 end local start = ms() while ms() - start <"
-                            + " tonumber(ARGV[1]) do end return 1",
-                        ScriptOutputType.INTEGER,
-                        new String[0],
-                        Long.toString(busy.toMillis()));
-              } finally {
-                client.shutdown();
-              }
-            });
-    await().atMost(Duration.ofSeconds(5)).until(ShutdownTest::redisIsBusy);
-    return spin;
-  }
-
-  /** Whether Redis leaves a PING unanswered for 200 ms: it is inside a script. */
-  private static boolean redisIsBusy() throws java.io.IOException {
-    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", servers.redisProcess().port())) {
-      socket.setSoTimeout(200);
-      socket
-          .getOutputStream()
-          .write("PING\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      socket.getInputStream().read();
-      return false;
-    } catch (java.net.SocketTimeoutException e) {
-      return true;
     }
   }
 
