@@ -18,6 +18,7 @@ import io.lineup.server.http.RequestIds;
 import io.lineup.server.http.RequestTargetGuard;
 import io.lineup.server.metrics.ServerMetrics;
 import java.util.List;
+import java.util.function.ToIntFunction;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
@@ -145,14 +146,23 @@ final class HttpApi implements AutoCloseable {
 
   /** Requests the lane connections are serving now. */
   int laneRequestsInProgress() {
-    int serving = 0;
+    return sumOverLanes(LaneConnectionFactory::inProgress);
+  }
+
+  /** Read buffers the lane connections hold now (none while they wait for a request). */
+  int laneBuffersHeld() {
+    return sumOverLanes(LaneConnectionFactory::buffersHeld);
+  }
+
+  private int sumOverLanes(ToIntFunction<LaneConnectionFactory> count) {
+    int sum = 0;
     for (Connector connector : app.jettyServer().server().getConnectors()) {
       LaneConnectionFactory lane = connector.getConnectionFactory(LaneConnectionFactory.class);
       if (lane != null) {
-        serving += lane.inProgress();
+        sum += count.applyAsInt(lane);
       }
     }
-    return serving;
+    return sum;
   }
 
   /** Stops accepting new connections; requests on open connections still run. */

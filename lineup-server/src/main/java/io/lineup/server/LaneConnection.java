@@ -16,10 +16,12 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.util.Callback;
@@ -42,6 +44,10 @@ import org.eclipse.jetty.util.thread.Invocable;
  *
  * <p>One request at a time, as HTTP/1.1 answers in order: the next (a pipelined one) is read only
  * after the answer before it is written.
+ *
+ * <p>The read buffer (of the head's size) is taken from the connector's pool when bytes arrive and
+ * given back whenever the connection waits with nothing unread, as Jetty's own connections do, so
+ * an idle keep-alive connection holds no buffer.
  */
 final class LaneConnection extends AbstractConnection implements Connection.UpgradeFrom {
   private static final ThreadFactory BLOCKING =
@@ -54,17 +60,29 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
    * @param parser reads the heads
    * @param http the factory of the Jetty connection a connection is handed to
    * @param serving the count of lane requests being served (read, not yet answered)
+   * @param buffersHeld the count of read buffers lane connections hold (taken, not given back)
    */
   record Parts(
       RequestGate gate,
       LaneRequestParser parser,
       HttpConnectionFactory http,
-      AtomicInteger serving) {}
+      AtomicInteger serving,
+      AtomicInteger buffersHeld) {}
 
   private final Parts parts;
   private final Connector connector;
   private final Callback readable = new Readable();
+
+  /** The unread bytes, in flush mode; null while the connection waits with nothing unread. */
   private ByteBuffer in;
+
+  /**
+   * The pool's buffer behind {@link #in}; null when there is none or it is a large body's own.
+   * Taken from here exactly once: to give it back, or by a close (perhaps on another thread), which
+   * leaves it to the garbage collector rather than risk two users of one buffer.
+   */
+  private final AtomicReference<RetainableByteBuffer> pooled = new AtomicReference<>();
+
   private LaneHead pending;
   private boolean checked;
   private boolean closeAfter;
@@ -74,7 +92,6 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     super(endPoint, connector.getExecutor());
     this.parts = parts;
     this.connector = connector;
-    this.in = headBuffer();
   }
 
   @Override
@@ -88,10 +105,19 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     process();
   }
 
-  /** What is left unread goes to the connection that takes over. */
+  /**
+   * What is left unread goes to the connection that takes over: a copy, since Jetty closes this
+   * connection (which gives its buffer back to the pool) before the next one reads it.
+   */
   @Override
   public ByteBuffer onUpgradeFrom() {
-    return in.hasRemaining() ? in : null;
+    ByteBuffer unread = null;
+    if (in != null && in.hasRemaining()) {
+      unread = ByteBuffer.allocate(in.remaining());
+      unread.put(in).flip();
+    }
+    letGoOfBuffer();
+    return unread;
   }
 
   /** Not while a request is served: its answer is still to be written. */
@@ -100,9 +126,47 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     return !serving && super.onIdleExpired(timeout);
   }
 
-  /** A buffer of the head's size, in flush mode (position to limit: the bytes not yet read). */
+  /**
+   * A buffer of the head's size from the connector's pool, empty and in flush mode (position to
+   * limit: the bytes not yet read), so that {@link EndPoint#fill} reads at most a head's worth.
+   */
   private ByteBuffer headBuffer() {
-    return ByteBuffer.allocate(parts.parser().maxHeadBytes()).flip();
+    int size = parts.parser().maxHeadBytes();
+    RetainableByteBuffer.Mutable taken = connector.getByteBufferPool().acquire(size, false);
+    ByteBuffer buffer = taken.getByteBuffer();
+    if (!buffer.hasArray() || buffer.arrayOffset() != 0 || buffer.capacity() < size) {
+      // The parser reads the array from its start; a pool that gives anything else is not used.
+      taken.release();
+      return ByteBuffer.allocate(size).flip();
+    }
+    pooled.set(taken);
+    parts.buffersHeld().incrementAndGet();
+    return buffer.clear().slice(0, size).flip();
+  }
+
+  /**
+   * Gives the read buffer back to the pool, when it is the pool's. Called only on this connection's
+   * own sequence of reads and answers, at points where nothing reads {@link #in} after it.
+   */
+  private void letGoOfBuffer() {
+    in = null;
+    RetainableByteBuffer held = pooled.getAndSet(null);
+    if (held != null) {
+      parts.buffersHeld().decrementAndGet();
+      held.release();
+    }
+  }
+
+  /**
+   * A close may come from another thread (the server stopping) while a request is read: the buffer
+   * is not given back, only no longer counted.
+   */
+  @Override
+  public void onClose(Throwable cause) {
+    if (pooled.getAndSet(null) != null) {
+      parts.buffersHeld().decrementAndGet();
+    }
+    super.onClose(cause);
   }
 
   /**
@@ -111,6 +175,9 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
    */
   private void process() {
     try {
+      if (in == null) {
+        in = headBuffer();
+      }
       while (true) {
         if (pending == null) {
           LaneRequestParser.Result parsed =
@@ -146,6 +213,9 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
           return;
         }
         if (filled == 0) {
+          if (pending == null && !in.hasRemaining()) {
+            letGoOfBuffer();
+          }
           fillInterested(readable);
           return;
         }
@@ -166,6 +236,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     if (size > in.capacity()) {
       ByteBuffer larger = ByteBuffer.allocate(size);
       larger.put(in).flip();
+      letGoOfBuffer();
       in = larger;
     } else if (moved > 0 && moved + size > in.capacity()) {
       in.compact().flip();
@@ -328,12 +399,10 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
       getEndPoint().close();
       return;
     }
-    if (in.capacity() > parts.parser().maxHeadBytes() && !in.hasRemaining()) {
-      in = headBuffer(); // the large body's buffer is let go
-    }
     if (in.hasRemaining()) {
       process(); // a pipelined request
     } else {
+      letGoOfBuffer(); // the pool's, or a large body's own
       fillInterested(readable);
     }
   }

@@ -41,7 +41,8 @@ final class LaneConnectionFactory extends AbstractConnectionFactory {
             routes,
             Math.min(http.getHttpConfiguration().getRequestHeaderSize(), http.getInputBufferSize()),
             MAX_BODY_BYTES);
-    this.parts = new LaneConnection.Parts(gate, parser, http, new AtomicInteger());
+    this.parts =
+        new LaneConnection.Parts(gate, parser, http, new AtomicInteger(), new AtomicInteger());
   }
 
   @Override
@@ -52,5 +53,10 @@ final class LaneConnectionFactory extends AbstractConnectionFactory {
   /** Lane requests being served now. */
   int inProgress() {
     return parts.serving().get();
+  }
+
+  /** Read buffers the lane connections hold now: those with bytes unread or a request served. */
+  int buffersHeld() {
+    return parts.buffersHeld().get();
   }
 }

@@ -224,6 +224,11 @@ public final class LineupServer implements AutoCloseable {
     return http.laneRequestsInProgress();
   }
 
+  /** Read buffers the publish lane's connections hold now (none while they wait for a request). */
+  int laneBuffersHeld() {
+    return http.laneBuffersHeld();
+  }
+
   /** Long-polls waiting now. */
   public int waitingLeases() {
     return waiters.count();

@@ -1,8 +1,10 @@
 package io.lineup.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -76,7 +78,51 @@ class LaneConnectionTest {
       assertThat(answers.get(0)).startsWith("HTTP/1.1 201").contains("\"id\":\"first\"");
       assertThat(answers.get(1)).startsWith("HTTP/1.1 200").contains("\"id\":\"first\"");
       assertThat(answers.get(2)).startsWith("HTTP/1.1 201").contains("\"id\":\"second\"");
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .alias("the lane's read buffer goes back to the pool at the hand-over")
+          .until(() -> server.running().laneBuffersHeld() == 0);
     }
+  }
+
+  @Test
+  void connectionsWaitingForTheirNextRequestHoldNoReadBuffer() {
+    List<RawHttp> open = new ArrayList<>();
+    try {
+      for (int i = 0; i < 20; i++) {
+        RawHttp http = RawHttp.connect(server.port());
+        open.add(http);
+        assertThat(http.send(publish("idle", "job-" + i)).answers(1))
+            .singleElement()
+            .asString()
+            .startsWith("HTTP/1.1 201");
+      }
+      await().atMost(Duration.ofSeconds(5)).until(() -> server.running().laneBuffersHeld() == 0);
+
+      // A head half sent keeps its buffer until the rest comes.
+      String request = publish("idle", "in-halves");
+      RawHttp halves = open.get(7);
+      halves.send(request.substring(0, 40));
+      await().atMost(Duration.ofSeconds(5)).until(() -> server.running().laneBuffersHeld() == 1);
+      assertThat(halves.send(request.substring(40)).answers(1))
+          .singleElement()
+          .asString()
+          .startsWith("HTTP/1.1 201");
+      await().atMost(Duration.ofSeconds(5)).until(() -> server.running().laneBuffersHeld() == 0);
+
+      // Each connection takes a buffer again for its next request.
+      for (int i = 0; i < open.size(); i++) {
+        assertThat(open.get(i).send(publish("idle", "again-" + i)).answers(1))
+            .singleElement()
+            .asString()
+            .startsWith("HTTP/1.1 201")
+            .contains("\"id\":\"again-" + i + "\"");
+      }
+    } finally {
+      open.forEach(RawHttp::close);
+    }
+    assertThat(server.admin().get("/v1/queues/shop/idle/jobs/again-19").field("position"))
+        .isEqualTo("40");
   }
 
   @Test
