@@ -367,7 +367,14 @@ public final class RoomService implements AutoCloseable {
       polls.put(ticket, record.text());
     }
     admissions.admitIfOpen(key, spec, now);
-    return views.view(key, spec, ticket, record, now);
+    ObjectNode view = views.view(key, spec, ticket, record, now);
+    if (record != null && view.path("reason").asText("").equals("abandoned")) {
+      // The sweep dropped the ticket between this poll's read of its record and its write, which
+      // went over the sweep's marker: the marker goes back, so the ticket keeps reading as dropped
+      // and the sweep does not take it for a waiting one.
+      polls.put(ticket, PollRecord.abandoned(key, now));
+    }
+    return view;
   }
 
   /**

@@ -188,11 +188,11 @@ final class TicketViews {
       case DEAD, EXPIRED -> "expired";
       default ->
           // Only the sweep cancels a ticket that was admitted (it was admitted while the sweep
-          // dropped it); the admission may have deleted the sweep's marker in the meantime.
-          job.startedAt() != null
-                  || polls.get(ticket).filter(PollRecord::isAbandonedMarker).isPresent()
-              ? "abandoned"
-              : "left";
+          // dropped it); the admission may have deleted the sweep's marker in the meantime. A
+          // leave deletes the ticket's record, while the sweep leaves its marker, which a poll
+          // that read the record just before the sweep dropped the ticket may have written over
+          // (RoomService.poll then puts the marker back): a record of either kind means dropped.
+          job.startedAt() != null || polls.get(ticket).isPresent() ? "abandoned" : "left";
     };
   }
 
