@@ -90,6 +90,20 @@ public final class RecordStore {
   }
 
   /**
+   * {@link #get} without blocking, for callers that go on from the reply (the server's lane looks a
+   * token up this way). The future completes on the Redis client's I/O thread: a caller that does
+   * more than a little work after it should move to a thread of its own first.
+   *
+   * @return the record, or empty; fails with {@link RedisUnavailableException} when Redis does not
+   *     answer within the command timeout, or another {@link LineupException}, as the cause of a
+   *     {@link CompletionException}
+   * @throws InvalidArgumentException when the id is null (nothing is sent)
+   */
+  public CompletableFuture<Optional<String>> getAsync(String id) {
+    return store.recordAsync(collection, present(id));
+  }
+
+  /**
    * Replaces a record only when it still holds the value the caller read, atomically (a compare and
    * set): instances that change one shared record read it, compute the next value and replace it,
    * and read again when another instance changed it in between.

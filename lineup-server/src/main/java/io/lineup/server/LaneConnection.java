@@ -36,11 +36,12 @@ import org.eclipse.jetty.util.thread.Invocable;
  * <p>Why: a publish served this way costs the server about a third less CPU than through Jetty's
  * HTTP layer and a request thread (docs/benchmarks.md): it is read on Jetty's selector thread,
  * started there without blocking ({@link LaneAction#start}), and answered from the thread that
- * completes it, with no request thread to wake and no thread waiting on Redis. A request whose
- * action cannot start without blocking (a token only the token store knows, a queue whose archiving
- * must first be switched on, every task submit) runs {@link LaneAction#serve} on a virtual thread,
- * as Jetty would run it. The answer is the same either way: status, headers, body, metrics, access
- * log.
+ * completes it, with no request thread to wake and no thread waiting on Redis. A token only the
+ * token store knows is read from it the same way, and the request then goes on on a virtual thread,
+ * started without blocking where it can. A request whose action cannot start without blocking (a
+ * queue whose archiving must first be switched on, every task submit) runs {@link LaneAction#serve}
+ * on a virtual thread, as Jetty would run it. The answer is the same either way: status, headers,
+ * body, metrics, access log.
  *
  * <p>One request at a time, as HTTP/1.1 answers in order: the next (a pipelined one) is read only
  * after the answer before it is written.
@@ -306,35 +307,83 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     String id = gate.idOf(head.requestId());
     closeAfter = head.close();
     LaneAction.Body reader = field -> RequestBody.parse(body, true, field);
+    Principal principal;
     try {
-      Principal principal = callerKnownFromTheHead(head);
-      if (principal != null) {
-        CompletableFuture<LaneAction.Answer> started =
-            head.route().action().start(head.namespace(), head.name(), reader, principal);
-        if (started != null) {
-          started.whenComplete((answer, failure) ->
-              finish(head, id, start, failure == null ? answer : failure(head, id, failure)));
-          return;
-        }
+      principal = callerKnownFromTheHead(head);
+      if (principal == null) {
+        lookUpTheCaller(head, reader, id, start);
+        return;
+      }
+      if (startedWithoutBlocking(head, reader, id, start, principal)) {
+        return;
       }
     } catch (RuntimeException failure) {
       finish(head, id, start, failure(head, id, failure));
       return;
     }
-    BLOCKING.newThread(() -> serveBlocking(head, reader, id, start)).start();
+    BLOCKING.newThread(() -> serveBlocking(head, reader, id, start, principal)).start();
+  }
+
+  /**
+   * A token only the token store knows: read without a thread waiting for it; the request then goes
+   * on, on a thread of its own rather than the Redis client's I/O thread that completes the read
+   * (the body is parsed next, and a publish sent from that thread would be written ahead of the
+   * calls other threads handed to it just before).
+   */
+  private void lookUpTheCaller(LaneHead head, LaneAction.Body reader, String id, long start) {
+    String ns = head.namespace();
+    parts
+        .gate()
+        .authorizeAsync(head.authorization(), head.route().access(), () -> PathNames.namespace(ns))
+        .whenComplete((caller, failure) -> {
+          if (failure != null) {
+            finish(head, id, start, failure(head, id, failure));
+          } else {
+            BLOCKING.newThread(() -> startOrServe(head, reader, id, start, caller)).start();
+          }
+        });
+  }
+
+  /** On a thread that may block: the action started without blocking where it can, else served. */
+  private void startOrServe(
+      LaneHead head, LaneAction.Body reader, String id, long start, Principal principal) {
+    parts.gate().resume(id);
+    try {
+      if (startedWithoutBlocking(head, reader, id, start, principal)) {
+        return;
+      }
+    } catch (RuntimeException failure) {
+      finish(head, id, start, failure(head, id, failure));
+      return;
+    }
+    serveBlocking(head, reader, id, start, principal);
+  }
+
+  /**
+   * Starts the action without blocking, answered from the thread that completes it.
+   *
+   * @return false when the action declines (it must be served on a thread that may block)
+   * @throws RuntimeException what the action finds wrong before anything is sent
+   */
+  private boolean startedWithoutBlocking(
+      LaneHead head, LaneAction.Body reader, String id, long start, Principal principal) {
+    CompletableFuture<LaneAction.Answer> started =
+        head.route().action().start(head.namespace(), head.name(), reader, principal);
+    if (started == null) {
+      return false;
+    }
+    started.whenComplete((answer, failure) ->
+        finish(head, id, start, failure == null ? answer : failure(head, id, failure)));
+    return true;
   }
 
   /** The way Jetty's request threads serve it: the whole action on a thread that may block. */
-  private void serveBlocking(LaneHead head, LaneAction.Body reader, String id, long start) {
-    RequestGate gate = parts.gate();
-    gate.resume(id);
+  private void serveBlocking(
+      LaneHead head, LaneAction.Body reader, String id, long start, Principal principal) {
+    parts.gate().resume(id);
     LaneAction.Answer answer;
     try {
-      String ns = head.namespace();
-      Principal principal =
-          gate.authorize(
-              head.authorization(), head.route().access(), () -> PathNames.namespace(ns));
-      answer = head.route().action().serve(ns, head.name(), reader, principal);
+      answer = head.route().action().serve(head.namespace(), head.name(), reader, principal);
     } catch (RuntimeException failure) {
       answer = failure(head, id, failure);
     }

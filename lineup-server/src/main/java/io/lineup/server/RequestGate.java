@@ -9,6 +9,7 @@ import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.RequestIds;
 import io.lineup.server.metrics.ServerMetrics;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,6 +95,26 @@ final class RequestGate {
     String ns = access.kind() == Access.Kind.NAMESPACE ? namespace.get() : null;
     Authenticator.authorize(principal, access, ns);
     return principal;
+  }
+
+  /**
+   * {@link #authorize} for a route that needs a token, without blocking: the token store is read
+   * asynchronously. The future completes on the Redis client's I/O thread (at once for the admin).
+   *
+   * @return the caller; fails with the {@link ApiException} (401, 403, 400) {@link #authorize}
+   *     throws, or the engine's exception when the store cannot be read, as the cause of a {@link
+   *     java.util.concurrent.CompletionException}
+   * @throws ApiException 401 when the header is missing or malformed (nothing is read)
+   */
+  CompletableFuture<Principal> authorizeAsync(
+      String authorization, Access access, Supplier<String> namespace) {
+    return authenticator
+        .authenticateAsync(authorization)
+        .thenApply(principal -> {
+          String ns = access.kind() == Access.Kind.NAMESPACE ? namespace.get() : null;
+          Authenticator.authorize(principal, access, ns);
+          return principal;
+        });
   }
 
   /**

@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Namespace tokens, kept in Redis (record collection {@value #COLLECTION}) as SHA-256 hashes. Every
@@ -76,7 +77,27 @@ public final class TokenStore {
     if (id == null) {
       return Optional.empty();
     }
-    Optional<TokenRecord> record = records.get(id).map(TokenRecord::fromStoredJson);
+    return matching(token, records.get(id));
+  }
+
+  /**
+   * {@link #find} without blocking. The future completes on the Redis client's I/O thread.
+   *
+   * @return the record, or empty; fails with {@link io.lineup.core.RedisUnavailableException} as
+   *     the cause of a {@link java.util.concurrent.CompletionException} when the store cannot be
+   *     read in time
+   */
+  public CompletableFuture<Optional<TokenRecord>> findAsync(String token) {
+    String id = idOf(token);
+    if (id == null) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    return records.getAsync(id).thenApply(stored -> matching(token, stored));
+  }
+
+  /** The stored record when the presented token is the one it was issued as. */
+  private static Optional<TokenRecord> matching(String token, Optional<String> stored) {
+    Optional<TokenRecord> record = stored.map(TokenRecord::fromStoredJson);
     if (record.isEmpty()) {
       return Optional.empty();
     }

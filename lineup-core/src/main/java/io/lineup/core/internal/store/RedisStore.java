@@ -480,6 +480,24 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
+   * {@link #record} without blocking: fails with {@link io.lineup.core.RedisUnavailableException}
+   * (as the cause of a {@link java.util.concurrent.CompletionException}) when Redis does not answer
+   * within the command timeout, watched by the engine's deadline thread rather than a timer per
+   * call.
+   */
+  public CompletableFuture<Optional<String>> recordAsync(String collection, String id) {
+    CompletableFuture<byte[]> reply =
+        gateway
+            .commands()
+            .hget(KeySpace.recordCollection(collection), utf8(id))
+            .toCompletableFuture();
+    return RedisGateway.translated(
+        gateway
+            .within(reply, Duration.ZERO)
+            .thenApply(value -> Optional.ofNullable(value).map(RedisStore::text)));
+  }
+
+  /**
    * Replaces a record only when it holds {@code expected} ({@code replace_record.lua}): a compare
    * and set. A null {@code expected} means the record must be absent; a null {@code value} deletes
    * it. Returns whether it was replaced.
