@@ -16,12 +16,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.util.Callback;
@@ -46,9 +44,8 @@ import org.eclipse.jetty.util.thread.Invocable;
  * <p>One request at a time, as HTTP/1.1 answers in order: the next (a pipelined one) is read only
  * after the answer before it is written.
  *
- * <p>The read buffer (of the head's size) is taken from the connector's pool when bytes arrive and
- * given back whenever the connection waits with nothing unread, as Jetty's own connections do, so
- * an idle keep-alive connection holds no buffer.
+ * <p>What is read and not yet served is in a {@link LaneReadBuffer}, which holds no buffer while
+ * the connection waits with nothing unread.
  */
 final class LaneConnection extends AbstractConnection implements Connection.UpgradeFrom {
   private static final ThreadFactory BLOCKING =
@@ -73,17 +70,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
   private final Parts parts;
   private final Connector connector;
   private final Callback readable = new Readable();
-
-  /** The unread bytes, in flush mode; null while the connection waits with nothing unread. */
-  private ByteBuffer in;
-
-  /**
-   * The pool's buffer behind {@link #in}; null when there is none or it is a large body's own.
-   * Taken from here exactly once: to give it back, or by a close (perhaps on another thread), which
-   * leaves it to the garbage collector rather than risk two users of one buffer.
-   */
-  private final AtomicReference<RetainableByteBuffer> pooled = new AtomicReference<>();
-
+  private final LaneReadBuffer buffer;
   private LaneHead pending;
   private boolean checked;
   private boolean closeAfter;
@@ -93,6 +80,9 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     super(endPoint, connector.getExecutor());
     this.parts = parts;
     this.connector = connector;
+    this.buffer =
+        new LaneReadBuffer(
+            connector.getByteBufferPool(), parts.parser().maxHeadBytes(), parts.buffersHeld());
   }
 
   @Override
@@ -106,19 +96,10 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     process();
   }
 
-  /**
-   * What is left unread goes to the connection that takes over: a copy, since Jetty closes this
-   * connection (which gives its buffer back to the pool) before the next one reads it.
-   */
+  /** What is left unread goes to the connection that takes over. */
   @Override
   public ByteBuffer onUpgradeFrom() {
-    ByteBuffer unread = null;
-    if (in != null && in.hasRemaining()) {
-      unread = ByteBuffer.allocate(in.remaining());
-      unread.put(in).flip();
-    }
-    letGoOfBuffer();
-    return unread;
+    return buffer.takeUnread();
   }
 
   /** Not while a request is served: its answer is still to be written. */
@@ -128,45 +109,11 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
   }
 
   /**
-   * A buffer of the head's size from the connector's pool, empty and in flush mode (position to
-   * limit: the bytes not yet read), so that {@link EndPoint#fill} reads at most a head's worth.
-   */
-  private ByteBuffer headBuffer() {
-    int size = parts.parser().maxHeadBytes();
-    RetainableByteBuffer.Mutable taken = connector.getByteBufferPool().acquire(size, false);
-    ByteBuffer buffer = taken.getByteBuffer();
-    if (!buffer.hasArray() || buffer.arrayOffset() != 0 || buffer.capacity() < size) {
-      // The parser reads the array from its start; a pool that gives anything else is not used.
-      taken.release();
-      return ByteBuffer.allocate(size).flip();
-    }
-    pooled.set(taken);
-    parts.buffersHeld().incrementAndGet();
-    return buffer.clear().slice(0, size).flip();
-  }
-
-  /**
-   * Gives the read buffer back to the pool, when it is the pool's. Called only on this connection's
-   * own sequence of reads and answers, at points where nothing reads {@link #in} after it.
-   */
-  private void letGoOfBuffer() {
-    in = null;
-    RetainableByteBuffer held = pooled.getAndSet(null);
-    if (held != null) {
-      parts.buffersHeld().decrementAndGet();
-      held.release();
-    }
-  }
-
-  /**
-   * A close may come from another thread (the server stopping) while a request is read: the buffer
-   * is not given back, only no longer counted.
+   * Closed, perhaps from another thread while a request is read: see {@link LaneReadBuffer#forget}.
    */
   @Override
   public void onClose(Throwable cause) {
-    if (pooled.getAndSet(null) != null) {
-      parts.buffersHeld().decrementAndGet();
-    }
+    buffer.forget();
     super.onClose(cause);
   }
 
@@ -176,20 +123,21 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
    */
   private void process() {
     try {
-      if (in == null) {
-        in = headBuffer();
-      }
+      ByteBuffer in = buffer.bytes();
       while (true) {
         if (pending == null) {
           LaneRequestParser.Result parsed =
               parts.parser().parse(in.array(), in.position(), in.limit());
           switch (parsed.kind()) {
             case HAND_OVER -> {
-              handOver();
+              handOver(in);
               return;
             }
             case HEAD -> pending = parsed.head();
-            case MORE -> makeRoom(in.capacity());
+            case MORE -> {
+              buffer.makeRoom(in.capacity());
+              in = buffer.bytes();
+            }
           }
         }
         if (pending != null) {
@@ -206,7 +154,10 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
             return;
           }
           checked = true;
-          makeRoom(pending.bodyEnd() - in.position());
+          if (buffer.makeRoom(pending.bodyEnd() - in.position())) {
+            pending = null; // parsed again where the bytes now are
+          }
+          in = buffer.bytes();
         }
         int filled = getEndPoint().fill(in);
         if (filled < 0) {
@@ -215,7 +166,7 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
         }
         if (filled == 0) {
           if (pending == null && !in.hasRemaining()) {
-            letGoOfBuffer();
+            buffer.release();
           }
           fillInterested(readable);
           return;
@@ -226,31 +177,8 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
     }
   }
 
-  /**
-   * Makes room for a request of {@code size} bytes from the buffer's position: moves the unread
-   * bytes to the front when the request would not fit behind them, into a buffer of exactly that
-   * size when it is larger than the head buffer (a large body), so that nothing past the request is
-   * read into it. A head parsed before the move is parsed again where the bytes now are.
-   */
-  private void makeRoom(int size) {
-    int moved = in.position();
-    if (size > in.capacity()) {
-      ByteBuffer larger = ByteBuffer.allocate(size);
-      larger.put(in).flip();
-      letGoOfBuffer();
-      in = larger;
-    } else if (moved > 0 && moved + size > in.capacity()) {
-      in.compact().flip();
-    } else {
-      return;
-    }
-    if (moved > 0) {
-      pending = null;
-    }
-  }
-
   /** Jetty's HTTP/1.1 connection takes over, starting with the bytes not yet read. */
-  private void handOver() {
+  private void handOver(ByteBuffer in) {
     if (in.remaining() > parts.http().getInputBufferSize()) {
       // Cannot happen: heads are read in a buffer no larger. Closing beats losing bytes.
       getEndPoint().close(new IllegalStateException("more unread bytes than Jetty's buffer"));
@@ -448,10 +376,10 @@ final class LaneConnection extends AbstractConnection implements Connection.Upgr
       getEndPoint().close();
       return;
     }
-    if (in.hasRemaining()) {
+    if (buffer.hasUnread()) {
       process(); // a pipelined request
     } else {
-      letGoOfBuffer(); // the pool's, or a large body's own
+      buffer.release(); // the pool's, or a large body's own
       fillInterested(readable);
     }
   }
