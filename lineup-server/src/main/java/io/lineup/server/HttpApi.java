@@ -74,7 +74,6 @@ final class HttpApi implements AutoCloseable {
     List<LaneRoute> laneRoutes =
         routes.stream().filter(route -> route.lane() != null).map(HttpApi::laneRoute).toList();
     CoreLane lane = new CoreLane(laneRoutes, gate, maxBodyBytes);
-
     this.app =
         Javalin.create(config -> {
           config.jetty.threadPool = threadPool();

@@ -89,12 +89,7 @@ final class RequestGate {
    */
   Principal authorizeLocally(String authorization, Access access, Supplier<String> namespace) {
     Principal principal = authenticator.authenticateLocally(authorization);
-    if (principal == null) {
-      return null;
-    }
-    String ns = access.kind() == Access.Kind.NAMESPACE ? namespace.get() : null;
-    Authenticator.authorize(principal, access, ns);
-    return principal;
+    return principal == null ? null : allowed(principal, access, namespace);
   }
 
   /**
@@ -110,11 +105,7 @@ final class RequestGate {
       String authorization, Access access, Supplier<String> namespace) {
     return authenticator
         .authenticateAsync(authorization)
-        .thenApply(principal -> {
-          String ns = access.kind() == Access.Kind.NAMESPACE ? namespace.get() : null;
-          Authenticator.authorize(principal, access, ns);
-          return principal;
-        });
+        .thenApply(principal -> allowed(principal, access, namespace));
   }
 
   /**
@@ -153,7 +144,16 @@ final class RequestGate {
       }
       default -> {}
     }
-    Principal principal = authenticator.authenticate(authorization);
+    return allowed(authenticator.authenticate(authorization), access, namespace);
+  }
+
+  /**
+   * The caller, once checked against the route's rule (the path's namespace read only for namespace
+   * routes).
+   *
+   * @throws ApiException 403 when it may not call the route, 400 for a bad namespace
+   */
+  private static Principal allowed(Principal principal, Access access, Supplier<String> namespace) {
     String ns = access.kind() == Access.Kind.NAMESPACE ? namespace.get() : null;
     Authenticator.authorize(principal, access, ns);
     return principal;

@@ -72,7 +72,7 @@ final class AbandonmentSweeper {
   void sweep(long now) {
     for (var e : polls.all().entrySet()) {
       String[] parts = e.getValue().split(" ");
-      if (parts[0].equals("abandoned")) {
+      if (PollRecord.isAbandonedMarker(e.getValue())) {
         if (now - Long.parseLong(parts[2]) > RoomService.MARKER_KEEP_MS) {
           polls.delete(e.getKey());
         }
@@ -89,7 +89,7 @@ final class AbandonmentSweeper {
       if (now - Long.parseLong(parts[1]) > spec.graceMs()) {
         String ticket = e.getKey();
         if (preQueue.of(key).delete(ticket)) {
-          polls.put(ticket, "abandoned " + key + " " + now);
+          polls.put(ticket, PollRecord.abandoned(key, now));
           continue;
         }
         try {
@@ -99,7 +99,7 @@ final class AbandonmentSweeper {
             // slot goes to the next ticket instead of waiting for the pass to expire.
             LOG.debug("Ticket {} was admitted but its pass never fetched: dropped", ticket);
           }
-          polls.put(ticket, "abandoned " + key + " " + now);
+          polls.put(ticket, PollRecord.abandoned(key, now));
         } catch (JobNotFoundException | JobFinishedException ex) {
           polls.delete(ticket);
         }

@@ -138,7 +138,7 @@ final class TicketViews {
           v.put("reason", "expired");
           return v;
         }
-        if (polls.get(ticket).filter(p -> p.startsWith("abandoned ")).isPresent()) {
+        if (polls.get(ticket).filter(PollRecord::isAbandonedMarker).isPresent()) {
           v.put("status", "gone");
           v.put("reason", "abandoned");
           return v;
