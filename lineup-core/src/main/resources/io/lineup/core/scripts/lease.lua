@@ -58,9 +58,18 @@ local s = settings_load()
 
 local codes = ack_all(6, tonumber(ARGV[5]), now, s)
 
+-- Due jobs this call moved to the line. It does not wake another consumer for them when it moves
+-- them, since it is about to lease them itself: it wakes one only for the jobs it leaves behind
+-- (at its end), or when a pause or a limit refuses it any. A wake-up at the move cost each delayed
+-- job a wake-up token, a consumer's pop of it and a lease that found nothing.
+local promoted = 0
+
 -- The reply: its first four values, then the leased jobs' values (out, when jobs were leased).
 -- wait: in ms from now (the whole ms), answered in microseconds from the clock's reading.
 local function reply(status, wait, out)
+  if status ~= 0 and promoted > 0 then
+    wake()
+  end
   events_flush(now)
   out = out or {}
   if wait > 0 then
@@ -74,7 +83,7 @@ if count <= 0 then
   return reply(0, -1)
 end
 reclaim_expired(now, s, RECLAIM_LIMIT, rand)
-promote_due(now, math.max(PROMOTE_LIMIT, count))
+promoted = promote_due_quietly(now, math.max(PROMOTE_LIMIT, count))
 if s.paused == 1 then
   return reply(1, -1)
 end

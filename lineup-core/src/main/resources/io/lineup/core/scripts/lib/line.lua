@@ -139,10 +139,12 @@ local function delay_add(id, due)
   end
 end
 
--- Moves due delayed jobs to the line; returns how many moved. Their records are read with one
--- HMGET per records hash and they join the line with one ZADD, instead of an HGET and a ZADD per
--- job: when many jobs fall due at once, each redis.call saved is about a microsecond of the call.
-local function promote_due(now, limit)
+-- Moves due delayed jobs to the line without waking a consumer; returns how many moved. For a
+-- lease, which takes them itself and wakes the others only for what it leaves behind. Their records
+-- are read with one HMGET per records hash and they join the line with one ZADD, instead of an HGET
+-- and a ZADD per job: when many jobs fall due at once, each redis.call saved is about a microsecond
+-- of the call.
+local function promote_due_quietly(now, limit)
   local due = redis.call('ZRANGEBYSCORE', K_DELAYED, '-inf', now, 'LIMIT', 0, limit)
   if #due == 0 then
     return 0
@@ -163,8 +165,16 @@ local function promote_due(now, limit)
     redis.call('ZADD', K_READY, unpack(scores))
   end
   redis.call('ZREM', K_DELAYED, unpack(due))
-  wake()
   return #due
+end
+
+-- Moves due delayed jobs to the line and wakes a consumer for them; returns how many moved.
+local function promote_due(now, limit)
+  local moved = promote_due_quietly(now, limit)
+  if moved > 0 then
+    wake()
+  end
+  return moved
 end
 
 -- Milliseconds until the earliest delayed job is due, or -1 when none is delayed.
