@@ -5,6 +5,7 @@ import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.RedisStore.Ack;
 import io.lineup.core.internal.store.ScriptCode;
 import io.lineup.core.internal.store.ScriptReplies.LeaseReply;
+import io.lineup.core.internal.store.WakeWatch;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -128,6 +129,12 @@ public final class Worker implements AutoCloseable {
    * the order they were leased.
    */
   private void fetchLoop() {
+    try (WakeWatch watch = store.watchWake(List.of(queue))) {
+      fetchLoop(watch);
+    }
+  }
+
+  private void fetchLoop(WakeWatch watch) {
     Deque<PendingLease> calls = new ArrayDeque<>();
     long backoff = 0;
     boolean drained = false;
@@ -150,7 +157,7 @@ public final class Worker implements AutoCloseable {
       if (head == null) {
         if (drained) {
           drained = false;
-          idle(waitHint);
+          idle(watch, waitHint);
         } else {
           awaitFreeSlot();
         }
@@ -234,7 +241,7 @@ public final class Worker implements AutoCloseable {
   }
 
   /** Blocks until woken, or for the lease script's wait hint (µs, -1 none) or the idle wait. */
-  private void idle(long waitHintMicros) {
+  private void idle(WakeWatch watch, long waitHintMicros) {
     long wait = TimeUnit.MICROSECONDS.convert(options.idleWait());
     if (waitHintMicros >= 0) {
       wait = Math.min(wait, Math.max(1, waitHintMicros));
@@ -245,7 +252,7 @@ public final class Worker implements AutoCloseable {
       if (!pendingAcks.isEmpty()) {
         return;
       }
-      store.awaitWake(List.of(queue), wait);
+      watch.await(wait);
     } catch (InterruptedException e) {
       // close() interrupts the wait.
     } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.internal.store.KeySpace;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,6 +98,77 @@ abstract class DelayedPunctualityTest extends EngineSuite {
       // waiter's local timer is what ends the wait.
       assertThat(sorted.get(jobs / 2)).isLessThan(25);
     }
+  }
+
+  @Test
+  void aLeaseThatTakesEveryJobFallenDueWakesNoOtherConsumerAndOneThatLeavesSomeDoes() {
+    ManualClock clock = new ManualClock(Instant.parse("2030-06-01T12:00:00Z"));
+    QueueName queue = aFreshQueue();
+    byte[] wakeKey = KeySpace.queueKeys(queue)[KeySpace.WAKE_INDEX];
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
+      for (int i = 0; i < 3; i++) {
+        lineup.publish(queue, aDelayedJob("due " + i, Duration.ofSeconds(10)));
+      }
+      raw().del(wakeKey);
+      clock.advance(Duration.ofSeconds(10));
+
+      assertThat(lineup.lease(queue, 2, Duration.ZERO).jobs()).hasSize(2);
+      assertThat(raw().llen(wakeKey)).as("one job left for another consumer").isEqualTo(1);
+
+      raw().del(wakeKey);
+      assertThat(lineup.lease(queue, 5, Duration.ZERO).jobs()).hasSize(1);
+      assertThat(raw().llen(wakeKey)).as("nothing left to wake anyone for").isZero();
+    }
+  }
+
+  @Test
+  void aWorkerWaitingForOneDelayedJobAfterAnotherKeepsOneBlockedPopForAllOfThem() throws Exception {
+    QueueName queue = aFreshQueue();
+    int jobs = 30;
+    try (Lineup lineup = anEngine()) {
+      for (int i = 0; i < jobs; i++) {
+        lineup.publish(queue, aDelayedJob("tick " + i, Duration.ofMillis(300 + 20L * i)));
+      }
+      long blpopsBefore = commandCallsSum("blpop");
+      long unblocksBefore = commandCallsSum("client|unblock");
+      AtomicInteger handled = new AtomicInteger();
+      try (Worker worker =
+          lineup
+              .worker(
+                  queue,
+                  job -> {
+                    handled.incrementAndGet();
+                    return null;
+                  },
+                  WorkerOptions.defaults().withConcurrency(4))
+              .start()) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == jobs);
+      }
+      // Each job ends a wait on time; a wait that ended its pop and sent a new one would cost
+      // two calls per job (30 pops and 30 unblocks). A pop lives at least a second in Redis, and
+      // one that takes a token between waits is sent again: a few, however slow the machine.
+      assertThat(commandCallsSum("client|unblock") - unblocksBefore)
+          .as("pops ended (at most the worker's close)")
+          .isLessThanOrEqualTo(2);
+      assertThat(commandCallsSum("blpop") - blpopsBefore)
+          .as("pops sent for %d jobs", jobs)
+          .isLessThanOrEqualTo(jobs / 4);
+    }
+  }
+
+  /** Calls of a command so far ({@code INFO commandstats}) added up over every node. */
+  private long commandCallsSum(String command) {
+    String prefix = "cmdstat_" + command + ":calls=";
+    long calls = 0;
+    for (String info : infoOfEachNode("commandstats")) {
+      for (String line : info.lines().toList()) {
+        if (line.startsWith(prefix)) {
+          String rest = line.substring(prefix.length());
+          calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));
+        }
+      }
+    }
+    return calls;
   }
 
   @Test

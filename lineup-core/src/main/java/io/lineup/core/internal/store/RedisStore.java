@@ -374,11 +374,24 @@ public final class RedisStore implements AutoCloseable {
    * @throws InterruptedException when the waiting thread is interrupted
    */
   public boolean awaitWake(List<QueueName> queues, long waitMicros) throws InterruptedException {
+    return gateway.waiter().await(wakeKeys(queues), waitMicros);
+  }
+
+  /**
+   * Waits for one consumer that waits on these queues again and again (a worker's fetch loop): its
+   * waits share a blocked pop, so one that runs out costs no round trip to Redis ({@link
+   * WakeWatch}). The caller closes it when it stops waiting.
+   */
+  public WakeWatch watchWake(List<QueueName> queues) {
+    return gateway.waiter().watch(wakeKeys(queues));
+  }
+
+  private static byte[][] wakeKeys(List<QueueName> queues) {
     byte[][] wakeKeys = new byte[queues.size()][];
     for (int i = 0; i < wakeKeys.length; i++) {
       wakeKeys[i] = KeySpace.queueKeys(queues.get(i))[KeySpace.WAKE_INDEX];
     }
-    return gateway.waiter().await(wakeKeys, waitMicros);
+    return wakeKeys;
   }
 
   // ---- dead letters ----

@@ -41,7 +41,7 @@ public final class WakeWaiter implements AutoCloseable {
   private final Map<String, ConcurrentLinkedDeque<Link>> idle = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  private static final class Link {
+  static final class Link {
     final StatefulRedisConnection<byte[], byte[]> connection;
     final long clientId;
     final String server;
@@ -230,6 +230,71 @@ public final class WakeWaiter implements AutoCloseable {
       throw new ExecutionException(
           new RedisUnavailableException("Could not end a blocking wait", e));
     }
+  }
+
+  /**
+   * A consumer's standing wait on {@code wakeKeys} (all of one server), for a consumer that waits
+   * again and again: see {@link WakeWatch}.
+   */
+  WakeWatch watch(byte[][] wakeKeys) {
+    return new WakeWatch(this, wakeKeys);
+  }
+
+  /** Whether all of {@code wakeKeys} live on one server (a {@link WakeWatch} needs that). */
+  boolean onOneServer(byte[][] wakeKeys) {
+    String server = links.serverOf(wakeKeys[0]);
+    for (byte[] key : wakeKeys) {
+      if (!links.serverOf(key).equals(server)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Sends a pop on {@code keys} on a link of its own, holding a permit: the pop blocks in Redis for
+   * at most {@code serverTimeoutSeconds}. Null when no permit came within {@code waitMicros} or the
+   * waiter is closed.
+   *
+   * @throws RedisUnavailableException when no link could be made
+   */
+  StandingPop startPop(byte[][] keys, long waitMicros, double serverTimeoutSeconds)
+      throws InterruptedException {
+    if (closed || !permits.tryAcquire(waitMicros, TimeUnit.MICROSECONDS)) {
+      return null;
+    }
+    try {
+      Link link = borrow(keys[0]);
+      return new StandingPop(link, link.connection.async().blpop(serverTimeoutSeconds, keys));
+    } catch (RuntimeException e) {
+      permits.release();
+      throw e;
+    }
+  }
+
+  /** A pop sent by {@link #startPop}, and its link. */
+  record StandingPop(Link link, RedisFuture<KeyValue<byte[], byte[]>> pop) {}
+
+  /** Gives back the link and permit of a pop that has finished. */
+  void finished(StandingPop standing, boolean healthy) {
+    release(standing.link(), healthy);
+    permits.release();
+  }
+
+  /**
+   * Puts back a wake-up token that a pop nobody waited for took, so no other consumer misses it,
+   * then gives back the link and permit.
+   */
+  void putBack(StandingPop standing, KeyValue<byte[], byte[]> token) {
+    if (token != null && token.hasValue()) {
+      links.control(token.getKey()).rpush(token.getKey(), token.getValue());
+    }
+    finished(standing, true);
+  }
+
+  /** Ends a pop still blocked in Redis, in the background, then gives back its link and permit. */
+  void endStanding(StandingPop standing, byte[] key) {
+    endInBackground(standing.link(), standing.pop(), key);
   }
 
   private Link borrow(byte[] key) {
