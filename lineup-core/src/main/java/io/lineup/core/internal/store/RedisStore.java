@@ -383,7 +383,7 @@ public final class RedisStore implements AutoCloseable {
    * WakeWatch}). The caller closes it when it stops waiting.
    */
   public WakeWatch watchWake(List<QueueName> queues) {
-    return gateway.waiter().watch(wakeKeys(queues));
+    return new WakeWatch(gateway.waiter(), wakeKeys(queues));
   }
 
   private static byte[][] wakeKeys(List<QueueName> queues) {

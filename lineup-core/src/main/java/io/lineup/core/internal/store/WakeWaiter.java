@@ -232,15 +232,7 @@ public final class WakeWaiter implements AutoCloseable {
     }
   }
 
-  /**
-   * A consumer's standing wait on {@code wakeKeys} (all of one server), for a consumer that waits
-   * again and again: see {@link WakeWatch}.
-   */
-  WakeWatch watch(byte[][] wakeKeys) {
-    return new WakeWatch(this, wakeKeys);
-  }
-
-  /** Whether all of {@code wakeKeys} live on one server (a {@link WakeWatch} needs that). */
+  /** Whether all of {@code wakeKeys} live on one server (a pop of its own needs that). */
   boolean onOneServer(byte[][] wakeKeys) {
     String server = links.serverOf(wakeKeys[0]);
     for (byte[] key : wakeKeys) {
