@@ -129,7 +129,7 @@ public final class Worker implements AutoCloseable {
    * the order they were leased.
    */
   private void fetchLoop() {
-    try (WakeWatch watch = store.watchWake(List.of(queue))) {
+    try (WakeWatch watch = store.watchWake(queue)) {
       fetchLoop(watch);
     }
   }

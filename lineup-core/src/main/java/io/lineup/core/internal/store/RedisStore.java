@@ -378,12 +378,12 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
-   * Waits for one consumer that waits on these queues again and again (a worker's fetch loop): its
+   * Waits for one consumer that waits on this queue again and again (a worker's fetch loop): its
    * waits share a blocked pop, so one that runs out costs no round trip to Redis ({@link
    * WakeWatch}). The caller closes it when it stops waiting.
    */
-  public WakeWatch watchWake(List<QueueName> queues) {
-    return new WakeWatch(gateway.waiter(), wakeKeys(queues));
+  public WakeWatch watchWake(QueueName queue) {
+    return new WakeWatch(gateway.waiter(), KeySpace.queueKeys(queue)[KeySpace.WAKE_INDEX]);
   }
 
   private static byte[][] wakeKeys(List<QueueName> queues) {

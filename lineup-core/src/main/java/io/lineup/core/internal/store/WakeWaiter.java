@@ -193,7 +193,11 @@ public final class WakeWaiter implements AutoCloseable {
    */
   private void endPop(Link link, RedisFuture<KeyValue<byte[], byte[]>> pop, byte[] key)
       throws ExecutionException {
-    KeyValue<byte[], byte[]> taken = unblock(link, pop, key);
+    putBackToken(unblock(link, pop, key));
+  }
+
+  /** Puts a wake-up token a pop took back on its list (nothing when the pop took none). */
+  private void putBackToken(KeyValue<byte[], byte[]> taken) {
     if (taken != null && taken.hasValue()) {
       links.control(taken.getKey()).rpush(taken.getKey(), taken.getValue());
     }
@@ -232,32 +236,21 @@ public final class WakeWaiter implements AutoCloseable {
     }
   }
 
-  /** Whether all of {@code wakeKeys} live on one server (a pop of its own needs that). */
-  boolean onOneServer(byte[][] wakeKeys) {
-    String server = links.serverOf(wakeKeys[0]);
-    for (byte[] key : wakeKeys) {
-      if (!links.serverOf(key).equals(server)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
-   * Sends a pop on {@code keys} on a link of its own, holding a permit: the pop blocks in Redis for
+   * Sends a pop on {@code key} on a link of its own, holding a permit: the pop blocks in Redis for
    * at most {@code serverTimeoutSeconds}. Null when no permit came within {@code waitMicros} or the
    * waiter is closed.
    *
    * @throws RedisUnavailableException when no link could be made
    */
-  StandingPop startPop(byte[][] keys, long waitMicros, double serverTimeoutSeconds)
+  StandingPop startPop(byte[] key, long waitMicros, double serverTimeoutSeconds)
       throws InterruptedException {
     if (closed || !permits.tryAcquire(waitMicros, TimeUnit.MICROSECONDS)) {
       return null;
     }
     try {
-      Link link = borrow(keys[0]);
-      return new StandingPop(link, link.connection.async().blpop(serverTimeoutSeconds, keys));
+      Link link = borrow(key);
+      return new StandingPop(link, link.connection.async().blpop(serverTimeoutSeconds, key));
     } catch (RuntimeException e) {
       permits.release();
       throw e;
@@ -278,9 +271,7 @@ public final class WakeWaiter implements AutoCloseable {
    * then gives back the link and permit.
    */
   void putBack(StandingPop standing, KeyValue<byte[], byte[]> token) {
-    if (token != null && token.hasValue()) {
-      links.control(token.getKey()).rpush(token.getKey(), token.getValue());
-    }
+    putBackToken(token);
     finished(standing, true);
   }
 

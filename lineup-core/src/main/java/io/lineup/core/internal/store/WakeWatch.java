@@ -8,7 +8,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One consumer's waits on its queues' wake-up lists, one after another, sharing a blocked pop.
+ * One consumer's waits on its queue's wake-up list, one after another, sharing a blocked pop.
  *
  * <p>A wait that runs out (a delayed job falls due) leaves its pop blocked in Redis instead of
  * ending it, and the consumer's next wait goes on with it. A consumer of delayed jobs waits until
@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * wake-up token the pop takes while no wait is on (the consumer is leasing, or its slots are full)
  * is put back at once, so no other consumer misses it.
  *
- * <p>Not thread-safe: one consumer's thread calls {@link #await} and {@link #close}. Keys on
- * several servers (a Cluster) are waited on with {@link WakeWaiter#await} each time.
+ * <p>Not thread-safe: one consumer's thread calls {@link #await} and {@link #close}. A consumer of
+ * several queues, whose keys may lie on several servers, waits with {@link WakeWaiter#await}.
  */
 public final class WakeWatch implements AutoCloseable {
   /** Redis ends a pop this long after the wait that sent it would end, in seconds. */
@@ -36,7 +36,7 @@ public final class WakeWatch implements AutoCloseable {
   private static final int SETTLED = 2;
 
   private final WakeWaiter waiter;
-  private final byte[][] keys;
+  private final byte[] key;
   private Standing standing;
 
   /** A pop and who settles it: the wait on it, or, once no wait is on, its completion. */
@@ -76,9 +76,9 @@ public final class WakeWatch implements AutoCloseable {
     }
   }
 
-  WakeWatch(WakeWaiter waiter, byte[][] keys) {
+  WakeWatch(WakeWaiter waiter, byte[] key) {
     this.waiter = waiter;
-    this.keys = keys.clone();
+    this.key = key;
   }
 
   /**
@@ -90,9 +90,6 @@ public final class WakeWatch implements AutoCloseable {
    * @throws io.lineup.core.RedisUnavailableException when Redis is unreachable
    */
   public boolean await(long waitMicros) throws InterruptedException {
-    if (keys.length > 1 && !waiter.onOneServer(keys)) {
-      return waiter.await(keys, waitMicros);
-    }
     if (waitMicros <= 0) {
       return false;
     }
@@ -110,7 +107,7 @@ public final class WakeWatch implements AutoCloseable {
       if (wait == null || !wait.state.compareAndSet(PARKED, WAITED)) {
         // None yet, or the last one finished while no wait was on (its token was put back).
         double serverTimeoutSeconds = remaining / 1_000_000.0 + BACKSTOP_SECONDS;
-        WakeWaiter.StandingPop sent = waiter.startPop(keys, remaining, serverTimeoutSeconds);
+        WakeWaiter.StandingPop sent = waiter.startPop(key, remaining, serverTimeoutSeconds);
         if (sent == null) {
           standing = null;
           return false;
@@ -126,7 +123,7 @@ public final class WakeWatch implements AutoCloseable {
         return false;
       } catch (InterruptedException interrupted) {
         settle(wait);
-        waiter.endStanding(wait.sent, keys[0]);
+        waiter.endStanding(wait.sent, key);
         throw interrupted;
       } catch (ExecutionException failed) {
         settle(wait);
@@ -153,7 +150,7 @@ public final class WakeWatch implements AutoCloseable {
     Standing wait = standing;
     standing = null;
     if (wait != null && wait.state.compareAndSet(PARKED, SETTLED)) {
-      waiter.endStanding(wait.sent, keys[0]);
+      waiter.endStanding(wait.sent, key);
     }
   }
 }

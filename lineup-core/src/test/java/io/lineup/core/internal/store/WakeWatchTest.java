@@ -106,7 +106,7 @@ class WakeWatchTest {
   }
 
   private WakeWatch watch() {
-    return new WakeWatch(gateway.waiter(), new byte[][] {wakeKey.getBytes(StandardCharsets.UTF_8)});
+    return new WakeWatch(gateway.waiter(), wakeKey.getBytes(StandardCharsets.UTF_8));
   }
 
   private long blockedClients() {
