@@ -52,7 +52,10 @@ public final class WakeWatch implements AutoCloseable {
       sent.pop()
           .whenComplete((token, error) -> {
             if (state.compareAndSet(PARKED, SETTLED)) {
-              settleUnwaited();
+              // Not on the thread that completed the pop, the client's event loop: putting a token
+              // back may block there (on a cluster, while the link to the token's node connects,
+              // which needs that very loop).
+              Thread.ofVirtual().name("lineup-wake-settle").start(this::settleUnwaited);
             }
           });
     }
