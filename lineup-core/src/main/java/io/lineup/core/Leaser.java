@@ -38,9 +38,14 @@ final class Leaser {
     return store.lease(queue, count, acks);
   }
 
-  /** {@link #leaseOnce} sent without waiting; its reply is read by {@link PendingLease#await()}. */
-  PendingLease sendLease(QueueName queue, int count, List<Ack> acks) {
-    return store.sendLease(queue, count, acks);
+  /**
+   * {@link #leaseOnce} sent without waiting; its reply is read by {@link PendingLease#await()}.
+   *
+   * @param consumer the calling consumer's name for the queue's due watch ({@link
+   *     RedisStore#sendLease(QueueName, int, List, String)}); null for none
+   */
+  PendingLease sendLease(QueueName queue, int count, List<Ack> acks, String consumer) {
+    return store.sendLease(queue, count, acks, consumer);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.lineup.core;
 
+import io.lineup.core.internal.store.LeaseNonce;
 import io.lineup.core.internal.store.PendingLease;
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.RedisStore.Ack;
@@ -51,6 +52,13 @@ public final class Worker implements AutoCloseable {
   private final QueueName queue;
   private final JobHandler handler;
   private final WorkerOptions options;
+
+  /**
+   * This worker's name in its queue's due watch (lease.lua): random, so that it is unique among the
+   * queue's consumers in every process.
+   */
+  private final String name = "w" + LeaseNonce.next();
+
   private final ConcurrentLinkedQueue<Ack> pendingAcks = new ConcurrentLinkedQueue<>();
   private final Map<String, Running> running = new ConcurrentHashMap<>();
   private final Semaphore slotFreed = new Semaphore(0);
@@ -224,7 +232,7 @@ public final class Worker implements AutoCloseable {
       return null;
     }
     try {
-      PendingLease call = leaser.sendLease(queue, Math.max(0, free), acks);
+      PendingLease call = leaser.sendLease(queue, Math.max(0, free), acks, name);
       call.whenDone(slotFreed::release);
       return call;
     } catch (RuntimeException e) {
@@ -313,12 +321,23 @@ public final class Worker implements AutoCloseable {
 
   /** Sends waiting acks now, in one call; on failure they stay for the fetch loop to retry. */
   private void flushAcks() {
+    flushAcks(false);
+  }
+
+  /**
+   * Sends the waiting acks in one call.
+   *
+   * @param resign also when there are none, naming this worker, so that it gives up the queue's due
+   *     watch if it holds it (a call asking for no jobs does) and another consumer takes it now
+   *     rather than when the watch is overdue
+   */
+  private void flushAcks(boolean resign) {
     List<Ack> acks = drainAcks();
-    if (acks.isEmpty()) {
+    if (acks.isEmpty() && !resign) {
       return;
     }
     try {
-      report(acks, leaser.leaseOnce(queue, 0, acks).ackCodes());
+      report(acks, leaser.sendLease(queue, 0, acks, resign ? name : null).await().ackCodes());
     } catch (RuntimeException e) {
       pendingAcks.addAll(acks);
       LOG.debug("Ack of {} jobs failed, will retry: {}", acks.size(), e.getMessage());
@@ -435,8 +454,10 @@ public final class Worker implements AutoCloseable {
       fetcher.interrupt();
       joinQuietly(fetcher);
       fetcher = null;
+      flushAcks(true);
+    } else {
+      flushAcks();
     }
-    flushAcks();
     long deadline = System.nanoTime() + options.shutdownGrace().toNanos();
     while (!running.isEmpty() && System.nanoTime() < deadline) {
       awaitFreeSlot();

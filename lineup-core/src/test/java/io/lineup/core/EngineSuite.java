@@ -124,6 +124,12 @@ abstract class EngineSuite {
     return answers;
   }
 
+  /** The Redis server that holds {@code queue}'s keys. */
+  RedisProcess nodeOf(QueueName queue) {
+    int slot = SlotHash.getSlot(KeySpace.hashTag(queue).getBytes(StandardCharsets.UTF_8));
+    return redis().nodes().get(redis().nodeOfSlot(slot));
+  }
+
   /**
    * {@code count} fresh queues spread over the nodes: on a cluster the i-th queue's slot is on node
    * {@code i % nodes}, so a test using them crosses nodes; on one server they are just fresh

@@ -9,11 +9,14 @@
 -- ARGV[3]      nonce: random text that makes this call's lease tokens unique
 -- ARGV[4]      rand: a number in [0, 1) for backoff jitter of reclaimed jobs
 -- ARGV[5]      number of acks a, then 3 values per ack: id, lease token, result (bytes, '' = none)
+-- ARGV[6+3a]   consumer (optional): the caller's name, for the due watch (lib/due_watch.lua);
+--              absent or '' = the caller takes no part in it
 -- Returns      { ack_codes, status, wait_us, now_ms, max_attempts, job... }
 --              ack_codes: a table of one code per ack (codes.lua)
 --              status: 0 leased or nothing ready, 1 paused, 2 rate limit reached, 3 concurrency limit reached
 --              wait_us: microseconds until a lease can succeed (next due job or limit window),
---              from when the script read the clock; -1 unknown
+--              from when the script read the clock; -1 unknown. For a named consumer that does
+--              not watch the next due job, until the watcher is overdue (lib/due_watch.lua)
 --              now_ms: the script's clock (epoch ms)
 --              max_attempts: the queue's, for the jobs whose body names none (0); then the values
 --              of each leased job, in the reply itself, one job after another (not a table per job,
@@ -32,6 +35,7 @@
 --#include lib/retry.lua
 --#include lib/expire.lua
 --#include lib/ack.lua
+--#include lib/due_watch.lua
 
 local RECLAIM_LIMIT = 100
 local PROMOTE_LIMIT = 1000
@@ -52,11 +56,17 @@ local SKIPLIST_FROM = 16
 
 local now, now_us = clock_now(ARGV[1])
 local count = tonumber(ARGV[2])
+local asked = count
 local nonce = ARGV[3]
 local rand = tonumber(ARGV[4])
 local s = settings_load()
+local n_acks = tonumber(ARGV[5])
+local consumer = ARGV[6 + 3 * n_acks]
+if consumer == '' then
+  consumer = nil
+end
 
-local codes = ack_all(6, tonumber(ARGV[5]), now, s)
+local codes = ack_all(6, n_acks, now, s)
 
 -- Due jobs this call moved to the line. It does not wake another consumer for them when it moves
 -- them, since it is about to lease them itself: it wakes one only for the jobs it leaves behind
@@ -80,6 +90,9 @@ local function reply(status, wait, out)
 end
 
 if count <= 0 then
+  if consumer then
+    due_watch_resign(consumer)
+  end
   return reply(0, -1)
 end
 reclaim_expired(now, s, RECLAIM_LIMIT, rand)
@@ -278,5 +291,8 @@ if redis.call('ZCARD', K_READY) > 0 then
   wait = 0
 else
   wait = next_due_in(now)
+  if consumer and wait > 0 then
+    wait = due_watch(consumer, now, wait, n_leased >= asked)
+  end
 end
 return reply(0, wait, out)

@@ -35,7 +35,8 @@ class ScriptIncludesTest {
           "retry",
           "expire",
           "service",
-          "ack");
+          "ack",
+          "due_watch");
   private static final Pattern INCLUDE = Pattern.compile("^--#include (\\S+)", Pattern.MULTILINE);
   private static final Pattern FUNCTION =
       Pattern.compile("^local function (\\w+)", Pattern.MULTILINE);
