@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.lineup.core.internal.store.KeySpace;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,12 +77,7 @@ abstract class DueWatchTest extends EngineSuite {
       PublishResult job =
           lineup.publish(queue, aDelayedJob("watched by the dead", Duration.ofMillis(300)));
       // A watch left by a consumer whose process died before the job fell due.
-      raw()
-          .hset(
-              KeySpace.queueKeys(queue)[KeySpace.META_INDEX],
-              Map.of(
-                  bytes("due_watcher"), bytes("a consumer that died"),
-                  bytes("due_watch_ms"), bytes(Long.toString(job.dueAt().toEpochMilli()))));
+      leaveAWatch(queue, "a consumer that died", job.dueAt());
       Lateness lateness = new Lateness();
       try (Worker worker = lineup.worker(queue, lateness, WorkerOptions.defaults()).start()) {
         await()
@@ -155,12 +151,7 @@ abstract class DueWatchTest extends EngineSuite {
     try (Lineup lineup = anEngineWithoutSweeps()) {
       PublishResult job =
           lineup.publish(queue, aDelayedJob("due in a second", Duration.ofSeconds(1)));
-      raw()
-          .hset(
-              KeySpace.queueKeys(queue)[KeySpace.META_INDEX],
-              Map.of(
-                  bytes("due_watcher"), bytes("some worker"),
-                  bytes("due_watch_ms"), bytes(Long.toString(job.dueAt().toEpochMilli()))));
+      leaveAWatch(queue, "some worker", job.dueAt());
       Leases early = lineup.lease(queue, 1, Duration.ZERO);
       assertThat(early.jobs()).isEmpty();
       assertThat(early.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(1));
@@ -173,6 +164,16 @@ abstract class DueWatchTest extends EngineSuite {
    */
   private Lineup anEngineWithoutSweeps() {
     return anEngine(options -> options.maintenance(false));
+  }
+
+  /** Writes the queue's due watch as {@code watcher}'s, for a job due at {@code dueAt}. */
+  private void leaveAWatch(QueueName queue, String watcher, Instant dueAt) {
+    raw()
+        .hset(
+            KeySpace.queueKeys(queue)[KeySpace.META_INDEX],
+            Map.of(
+                bytes("due_watcher"), bytes(watcher),
+                bytes("due_watch_ms"), bytes(Long.toString(dueAt.toEpochMilli()))));
   }
 
   private static byte[] bytes(String text) {
