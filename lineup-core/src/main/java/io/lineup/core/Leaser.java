@@ -42,7 +42,7 @@ final class Leaser {
    * {@link #leaseOnce} sent without waiting; its reply is read by {@link PendingLease#await()}.
    *
    * @param consumer the calling consumer's name for the queue's due watch ({@link
-   *     RedisStore#sendLease(QueueName, int, List, String)}); null for none
+   *     RedisStore#sendLease}); null for none
    */
   PendingLease sendLease(QueueName queue, int count, List<Ack> acks, String consumer) {
     return store.sendLease(queue, count, acks, consumer);

@@ -184,22 +184,16 @@ public final class RedisStore implements AutoCloseable {
    * jobs (0 = only settle).
    */
   public LeaseReply lease(QueueName queue, int count, List<Ack> acks) {
-    return sendLease(queue, count, acks).await();
+    return sendLease(queue, count, acks, null).await();
   }
 
   /**
    * Sends the call {@link #lease} makes without waiting for its reply, which {@link
-   * PendingLease#await()} reads later. Calls sent on one engine reach Redis in the order sent.
-   */
-  public PendingLease sendLease(QueueName queue, int count, List<Ack> acks) {
-    return sendLease(queue, count, acks, null);
-  }
-
-  /**
-   * {@link #sendLease(QueueName, int, List)} for a consumer that takes part in the queue's due
-   * watch (lease.lua, lib/due_watch.lua): of the consumers a delayed job leaves idle, one waits
-   * until it falls due and the others until the script's slack after it; a call that asks for no
-   * jobs ({@code count} 0) or fills the consumer's slots gives the watch up.
+   * PendingLease#await()} reads later. Calls sent on one engine reach Redis in the order sent. A
+   * named consumer takes part in the queue's due watch (lease.lua, lib/due_watch.lua): of the
+   * consumers a delayed job leaves idle, one waits until it falls due and the others until the
+   * script's slack after it; a call that asks for no jobs ({@code count} 0) or fills the consumer's
+   * slots gives the watch up.
    *
    * @param consumer the consumer's name, the same on all its calls and unique among the queue's
    *     consumers; null for a caller that takes no part (a one-off lease)

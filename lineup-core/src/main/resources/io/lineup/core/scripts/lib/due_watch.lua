@@ -17,6 +17,12 @@
 --#include lib/line.lua
 local DUE_WATCH_SLACK_MS = 200
 
+-- The watcher gives the watch up and wakes another consumer to take it.
+local function due_watch_hand_on()
+  redis.call('HDEL', K_META, 'due_watcher', 'due_watch_ms')
+  wake()
+end
+
 -- The wait of a consumer whose lease leaves it idle with a delayed job due in wait_ms (> 0):
 -- wait_ms when it watches, or until the watcher is DUE_WATCH_SLACK_MS overdue when another watches
 -- that job or an earlier one. full: the call filled the consumer's slots, so it cannot lease when
@@ -26,8 +32,7 @@ local function due_watch(consumer, now, wait_ms, full)
   local watcher, watch_ms = held[1], tonumber(held[2])
   if full then
     if watcher == consumer then
-      redis.call('HDEL', K_META, 'due_watcher', 'due_watch_ms')
-      wake()
+      due_watch_hand_on()
     end
     return wait_ms
   end
@@ -43,7 +48,6 @@ end
 -- A consumer that asks for no jobs gives up the watch, if it holds it, and wakes another to take it.
 local function due_watch_resign(consumer)
   if redis.call('HGET', K_META, 'due_watcher') == consumer then
-    redis.call('HDEL', K_META, 'due_watcher', 'due_watch_ms')
-    wake()
+    due_watch_hand_on()
   end
 end
