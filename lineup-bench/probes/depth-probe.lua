@@ -9,9 +9,11 @@
 -- KEYS[1]  a hash (flat records) or a key prefix (bucketed records: prefix .. id without its last
 --          two characters, so 3,844 consecutive ids share a hash)
 -- KEYS[2]  a sorted set holding the same ids by arrival (fill-flat, zpopmin)
--- ARGV[1]  mode: fill-flat | fill-buckets | hmget-flat | hmget-buckets | zpopmin
--- ARGV[2]  n: ids 1..n are written (fill-*) or read in batches of 256, a lease's size (the rest)
--- Returns  fill-*: n; the others: the microseconds the reads took, by Redis's TIME
+-- ARGV[1]  mode: fill-flat | fill-buckets | hmget-flat | hmget-buckets | zpopmin | settle
+-- ARGV[2]  n: ids 1..n are written (fill-*), read in batches of 256, a lease's size (hmget-*,
+--          zpopmin), or the lookups of a missing member made in each of KEYS[1] and KEYS[2]
+--          (settle: each lookup moves Redis's incremental rehash of a grown table on by a bucket)
+-- Returns  fill-* and settle: n; the others: the microseconds the reads took, by Redis's TIME
 local DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 local BATCH = 256
 local mode = ARGV[1]
@@ -50,6 +52,14 @@ if mode == 'fill-flat' or mode == 'fill-buckets' then
       redis.call('HSET', KEYS[1], unpack(fields))
       redis.call('ZADD', KEYS[2], unpack(members))
     end
+  end
+  return n
+end
+
+if mode == 'settle' then
+  for _ = 1, n do
+    redis.call('HEXISTS', KEYS[1], '')
+    redis.call('ZSCORE', KEYS[2], '')
   end
   return n
 end

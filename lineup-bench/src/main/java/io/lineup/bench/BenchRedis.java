@@ -4,6 +4,7 @@ import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -195,6 +196,36 @@ public final class BenchRedis implements AutoCloseable {
         .srem(
             new String(KeySpace.QUEUE_REGISTRY, StandardCharsets.UTF_8),
             KeySpace.registryMember(queue));
+  }
+
+  /**
+   * Lookups of a member no sorted set holds, per script call of {@link #settleSortedSet}: about a
+   * tenth of a second of Redis's time, so other clients are not held up for long.
+   */
+  private static final int SETTLE_LOOKUPS_PER_CALL = 100_000;
+
+  /**
+   * Brings a big sorted set's member table to rest: Redis grows a hash table by moving its entries
+   * to a table twice the size one bucket per operation on it, so a set that has just grown past a
+   * power of two pays for two lookups and a share of the move on every operation, for as many
+   * operations as the old table had buckets. A deep line that has waited a while has finished the
+   * move; one just filled has not. This sends that many lookups of a member it does not hold
+   * ({@code ZSCORE}, which changes nothing): the old table never has more buckets than the set has
+   * members, and each lookup moves the move on by at least one bucket.
+   *
+   * @param key the sorted set
+   * @return the lookups sent
+   */
+  public long settleSortedSet(byte[] key) {
+    String name = new String(key, StandardCharsets.UTF_8);
+    long members = sync().zcard(name);
+    String script =
+        "for _ = 1, tonumber(ARGV[1]) do redis.call('ZSCORE', KEYS[1], '') end return 0";
+    for (long sent = 0; sent < members; sent += SETTLE_LOOKUPS_PER_CALL) {
+      long lookups = Math.min(SETTLE_LOOKUPS_PER_CALL, members - sent);
+      sync().eval(script, ScriptOutputType.INTEGER, new String[] {name}, Long.toString(lookups));
+    }
+    return members;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
 import io.lineup.core.QueueName;
+import io.lineup.core.internal.store.KeySpace;
 import java.util.List;
 
 /**
@@ -31,6 +32,13 @@ record DeepQueue(QueueName queue, List<String> sampleIds, Figure bytesPerJob) {
     List<String> ids = QueueFiller.fill(context, queue, jobs, SAMPLE_IDS);
     RedisProbe.Cost cost = probe.finish("bytes_per_job", jobs);
     long memoryAfter = context.redis().usedMemory();
+    // Measured at rest, as a line that has been deep a while: a line that just grew past a power
+    // of two is still moving its member table for millions of operations (settleSortedSet).
+    long started = System.nanoTime();
+    context.redis().settleSortedSet(KeySpace.queueKeys(queue)[KeySpace.READY_INDEX]);
+    context.say(
+        "deep queue: its line's member table brought to rest in %,d ms",
+        (System.nanoTime() - started) / 1_000_000);
     Figure figure =
         new Figure(
             "bytes_per_job",
