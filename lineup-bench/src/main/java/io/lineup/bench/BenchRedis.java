@@ -33,6 +33,12 @@ public final class BenchRedis implements AutoCloseable {
   /** Longest wait for Redis to free the keys of dropped queues before memory is measured. */
   public static final Duration LAZY_FREE_TIMEOUT = Duration.ofSeconds(60);
 
+  /**
+   * Lookups of a member no sorted set holds, per script call of {@link #settleSortedSet}: about a
+   * tenth of a second of Redis's time, so other clients are not held up for long.
+   */
+  private static final int SETTLE_LOOKUPS_PER_CALL = 100_000;
+
   private final RedisProcess process;
   private final String binary;
   private final String uri;
@@ -197,12 +203,6 @@ public final class BenchRedis implements AutoCloseable {
             new String(KeySpace.QUEUE_REGISTRY, StandardCharsets.UTF_8),
             KeySpace.registryMember(queue));
   }
-
-  /**
-   * Lookups of a member no sorted set holds, per script call of {@link #settleSortedSet}: about a
-   * tenth of a second of Redis's time, so other clients are not held up for long.
-   */
-  private static final int SETTLE_LOOKUPS_PER_CALL = 100_000;
 
   /**
    * Brings a big sorted set's member table to rest: Redis grows a hash table by moving its entries

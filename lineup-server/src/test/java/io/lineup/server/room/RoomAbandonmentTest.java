@@ -287,8 +287,8 @@ class RoomAbandonmentTest {
     // until the grace has passed (or the pass's lifetime), so no two admissions in a row may be
     // that far apart. Not a second by second count: here the simulated users' own rounds of polls
     // free the slots (a stayer leaves once a poll has seen it admitted), and on a slow or busy
-    // machine one round can outlast a second.
-    // From the first poll on: the first slots are given while the thousand tickets join.
+    // machine one round can outlast a second. Counted from the first poll on, since the first
+    // slots are given while the thousand tickets join.
     long[] admissions =
         run.admittedAt().values().stream()
             .filter(at -> at >= run.pollsStartedAt())
