@@ -20,7 +20,9 @@ record DeepQueue(QueueName queue, List<String> sampleIds, Figure bytesPerJob) {
   /**
    * {@code bytes_per_job}: Redis {@code used_memory} after minus before filling an empty queue,
    * divided by the jobs put in line ({@link Payloads#BYTES}-byte payloads, generated ids, default
-   * options). The Redis CPU figure is that of the bulk publishes that filled it.
+   * options), taken as filled. The Redis CPU figure is that of the bulk publishes that filled it.
+   * The queue is then brought to rest ({@link BenchRedis#settleSortedSet}) for the scenarios that
+   * share it, which measure a line that has been deep a while.
    */
   static DeepQueue fill(BenchContext context) {
     int jobs = context.counts().deepWaiting();
@@ -32,8 +34,8 @@ record DeepQueue(QueueName queue, List<String> sampleIds, Figure bytesPerJob) {
     List<String> ids = QueueFiller.fill(context, queue, jobs, SAMPLE_IDS);
     RedisProbe.Cost cost = probe.finish("bytes_per_job", jobs);
     long memoryAfter = context.redis().usedMemory();
-    // Measured at rest, as a line that has been deep a while: a line that just grew past a power
-    // of two is still moving its member table for millions of operations (settleSortedSet).
+    // A line that just grew past a power of two is still moving its member table, for millions of
+    // operations at 10,000,000 jobs.
     long started = System.nanoTime();
     context.redis().settleSortedSet(KeySpace.queueKeys(queue)[KeySpace.READY_INDEX]);
     context.say(
