@@ -157,9 +157,9 @@ class RoomAbandonmentTest {
               } else if (status.equals("admitted")) {
                 long at = v.path("admitted_at").asLong();
                 admittedAt.put(t, at);
-                // Each visit lasts visitMs from the admission, however late the poll saw it, so
-                // that the room is served at a steady pace.
-                // Visits last visitMs on average, from half to one and a half of it.
+                // A visit is timed from the admission, however late the poll saw it, so that the
+                // room is served at a steady pace; visits last visitMs on average, from half to
+                // one and a half of it.
                 long visit = visitMs / 2 + ThreadLocalRandom.current().nextLong(visitMs + 1);
                 releaseAt.put(t, at + visit);
                 visits.schedule(
@@ -295,6 +295,7 @@ class RoomAbandonmentTest {
             .mapToLong(at -> at)
             .sorted()
             .toArray();
+    assertThat(admissions).as("admissions after the polls began").isNotEmpty();
     long longestGap = 0;
     for (int i = 1; i < admissions.length; i++) {
       longestGap = Math.max(longestGap, admissions[i] - admissions[i - 1]);
