@@ -20,7 +20,7 @@ import java.util.Arrays;
  *
  * <p>Not constant-time, which is fine: it handles only public data. Immutable and thread-safe.
  */
-final class Ed25519Verifier {
+final class Ed25519Verifier implements SignatureCheck {
   // B's table is made once: 8-bit digits in one pass, 32 additions for [S]B (4,096 points, about
   // 0.5 MB). A key's at its first check: 7-bit digits in one pass, 37 additions for [k]A and no
   // doubling (2,368 points, about 280 KB a key); 6-bit digits in two passes would take 85 KB but
@@ -100,7 +100,8 @@ final class Ed25519Verifier {
    * Whether {@code signature} (64 bytes: R then S) is this key's signature of {@code message}. Any
    * malformed signature gives false.
    */
-  boolean verify(byte[] message, byte[] signature) {
+  @Override
+  public boolean verify(byte[] message, byte[] signature) {
     if (key == null || signature == null || signature.length != 64) {
       return false;
     }
