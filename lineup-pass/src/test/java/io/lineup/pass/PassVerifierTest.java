@@ -81,6 +81,46 @@ class PassVerifierTest {
   }
 
   @Test
+  void signaturesAreCheckedWithTheJdksEd25519UnlessTheTabulatedOneIsChosen() {
+    assertThat(verifier.ed25519Engine()).isEqualTo(Ed25519Engine.JDK);
+    assertThat(PassVerifier.fromJwks(Jwks.toJson(Map.of("k1", keys.getPublic()))).ed25519Engine())
+        .isEqualTo(Ed25519Engine.JDK);
+    assertThat(verifier.withLeeway(Duration.ZERO).withCachedTokens(0).ed25519Engine())
+        .isEqualTo(Ed25519Engine.JDK);
+    assertThat(verifier.withEd25519Engine(Ed25519Engine.TABULATED).ed25519Engine())
+        .isEqualTo(Ed25519Engine.TABULATED);
+  }
+
+  @Test
+  void theTabulatedEngineAcceptsAndRefusesTheSamePassesAsTheJdks() throws Exception {
+    PassVerifier tabulated = verifier.withEd25519Engine(Ed25519Engine.TABULATED);
+    PassVerifier jdk = tabulated.withEd25519Engine(Ed25519Engine.JDK);
+    String token = valid();
+    String[] parts = token.split("\\.");
+    String otherKey =
+        new PassSigner("k1", Ed25519Keys.generate().getPrivate())
+            .sign(pass(NOW.minusSeconds(10), NOW.plusSeconds(300)));
+    String claims = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
+    String altered = parts[0] + "." + b64(claims.replace("t-abc\"", "t-abd\"")) + "." + parts[2];
+
+    for (PassVerifier v : new PassVerifier[] {tabulated, jdk}) {
+      assertThat(v.verify(token, ROOM).ticket()).isEqualTo("t-abc");
+      assertThat(reasonOf(v, otherKey, ROOM)).isEqualTo(PassRejectedException.Reason.BAD_SIGNATURE);
+      assertThat(reasonOf(v, altered, ROOM)).isEqualTo(PassRejectedException.Reason.BAD_SIGNATURE);
+    }
+  }
+
+  @Test
+  void aVerifierWithAnotherEngineStartsWithNothingRemembered() throws Exception {
+    verifier.verify(valid(), ROOM);
+
+    assertThat(verifier.cachedTokenCount()).isEqualTo(1);
+    assertThat(verifier.withEd25519Engine(Ed25519Engine.TABULATED).cachedTokenCount()).isZero();
+    assertThatThrownBy(() -> verifier.withEd25519Engine(null))
+        .isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
   void anExpiredPassIsRejectedOnceTheLeewayIsOver() throws Exception {
     String token = signer.sign(pass(NOW.minusSeconds(300), NOW.minusSeconds(1)));
     assertThat(verifier.verify(token, ROOM).ticket()).isEqualTo("t-abc"); // within 5 s leeway
