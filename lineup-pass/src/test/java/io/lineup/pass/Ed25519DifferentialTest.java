@@ -47,8 +47,10 @@ class Ed25519DifferentialTest {
       BigInteger s = Ed25519CrossCheckTest.s(signature);
 
       agree(key, message, signature);
-      agree(key, message, flip(signature, random.nextInt(256))); // a bit of R
-      agree(key, message, flip(signature, 256 + random.nextInt(256))); // a bit of S
+      // A bit of R, swept over its 256 across the rounds; R's sign bit; a bit of S.
+      agree(key, message, flip(signature, round * 256 / keys + random.nextInt(256 / keys)));
+      agree(key, message, flip(signature, 255));
+      agree(key, message, flip(signature, 256 + random.nextInt(256)));
       int first = random.nextInt(512);
       int second = (first + 1 + random.nextInt(511)) % 512; // another bit: never the original
       agree(key, message, flip(flip(signature, first), second));
@@ -77,7 +79,7 @@ class Ed25519DifferentialTest {
       agree(key, message, concat(encode(torsion.get(1 + random.nextInt(7))), le(s)));
     }
     assertThat(accepted).isEqualTo(keys); // exactly the unaltered signatures
-    assertThat(refused).isEqualTo(keys * 21);
+    assertThat(refused).isEqualTo(keys * 22);
     assertThat(bouncyCastleDiffers).isZero();
   }
 
@@ -121,6 +123,39 @@ class Ed25519DifferentialTest {
     assertThat(accepted).isZero();
     assertThat(refused).isEqualTo(odd.size() * 3 + 2);
     assertThat(bouncyCastleDiffers).isZero();
+  }
+
+  @Test
+  void signaturesWhoseRIsOneBitFromTheCheckedPointGetOneAnswerFromAllThree() throws Exception {
+    // R' is R = [r]B with one bit flipped, and S = r + k a with k = H(R', A, M): then [S]B - [k]A
+    // is the point R, whose encoding differs from R' in that bit alone. A verifier that compares
+    // points or encodings incompletely accepts. Every bit of R, for three keys and nonces.
+    int tried = 0;
+    for (int i = 0; i < 3; i++) {
+      BigInteger a = new BigInteger(252, random);
+      byte[] key = encode(ReferenceCurve.multiply(a, ReferenceCurve.B));
+      BigInteger r = new BigInteger(252, random);
+      byte[] encodedR = encode(ReferenceCurve.multiply(r, ReferenceCurve.B));
+      for (int bit = 0; bit < 256; bit++) {
+        byte[] nearR = flip(encodedR, bit);
+        byte[] message = randomBytes(24);
+        BigInteger k = hash(nearR, key, message).mod(ReferenceCurve.L);
+        BigInteger s = r.add(k.multiply(a)).mod(ReferenceCurve.L);
+        agree(key, message, concat(nearR, le(s)));
+        tried++;
+      }
+    }
+    assertThat(accepted).isZero();
+    assertThat(refused).isEqualTo(tried);
+    assertThat(bouncyCastleDiffers).isZero();
+  }
+
+  static BigInteger hash(byte[] r, byte[] key, byte[] message) throws Exception {
+    java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-512");
+    sha.update(r);
+    sha.update(key);
+    sha.update(message);
+    return ReferenceCurve.fromLe(sha.digest());
   }
 
   @Test
