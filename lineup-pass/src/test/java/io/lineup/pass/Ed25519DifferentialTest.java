@@ -21,12 +21,14 @@ import org.junit.jupiter.api.Test;
  * The JDK's Ed25519, lineup-pass's tabulated one and BouncyCastle's on the same inputs: random keys
  * and messages, their signatures, and those signatures, messages and keys altered (bit flips, byte
  * swaps, S + L and other S of L or more, R and keys that are non-canonical, off the curve or of
- * small order, signatures cut short or made longer). All three give one answer on every input, with
- * one deliberate divergence, checked as such: BouncyCastle refuses every key of small order, and
- * for a key or an R with a small-order part it checks a multiple of the equation, while the JDK and
- * lineup-pass check the cofactorless equation [S]B = R + [k]A exactly (RFC 8032 allows both). Such
- * keys and signatures can only be made on purpose, by the key's owner; a room's key is made by
- * Lineup. Seeded, and bounded: a few thousand checks.
+ * small order, signatures cut short or made longer), and signatures whose R is one bit away from
+ * the point the equation gives (made with the secret key, so that only a complete comparison of R
+ * refuses them). All three give one answer on every input, with one deliberate divergence, checked
+ * as such: BouncyCastle refuses every key of small order, and for a key or an R with a small-order
+ * part it checks a multiple of the equation, while the JDK and lineup-pass check the cofactorless
+ * equation [S]B = R + [k]A exactly (RFC 8032 allows both). Such keys and signatures can only be
+ * made on purpose, by the key's owner; a room's key is made by Lineup. Seeded, and bounded: a few
+ * thousand checks.
  */
 class Ed25519DifferentialTest {
   final Random random = new Random(20261129);
