@@ -13,8 +13,9 @@ package io.lineup.bench;
  *     half of it), in ms
  * @param etaReadAfterMs time from the first join to the first ETA kept, in ms, so that admissions
  *     have been measured
- * @param passTokens distinct passes checked in {@code pass_verify_us_p99} (each once) and in {@code
- *     pass_verify_repeat_us_p99} (each again)
+ * @param passTokens distinct passes checked in {@code pass_verify_us_p99} (each once), in {@code
+ *     pass_verify_repeat_us_p99} (each again) and in {@code pass_verify_tabulated_us_p99} (each
+ *     once)
  */
 record RoomCounts(
     int joins,

@@ -44,7 +44,11 @@ public enum ScenarioGroup {
    * room_poll_per_s} through the server.
    */
   ROOM,
-  /** The offline pass check: {@code pass_verify_us_p99}, {@code pass_verify_repeat_us_p99}. */
+  /**
+   * The offline pass check: {@code pass_verify_us_p99} (the JDK's Ed25519, the default), {@code
+   * pass_verify_repeat_us_p99} (a remembered pass), {@code pass_verify_tabulated_us_p99} (the
+   * opt-in engine).
+   */
   PASS;
 
   /**

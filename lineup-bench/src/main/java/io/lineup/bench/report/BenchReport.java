@@ -59,7 +59,8 @@ public final class BenchReport {
           "room_poll_per_s",
           "room_eta_mape",
           "pass_verify_us_p99",
-          "pass_verify_repeat_us_p99");
+          "pass_verify_repeat_us_p99",
+          "pass_verify_tabulated_us_p99");
 
   /** The figures only {@code --deep-10m} measures, in place of their {@code _1m} twins. */
   public static final List<String> DEEP_TEN_MILLION =

@@ -45,8 +45,12 @@ public record Target(String figure, boolean atLeast, double bound, String refere
           new Target("room_join_per_s", true, 0.3, "raw_script_per_s", null),
           new Target("room_poll_per_s", true, 5_000, null, "/s"),
           new Target("room_eta_mape", false, 20, null, "%"),
-          new Target("pass_verify_us_p99", false, 50, null, "µs"),
-          new Target("pass_verify_repeat_us_p99", false, 50, null, "µs"));
+          // The JDK's Ed25519 (the default since issue 48) takes 400–550 µs a check on a core of
+          // the reference machine; a remembered pass is the fast path, and the opt-in engine is
+          // held to the bound the first check had before.
+          new Target("pass_verify_us_p99", false, 1_000, null, "µs"),
+          new Target("pass_verify_repeat_us_p99", false, 50, null, "µs"),
+          new Target("pass_verify_tabulated_us_p99", false, 50, null, "µs"));
 
   /** The target of a figure, or null when it has none. */
   public static Target of(String figure) {
