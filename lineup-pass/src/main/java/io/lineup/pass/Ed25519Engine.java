@@ -6,8 +6,8 @@ package io.lineup.pass;
  */
 public enum Ed25519Engine {
   /**
-   * The JDK's {@code Signature.getInstance("Ed25519")}: the default. About 100–500 µs a check on a
-   * server core.
+   * The JDK's {@code Signature.getInstance("Ed25519")}: the default. About 400–550 µs a check on a
+   * core of the bench machine (JDK 25).
    */
   JDK,
   /**

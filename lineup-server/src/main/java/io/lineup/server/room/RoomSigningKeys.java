@@ -93,6 +93,8 @@ final class RoomSigningKeys {
     if (signer == null) {
       throw new IllegalStateException("a room's key record has no current key");
     }
+    // The JDK's Ed25519 (PassVerifier's default, not the opt-in tabulated engine): the online
+    // check is on the trust path, and a pass verified once is remembered by this verifier.
     return new KeySet(current, published, signer, now, PassVerifier.of(published));
   }
 
