@@ -2,6 +2,7 @@ package io.lineup.pass;
 
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
+import java.security.ProviderException;
 import java.security.PublicKey;
 import java.security.Signature;
 
@@ -41,9 +42,10 @@ final class JdkEd25519Verifier implements SignatureCheck {
       check.initVerify(key);
       check.update(message);
       return check.verify(signature);
-    } catch (GeneralSecurityException | IllegalArgumentException e) {
+    } catch (GeneralSecurityException | IllegalArgumentException | ProviderException e) {
       // An invalid key (InvalidKeyException, at initVerify or when its point is decoded) or an
-      // invalid R or S (SignatureException): not a signature of this key.
+      // invalid R or S (SignatureException): not a signature of this key. Anything else the
+      // provider throws refuses too: a pass is let in only on a clear yes.
       return false;
     }
   }
