@@ -33,6 +33,9 @@ import org.eclipse.jetty.util.Callback;
  * same body limit and parsing, the same handler behind the route, the same error shape. A request
  * with a query (a publish's {@code durable_replicas}) or a path the servlet layer must decode
  * ({@code %}, {@code ;}) goes the servlet way.
+ *
+ * <p>Jetty's HTTP/1.1 parser has read the request either way (there is no other): what reaches here
+ * has passed its strict compliance checks, and its body is framed as Jetty framed it.
  */
 final class CoreLane extends Handler.Wrapper {
   private final List<LaneRoute> routes;
@@ -81,6 +84,12 @@ final class CoreLane extends Handler.Wrapper {
     try {
       LaneAction.Answer answer = answer(route, request, response, path, slash);
       status = answer.status();
+      answer.headers().forEach(response.getHeaders()::put);
+      if (gate.refuses(path)) {
+        // The shutdown began while it was served: the last answer on this connection, so that
+        // the graceful stop, which waits for connections to close, need not wait any longer.
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      }
       CoreAnswers.json(response, status, answer.json(), callback);
     } catch (RuntimeException e) {
       ApiException api = ErrorMapper.toApiException(e);

@@ -18,8 +18,9 @@ import io.lineup.server.http.RequestIds;
 import io.lineup.server.http.RequestTargetGuard;
 import io.lineup.server.metrics.ServerMetrics;
 import java.util.List;
-import java.util.function.ToIntFunction;
+import org.eclipse.jetty.http.HttpCompliance;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -46,7 +47,14 @@ final class HttpApi implements AutoCloseable {
    */
   static final int ACCEPT_QUEUE = 1024;
 
+  /**
+   * The longest request line plus headers taken, in bytes (Jetty's default, said here because the
+   * docs name it).
+   */
+  static final int MAX_HEAD_BYTES = 8 * 1024;
+
   private final Javalin app;
+  private final GracefulHandler graceful;
 
   /**
    * Starts serving.
@@ -69,11 +77,12 @@ final class HttpApi implements AutoCloseable {
     RequestGate gate =
         new RequestGate(
             authenticator, metrics, draining, settings.metricsPublic(), settings.logRequests());
-    // The routes that have a lane action are served on the core lane (without a query); every
-    // other request passes through the lane to the servlet layer.
+    // The routes that have a lane action are served by the core lane (without a query), on
+    // Jetty's core API; every other request passes through it to the servlet layer.
     List<LaneRoute> laneRoutes =
         routes.stream().filter(route -> route.lane() != null).map(HttpApi::laneRoute).toList();
     CoreLane lane = new CoreLane(laneRoutes, gate, maxBodyBytes);
+    this.graceful = new GracefulHandler(lane);
     this.app =
         Javalin.create(config -> {
           config.jetty.threadPool = threadPool();
@@ -85,16 +94,12 @@ final class HttpApi implements AutoCloseable {
           config.http.prefer405over404 = true;
           // One path per resource: /v1/queues/a/q/jobs/ is not /v1/queues/a/q/jobs (404 says so).
           config.router.ignoreTrailingSlashes = false;
-          // No per-connection cache of header lines: API callers' lines differ (tokens, ids),
-          // and its lookups were about 4 % of the server's CPU samples per publish.
-          config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(0));
+          config.jetty.modifyHttpConfiguration(HttpApi::strictHttp);
           config.jetty.addConnector((server, http) -> {
-            // Every connection starts on the lane connection, which serves the lane's plain
-            // requests itself and hands the connection to Jetty's HTTP/1.1 at anything else.
-            HttpConnectionFactory jetty = new HandedOverHttpConnectionFactory(http);
+            // Jetty's HTTP/1.1 parser is the only one that reads a request: one reading of
+            // where a request ends, so no request can hide in another's body.
             ServerConnector connector =
-                new ServerConnector(
-                    server, new LaneConnectionFactory(laneRoutes, gate, jetty), jetty);
+                new ServerConnector(server, new HttpConnectionFactory(http));
             connector.setHost(settings.host());
             connector.setPort(settings.port());
             connector.setAcceptQueueSize(ACCEPT_QUEUE);
@@ -105,7 +110,7 @@ final class HttpApi implements AutoCloseable {
             // Javalin puts its servlet context inside the innermost wrapper, the lane. At
             // stop, Jetty stops accepting, lets requests in progress finish (answers
             // written) for up to the stop timeout, then closes.
-            server.setHandler(new RequestTargetGuard(new GracefulHandler(lane)));
+            server.setHandler(new RequestTargetGuard(graceful));
             server.setStopTimeout(settings.shutdownGrace().toMillis());
           });
           config.routes.before(ctx -> begin(ctx, gate));
@@ -127,6 +132,23 @@ final class HttpApi implements AutoCloseable {
   }
 
   /**
+   * Jetty's HTTP/1.1 parsing held to RFC 9110 and 9112 with no leniency ({@link
+   * HttpCompliance#STRICT}): a request with a folded header line, a line ended by a bare LF, both
+   * {@code Content-Length} and {@code Transfer-Encoding}, more than one {@code Content-Length}, a
+   * {@code Transfer-Encoding} whose last coding is not {@code chunked}, a space before a header's
+   * colon, more than one {@code Host} or a control character in the head is answered 400 and its
+   * connection closed. The request line and headers together may take {@link #MAX_HEAD_BYTES} (a
+   * longer target is 414, a longer head 431).
+   */
+  private static void strictHttp(HttpConfiguration http) {
+    http.setHttpCompliance(HttpCompliance.STRICT);
+    http.setRequestHeaderSize(MAX_HEAD_BYTES);
+    // No per-connection cache of header lines: API callers' lines differ (tokens, ids), and its
+    // lookups were about 4 % of the server's CPU samples per publish.
+    http.setHeaderCacheSize(0);
+  }
+
+  /**
    * Jetty's selector and acceptor on a few platform threads, every request handler on its own
    * virtual thread: a handler may block (a long-poll, a Redis round trip) without holding a
    * carrier, and the selectors never compete with handlers for the few carrier threads.
@@ -143,25 +165,9 @@ final class HttpApi implements AutoCloseable {
     return app.port();
   }
 
-  /** Requests the lane connections are serving now. */
-  int laneRequestsInProgress() {
-    return sumOverLanes(LaneConnectionFactory::inProgress);
-  }
-
-  /** Read buffers the lane connections hold now (none while they wait for a request). */
-  int laneBuffersHeld() {
-    return sumOverLanes(LaneConnectionFactory::buffersHeld);
-  }
-
-  private int sumOverLanes(ToIntFunction<LaneConnectionFactory> count) {
-    int sum = 0;
-    for (Connector connector : app.jettyServer().server().getConnectors()) {
-      LaneConnectionFactory lane = connector.getConnectionFactory(LaneConnectionFactory.class);
-      if (lane != null) {
-        sum += count.applyAsInt(lane);
-      }
-    }
-    return sum;
+  /** Requests being served now (read, not yet answered), whichever way they are served. */
+  int requestsInProgress() {
+    return (int) graceful.getCurrentRequestCount();
   }
 
   /** Stops accepting new connections; requests on open connections still run. */

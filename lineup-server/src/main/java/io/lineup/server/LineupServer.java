@@ -219,14 +219,9 @@ public final class LineupServer implements AutoCloseable {
     return host + "-" + ProcessHandle.current().pid();
   }
 
-  /** Publishes and submits the publish lane is serving now (read, not yet answered). */
-  int laneRequestsInProgress() {
-    return http.laneRequestsInProgress();
-  }
-
-  /** Read buffers the publish lane's connections hold now (none while they wait for a request). */
-  int laneBuffersHeld() {
-    return http.laneBuffersHeld();
+  /** Requests the HTTP server is serving now (read, not yet answered). */
+  int requestsInProgress() {
+    return http.requestsInProgress();
   }
 
   /** Long-polls waiting now. */

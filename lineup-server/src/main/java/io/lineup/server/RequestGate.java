@@ -9,7 +9,6 @@ import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.RequestIds;
 import io.lineup.server.metrics.ServerMetrics;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,35 +76,6 @@ final class RequestGate {
   /** Puts a request's id in this thread's logging context, until {@link #close}. */
   void resume(String id) {
     MDC.put(RequestIds.MDC_KEY, id);
-  }
-
-  /**
-   * {@link #authorize} for a route that needs a token, as far as it goes without reading the token
-   * store. Never blocks.
-   *
-   * @return the caller, or null when only the token store can tell who it is (then call {@link
-   *     #authorize} on a thread that may block)
-   * @throws ApiException 401, 403 or 400 as {@link #authorize}, for what is known without the store
-   */
-  Principal authorizeLocally(String authorization, Access access, Supplier<String> namespace) {
-    Principal principal = authenticator.authenticateLocally(authorization);
-    return principal == null ? null : allowed(principal, access, namespace);
-  }
-
-  /**
-   * {@link #authorize} for a route that needs a token, without blocking: the token store is read
-   * asynchronously. The future completes on the Redis client's I/O thread (at once for the admin).
-   *
-   * @return the caller; fails with the {@link ApiException} (401, 403, 400) {@link #authorize}
-   *     throws, or the engine's exception when the store cannot be read, as the cause of a {@link
-   *     java.util.concurrent.CompletionException}
-   * @throws ApiException 401 when the header is missing or malformed (nothing is read)
-   */
-  CompletableFuture<Principal> authorizeAsync(
-      String authorization, Access access, Supplier<String> namespace) {
-    return authenticator
-        .authenticateAsync(authorization)
-        .thenApply(principal -> allowed(principal, access, namespace));
   }
 
   /**

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The HTTP front on its own: a shutting-down server runs no handler for new requests, and a plain
- * publish is served on the publish lane, not by the route.
+ * publish is served on the core lane, not by the route.
  */
 class HttpApiTest {
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();

@@ -45,6 +45,56 @@ final class RawHttp implements AutoCloseable {
     }
   }
 
+  /**
+   * Sends bytes as they are, then closes this side of the connection: the server has every byte
+   * and, once it has answered what it reads as requests, closes its side too.
+   */
+  RawHttp sendAll(String text) {
+    send(text);
+    try {
+      socket.shutdownOutput();
+      return this;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Every answer until the server closes the connection (or the read times out): answers with a
+   * Content-Length are split by it; what is left after the last of them (an answer without one, or
+   * one cut short) counts as one more.
+   */
+  List<String> answersUntilClosed() {
+    byte[] all;
+    try {
+      InputStream in = socket.getInputStream();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      try {
+        int n;
+        while ((n = in.read(buffer)) != -1) {
+          out.write(buffer, 0, n);
+        }
+      } catch (java.net.SocketTimeoutException | java.net.SocketException endedThere) {
+        // What arrived is all there is.
+      }
+      all = out.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<String> answers = new ArrayList<>();
+    String rest = new String(all, StandardCharsets.ISO_8859_1);
+    int length;
+    while ((length = completeLength(rest)) > 0) {
+      answers.add(rest.substring(0, length));
+      rest = rest.substring(length);
+    }
+    if (!rest.isEmpty()) {
+      answers.add(rest);
+    }
+    return answers;
+  }
+
   /** A POST with a JSON body and a bearer token, as one write. */
   RawHttp post(String path, String token, String json) {
     byte[] body = json.getBytes(StandardCharsets.UTF_8);

@@ -79,20 +79,19 @@ class ShutdownTest {
   }
 
   @Test
-  void aPublishTheLaneIsServingWhenTheShutdownBeginsIsAnsweredBeforeTheServerStops()
-      throws Exception {
+  void aPublishBeingServedWhenTheShutdownBeginsIsAnsweredBeforeTheServerStops() throws Exception {
     LineupServer server = servers.startAnother();
     Api api = Api.adminOf(server);
     assertThat(api.post("/v1/queues/stop/lane/jobs", "{\"payload\": 0}").status()).isEqualTo(201);
     Thread busy = BusyRedis.keepBusy(servers.redisProcess(), Duration.ofMillis(3500));
     try (RawHttp http = RawHttp.connect(server.port())) {
-      // Started on the lane, then waiting for Redis, which runs a script for 3.5 s: longer than
+      // Read and started, then waiting for Redis, which runs a script for 3.5 s: longer than
       // the rest of the shutdown takes, within the command timeout (5 s).
       http.post(
           "/v1/queues/stop/lane/jobs",
           LineupServerExtension.ADMIN_TOKEN,
           "{\"id\": \"late\", \"payload\": 1}");
-      await().atMost(Duration.ofSeconds(5)).until(() -> server.laneRequestsInProgress() == 1);
+      await().atMost(Duration.ofSeconds(5)).until(() -> server.requestsInProgress() == 1);
       CompletableFuture<Void> closed = CompletableFuture.runAsync(server::close);
 
       List<String> answers = http.answers(1);

@@ -33,7 +33,7 @@ public record Target(String figure, boolean atLeast, double bound, String refere
           new Target("rank_us_p99", false, 1_000, null, "µs"),
           new Target("rank_us_p99_10m", false, 1_000, null, "µs"),
           new Target("bytes_per_job", false, 250, null, "B"),
-          new Target("http_publish_per_s", true, 0.25, "raw_script_per_s", null),
+          new Target("http_publish_per_s", true, 0.2, "raw_script_per_s", null),
           new Target("http_consume_per_s", true, 0.15, "raw_script_per_s", null),
           new Target("script_publish_us", false, 0.95, "script_publish_unpruned_us", null),
           new Target("eta_mape", false, 10, null, "%"),

@@ -14,7 +14,6 @@ import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.RequestBody;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /** Publish, read and cancel jobs. */
 public final class JobHandlers {
@@ -48,25 +47,6 @@ public final class JobHandlers {
       String ns, String queue, LaneAction.Body body, Principal principal) {
     QueueName name = PathNames.queue(PathNames.namespace(ns), queue);
     return new LaneAction.Answer(201, publish(name, null, body.json(PAYLOAD_FIELD), principal));
-  }
-
-  /**
-   * {@code POST /v1/queues/{ns}/{queue}/jobs} started without blocking, for the lane connection:
-   * answers as {@link #publishOnLane} does, or declines (null) when the queue's first publish
-   * through this server must first switch its archiving on (a Redis round trip).
-   */
-  public CompletableFuture<LaneAction.Answer> startOnLane(
-      String ns, String queue, LaneAction.Body body, Principal principal) {
-    QueueName name = PathNames.queue(PathNames.namespace(ns), queue);
-    if (!api.archive().readyFor(name)) {
-      return null;
-    }
-    JsonNode json = body.json(PAYLOAD_FIELD);
-    List<NewJob> jobs = reader.read(json, principal);
-    boolean many = json.isArray();
-    return api.lineup()
-        .publishAllBounded(name, jobs)
-        .thenApply(results -> new LaneAction.Answer(201, answer(many, results)));
   }
 
   /**

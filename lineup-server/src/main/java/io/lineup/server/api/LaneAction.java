@@ -3,7 +3,6 @@ package io.lineup.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.server.auth.Principal;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * What a busy {@code POST} route does when the server serves it on its core lane, ahead of the
@@ -25,45 +24,6 @@ public interface LaneAction {
    *     answered as the routes answer them
    */
   Answer serve(String ns, String name, Body body, Principal principal);
-
-  /**
-   * Starts serving one request without blocking the calling thread (the lane connection's, which
-   * serves many connections), or declines: then the request is served by {@link #serve} on a thread
-   * that may block. The answer must be the one {@link #serve} would give.
-   *
-   * @return the answer to come, or null to decline (this action never starts without blocking)
-   * @throws RuntimeException as {@link #serve} throws, for what is found wrong before anything is
-   *     sent
-   */
-  default CompletableFuture<Answer> start(String ns, String name, Body body, Principal principal) {
-    return null;
-  }
-
-  /**
-   * An action that starts without blocking where it can ({@code starter}) and serves by {@code
-   * blocking} otherwise.
-   */
-  static LaneAction startingWith(LaneAction blocking, Starter starter) {
-    return new LaneAction() {
-      @Override
-      public Answer serve(String ns, String name, Body body, Principal principal) {
-        return blocking.serve(ns, name, body, principal);
-      }
-
-      @Override
-      public CompletableFuture<Answer> start(
-          String ns, String name, Body body, Principal principal) {
-        return starter.start(ns, name, body, principal);
-      }
-    };
-  }
-
-  /** The non-blocking half of an action: {@link LaneAction#start}. */
-  @FunctionalInterface
-  interface Starter {
-    /** As {@link LaneAction#start}. */
-    CompletableFuture<Answer> start(String ns, String name, Body body, Principal principal);
-  }
 
   /** Reads the request body of a lane request. */
   @FunctionalInterface

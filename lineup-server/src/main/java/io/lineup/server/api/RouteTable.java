@@ -48,7 +48,7 @@ public final class RouteTable {
         Route.get("/v1/me", Access.anyToken(), dashboard::me),
         Route.get("/v1/overview", Access.anyToken(), dashboard::overview),
         Route.post(PUBLISH_PATH, Access.namespace(PUBLISH), jobs::publish)
-            .onLane(LaneAction.startingWith(jobs::publishOnLane, jobs::startOnLane)),
+            .onLane(jobs::publishOnLane),
         Route.get(job, Access.namespace(PUBLISH, CONSUME, MANAGE, READ), jobs::get),
         Route.delete(job, Access.namespace(PUBLISH, MANAGE), jobs::cancel),
         Route.post(queue + "/leases", Access.namespace(CONSUME), leases::lease),

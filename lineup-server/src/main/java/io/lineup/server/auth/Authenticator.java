@@ -5,7 +5,6 @@ import io.lineup.server.http.ErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
@@ -36,23 +35,6 @@ public final class Authenticator {
       return known;
     }
     return principalOf(tokens.find(tokenOf(authorization)));
-  }
-
-  /**
-   * {@link #authenticate} without blocking: the token store is read asynchronously. The future
-   * completes on the Redis client's I/O thread (at once for the admin).
-   *
-   * @return the caller; fails with the {@link ApiException} 401 for an unknown or revoked token, or
-   *     {@link io.lineup.core.RedisUnavailableException} when the store cannot be read in time, as
-   *     the cause of a {@link java.util.concurrent.CompletionException}
-   * @throws ApiException 401 when the header is missing or malformed (nothing is read)
-   */
-  public CompletableFuture<Principal> authenticateAsync(String authorization) {
-    Principal known = authenticateLocally(authorization);
-    if (known != null) {
-      return CompletableFuture.completedFuture(known);
-    }
-    return tokens.findAsync(tokenOf(authorization)).thenApply(Authenticator::principalOf);
   }
 
   private static Principal principalOf(Optional<TokenRecord> record) {

@@ -13,7 +13,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Namespace tokens, kept in Redis (record collection {@value #COLLECTION}) as SHA-256 hashes. Every
@@ -78,21 +77,6 @@ public final class TokenStore {
       return Optional.empty();
     }
     return matching(token, records.get(id));
-  }
-
-  /**
-   * {@link #find} without blocking. The future completes on the Redis client's I/O thread.
-   *
-   * @return the record, or empty; fails with {@link io.lineup.core.RedisUnavailableException} as
-   *     the cause of a {@link java.util.concurrent.CompletionException} when the store cannot be
-   *     read in time
-   */
-  public CompletableFuture<Optional<TokenRecord>> findAsync(String token) {
-    String id = idOf(token);
-    if (id == null) {
-      return CompletableFuture.completedFuture(Optional.empty());
-    }
-    return records.getAsync(id).thenApply(stored -> matching(token, stored));
   }
 
   /** The stored record when the presented token is the one it was issued as. */

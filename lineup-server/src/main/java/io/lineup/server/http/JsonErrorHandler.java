@@ -35,6 +35,11 @@ public final class JsonErrorHandler extends ErrorHandler {
     // Jetty closes the connection after a malformed path (with or without its body) and after
     // any request whose body has not all arrived (CONNECT with a path, say).
     CoreAnswers.sayCloseUnlessKept(request, response);
+    if (code == 400) {
+      // A request Jetty refused before routing (an authority that is not the Host, an ambiguous
+      // path) is the connection's last: whatever was sent after it is not read as a request.
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    }
     response.getHeaders().put(RequestIds.HEADER, RequestIds.generate());
     CoreAnswers.json(response, code, json(code, message), callback);
   }

@@ -10,12 +10,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A publish by a namespace token on the lane: the token is read from the token store without a
- * thread waiting for it, then the publish goes on. Answers and order are those of every other
- * publish, and a token store that does not answer in time is a 503, after which the same connection
- * is served as before.
+ * Publishes by a namespace token, pipelined on one connection: the token is read from the token
+ * store for each; answers and order are those of every other publish, and a token store that does
+ * not answer in time is a 503, after which the same connection is served as before.
  */
-class LaneTokenLookupTest {
+class PublishTokenLookupTest {
   /** Short, so that a stalled token read is given up quickly. */
   static final Duration REDIS_TIMEOUT = Duration.ofMillis(500);
 
@@ -32,7 +31,7 @@ class LaneTokenLookupTest {
     Reply issued =
         admin.post(
             "/v1/admin/tokens",
-            "{\"namespace\": \"shop\", \"scopes\": [\"publish\"], \"name\": \"lane\"}");
+            "{\"namespace\": \"shop\", \"scopes\": [\"publish\"], \"name\": \"pipelined\"}");
     assertThat(issued.status()).as(issued.toString()).isEqualTo(201);
     shopToken = issued.field("token");
   }
