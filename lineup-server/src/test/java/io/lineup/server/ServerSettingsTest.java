@@ -149,6 +149,7 @@ class ServerSettingsTest {
             .redisTimeout(Duration.ofMillis(250))
             .shutdownGrace(Duration.ZERO)
             .logRequests(true)
+            .egressAllow("10.0.0.0/8")
             .build();
     assertThat(settings)
         .isEqualTo(
@@ -163,7 +164,8 @@ class ServerSettingsTest {
                 Duration.ofMillis(250),
                 Duration.ZERO,
                 true,
-                null));
+                null,
+                "10.0.0.0/8"));
 
     ServerSettings changed = settings.mutate().port(8800).redisUrl(null).build();
     assertThat(changed.port()).isEqualTo(8800);
