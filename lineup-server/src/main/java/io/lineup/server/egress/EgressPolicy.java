@@ -111,7 +111,7 @@ public final class EgressPolicy {
       first = first == null ? refused.get() : first;
     }
     if (first != null) {
-      String name = NumericHost.parse(host).isPresent() ? "" : host + " resolves to ";
+      String name = NumericHost.parse(host).isPresent() ? "" : host + ": ";
       throw new EgressRefusedException(name + first);
     }
   }
