@@ -89,8 +89,17 @@ final class EgressClient implements AutoCloseable {
    * @param resolver resolves targets and drops the addresses the egress policy refuses
    */
   EgressClient(CheckedResolver resolver) {
+    this(resolver, new SslContextFactory.Client());
+  }
+
+  /**
+   * A started client with these TLS settings (tests trust their own certificate this way).
+   *
+   * @param tls how {@code https} targets are verified
+   */
+  EgressClient(CheckedResolver resolver, SslContextFactory.Client tls) {
     ClientConnector connector = new ClientConnector();
-    connector.setSslContextFactory(new SslContextFactory.Client());
+    connector.setSslContextFactory(tls);
     connector.setConnectTimeout(java.time.Duration.ofMillis(CONNECT_TIMEOUT_MS));
     QueuedThreadPool threads = new QueuedThreadPool();
     threads.setName("lineup-egress");
