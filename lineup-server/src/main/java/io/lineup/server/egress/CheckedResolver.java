@@ -50,16 +50,28 @@ public final class CheckedResolver implements SocketAddressResolver {
       int port,
       Map<String, Object> context,
       Promise<List<InetSocketAddress>> promise) {
+    if (NumericHost.parse(bare(host)).isPresent()) {
+      // An address needs no lookup: checked here, without a thread hop before connecting.
+      complete(host, port, promise);
+      return;
+    }
     // Lookups block: a virtual thread each, so slow DNS holds no client thread.
-    Thread.ofVirtual()
-        .name("lineup-egress-resolve")
-        .start(() -> {
-          try {
-            promise.succeeded(checked(host, port));
-          } catch (Throwable failure) {
-            promise.failed(failure);
-          }
-        });
+    Thread.ofVirtual().name("lineup-egress-resolve").start(() -> complete(host, port, promise));
+  }
+
+  private void complete(String host, int port, Promise<List<InetSocketAddress>> promise) {
+    List<InetSocketAddress> addresses;
+    try {
+      addresses = checked(host, port);
+    } catch (Throwable failure) {
+      promise.failed(failure);
+      return;
+    }
+    promise.succeeded(addresses);
+  }
+
+  private static String bare(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
   }
 
   /**
@@ -70,8 +82,7 @@ public final class CheckedResolver implements SocketAddressResolver {
    */
   List<InetSocketAddress> checked(String host, int port)
       throws EgressRefusedException, UnknownHostException {
-    String bare =
-        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    String bare = bare(host);
     Optional<InetAddress> numeric = NumericHost.parse(bare);
     List<InetAddress> addresses =
         numeric.isPresent() ? List.of(numeric.get()) : lookup.addresses(bare);
