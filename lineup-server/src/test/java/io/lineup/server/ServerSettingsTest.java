@@ -50,6 +50,22 @@ class ServerSettingsTest {
   }
 
   @Test
+  void egressAllowsPublicAddressesOnlyUnlessTheOperatorListsMore() {
+    assertThat(ServerSettings.parse(Map.of(), List.of()).egressAllowList().entries()).isEmpty();
+    ServerSettings settings =
+        ServerSettings.parse(
+            Map.of("LINEUP_EGRESS_ALLOW", "127.0.0.1"),
+            List.of("--egress-allow", "10.20.0.0/16, billing.internal:8443"));
+    assertThat(settings.egressAllowList().toString())
+        .isEqualTo("10.20.0.0/16,billing.internal:8443");
+    assertThatThrownBy(
+            () -> ServerSettings.parse(Map.of("LINEUP_EGRESS_ALLOW", "10.0.0.0/40"), List.of()))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("LINEUP_EGRESS_ALLOW (--egress-allow)")
+        .hasMessageContaining("10.0.0.0/40");
+  }
+
+  @Test
   void aGivenHostWinsInEitherRedisMode() {
     assertThat(ServerSettings.parse(Map.of("LINEUP_HOST", "0.0.0.0"), List.of()).host())
         .isEqualTo("0.0.0.0");

@@ -46,7 +46,11 @@ public record AllowEntry(AddressBlock block, String host, int port) {
       port = port(text, text.substring(colon + 1));
     }
     if (target.indexOf('/') >= 0 || NumericHost.parse(target).isPresent()) {
-      return new AllowEntry(AddressBlock.parse(target), null, port);
+      try {
+        return new AllowEntry(AddressBlock.parse(target), null, port);
+      } catch (IllegalArgumentException notABlock) {
+        throw new IllegalArgumentException("'" + text + "': " + notABlock.getMessage(), notABlock);
+      }
     }
     String host = target.toLowerCase(Locale.ROOT);
     if (host.endsWith(".")) {
