@@ -26,8 +26,9 @@ import java.util.stream.Stream;
 /**
  * The Lineup server jar run as a child process for the HTTP scenarios: pointed at the bench's Redis
  * ({@code LINEUP_REDIS_URL}), on a free port of 127.0.0.1 ({@code LINEUP_PORT}), with an admin
- * token of the bench's making ({@code LINEUP_ADMIN_TOKEN}) and a temporary data folder. Ready when
- * it prints {@code Lineup listening on http://…}.
+ * token of the bench's making ({@code LINEUP_ADMIN_TOKEN}), a temporary data folder, and egress
+ * allowed to 127.0.0.1 ({@code LINEUP_EGRESS_ALLOW}) for the dispatch target. Ready when it prints
+ * {@code Lineup listening on http://…}.
  */
 final class ServerProcess implements AutoCloseable {
   /**
@@ -83,6 +84,9 @@ final class ServerProcess implements AutoCloseable {
       builder.environment().put("LINEUP_PORT", Integer.toString(freePort()));
       builder.environment().put("LINEUP_ADMIN_TOKEN", token);
       builder.environment().put("LINEUP_DATA_DIR", dataDir.toString());
+      // The dispatch scenario's target (NoOpTarget) listens on 127.0.0.1, which the server's
+      // egress policy refuses unless allowed.
+      builder.environment().put("LINEUP_EGRESS_ALLOW", "127.0.0.1");
       process = builder.start();
     } catch (IOException e) {
       throw new UncheckedIOException("Could not start the server jar " + jar, e);

@@ -35,6 +35,8 @@ public final class TestServer implements AutoCloseable {
         .redisUrl(redisUri)
         .adminToken(ADMIN_TOKEN)
         .dataDir(temporaryFolder())
+        // The dispatch tests' targets are HTTP servers on 127.0.0.1: loopback must be allowed.
+        .egressAllow("127.0.0.0/8,::1")
         .build();
   }
 

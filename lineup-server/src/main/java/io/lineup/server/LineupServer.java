@@ -11,6 +11,8 @@ import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
 import io.lineup.server.dispatch.BreakerState;
 import io.lineup.server.dispatch.DispatchService;
+import io.lineup.server.egress.EgressPolicy;
+import io.lineup.server.egress.RedisServers;
 import io.lineup.server.history.QueueHistory;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
@@ -92,7 +94,9 @@ public final class LineupServer implements AutoCloseable {
               ? JobArchive.start(engine, settings.archive(), instanceId())
               : JobArchive.off(engine);
       metrics.watchArchive(archive.archive());
-      dispatch = new DispatchService(engine, settings.maxPayloadBytes(), archive);
+      EgressPolicy egress = new EgressPolicy(settings.egressAllowList(), RedisServers.of(redisUrl));
+      LOG.info("Dispatch and callbacks may reach {}", egress.describe());
+      dispatch = new DispatchService(engine, settings.maxPayloadBytes(), archive, egress);
       rooms = new RoomService(engine);
       history = new QueueHistory(engine);
       ApiContext api =

@@ -2,6 +2,7 @@ package io.lineup.server;
 
 import io.lineup.archive.ArchiveSettings;
 import io.lineup.core.Limits;
+import io.lineup.server.egress.EgressAllowList;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -39,6 +40,9 @@ import java.util.Map;
  * @param logRequests whether every request is logged (one line each)
  * @param archive the SQL archive of ended jobs (docs/archive.md), or null when it is off (no {@code
  *     LINEUP_ARCHIVE_JDBC_URL})
+ * @param egressAllow the non-public addresses and hosts that dispatch tasks and callbacks may reach
+ *     (docs/dispatch.md, "Egress and security"), a comma list as {@link EgressAllowList#parse}
+ *     reads it; null or empty (the default, embedded Redis or not): public addresses only
  */
 public record ServerSettings(
     String host,
@@ -51,7 +55,8 @@ public record ServerSettings(
     Duration redisTimeout,
     Duration shutdownGrace,
     boolean logRequests,
-    ArchiveSettings archive) {
+    ArchiveSettings archive,
+    String egressAllow) {
 
   /** Default HTTP port. */
   public static final int DEFAULT_PORT = 7700;
@@ -139,7 +144,8 @@ public record ServerSettings(
     ARCHIVE_OUTBOX_MAX(
         "LINEUP_ARCHIVE_OUTBOX_MAX",
         "--archive-outbox-max",
-        Long.toString(ArchiveSettings.DEFAULT_OUTBOX_MAX));
+        Long.toString(ArchiveSettings.DEFAULT_OUTBOX_MAX)),
+    EGRESS_ALLOW("LINEUP_EGRESS_ALLOW", "--egress-allow", null);
 
     private final String variable;
     private final String flag;
@@ -198,6 +204,17 @@ public record ServerSettings(
         millis(Setting.SHUTDOWN_GRACE_MS, shutdownGrace),
         0,
         MAX_SHUTDOWN_GRACE_MS);
+    egressAllow = emptyToNull(egressAllow);
+    try {
+      EgressAllowList.parse(egressAllow);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSettingException(describe(Setting.EGRESS_ALLOW) + ": " + e.getMessage());
+    }
+  }
+
+  /** The egress allow list ({@link #egressAllow}), read. */
+  public EgressAllowList egressAllowList() {
+    return EgressAllowList.parse(egressAllow);
   }
 
   /** Settings with every default (embedded Redis, generated admin token). */
@@ -223,7 +240,8 @@ public record ServerSettings(
         .redisTimeout(redisTimeout)
         .shutdownGrace(shutdownGrace)
         .logRequests(logRequests)
-        .archive(archive);
+        .archive(archive)
+        .egressAllow(egressAllow);
   }
 
   /**
@@ -272,6 +290,7 @@ public record ServerSettings(
         .shutdownGrace(Duration.ofMillis(number(values, Setting.SHUTDOWN_GRACE_MS)))
         .logRequests(bool(values, Setting.LOG_REQUESTS))
         .archive(archive(values))
+        .egressAllow(values.get(Setting.EGRESS_ALLOW))
         .build();
   }
 
@@ -427,8 +446,19 @@ public record ServerSettings(
     private Duration shutdownGrace = Duration.ofMillis(DEFAULT_SHUTDOWN_GRACE_MS);
     private boolean logRequests = DEFAULT_LOG_REQUESTS;
     private ArchiveSettings archive;
+    private String egressAllow;
 
     private Builder() {}
+
+    /**
+     * The non-public addresses and hosts dispatch tasks and callbacks may reach, as a comma list
+     * ({@link EgressAllowList#parse}), e.g. {@code 127.0.0.1} for targets on this machine or {@code
+     * 10.20.0.0/16,billing.internal:8443}; null (the default) allows public addresses only.
+     */
+    public Builder egressAllow(String egressAllow) {
+      this.egressAllow = egressAllow;
+      return this;
+    }
 
     /** The SQL archive of ended jobs (docs/archive.md); null (the default) leaves archiving off. */
     public Builder archive(ArchiveSettings archive) {
@@ -539,7 +569,8 @@ public record ServerSettings(
           redisTimeout,
           shutdownGrace,
           logRequests,
-          archive);
+          archive,
+          egressAllow);
     }
   }
 }

@@ -140,8 +140,9 @@ final class LineupServerExtension implements BeforeAllCallback, AfterAllCallback
   }
 
   /**
-   * Settings for a server on the same Redis: 127.0.0.1, a free port, {@link #ADMIN_TOKEN}, and a
-   * data folder of its own in the temporary folder.
+   * Settings for a server on the same Redis: 127.0.0.1, a free port, {@link #ADMIN_TOKEN}, a data
+   * folder of its own in the temporary folder, and egress allowed to loopback ({@link
+   * #TEST_EGRESS_ALLOW}).
    */
   ServerSettings.Builder settings() {
     Path dataDir = temporaryFolder().resolve("server-" + ++dataFolders);
@@ -150,7 +151,8 @@ final class LineupServerExtension implements BeforeAllCallback, AfterAllCallback
         .port(0)
         .redisUrl(redis.uri())
         .adminToken(ADMIN_TOKEN)
-        .dataDir(dataDir);
+        .dataDir(dataDir)
+        .egressAllow(TEST_EGRESS_ALLOW);
   }
 
   /**
@@ -170,6 +172,13 @@ final class LineupServerExtension implements BeforeAllCallback, AfterAllCallback
     started.add(another);
     return another;
   }
+
+  /**
+   * The egress the tests' servers allow: loopback, since the dispatch tests' targets are HTTP
+   * servers on 127.0.0.1 that the tests start. The Redis port stays refused all the same; tests of
+   * the default policy set {@code egressAllow(null)}.
+   */
+  static final String TEST_EGRESS_ALLOW = "127.0.0.0/8,::1";
 
   private LineupServer started() {
     if (server == null) {

@@ -35,7 +35,8 @@ final class MainProcess implements AutoCloseable {
 
   /**
    * Starts a server on this Redis with the tests' admin token, on a free port of 127.0.0.1, its
-   * data in {@code dataDir}.
+   * data in {@code dataDir}, egress allowed to loopback (the dispatch tests' targets are on
+   * 127.0.0.1).
    */
   static MainProcess serverOn(String redisUri, Path dataDir) {
     return start(
@@ -49,7 +50,9 @@ final class MainProcess implements AutoCloseable {
             "LINEUP_HOST",
             "127.0.0.1",
             "LINEUP_DATA_DIR",
-            dataDir.toString()));
+            dataDir.toString(),
+            "LINEUP_EGRESS_ALLOW",
+            LineupServerExtension.TEST_EGRESS_ALLOW));
   }
 
   /**

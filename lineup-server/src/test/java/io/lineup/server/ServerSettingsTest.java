@@ -50,6 +50,22 @@ class ServerSettingsTest {
   }
 
   @Test
+  void egressAllowsPublicAddressesOnlyUnlessTheOperatorListsMore() {
+    assertThat(ServerSettings.parse(Map.of(), List.of()).egressAllowList().entries()).isEmpty();
+    ServerSettings settings =
+        ServerSettings.parse(
+            Map.of("LINEUP_EGRESS_ALLOW", "127.0.0.1"),
+            List.of("--egress-allow", "10.20.0.0/16, billing.internal:8443"));
+    assertThat(settings.egressAllowList().toString())
+        .isEqualTo("10.20.0.0/16,billing.internal:8443");
+    assertThatThrownBy(
+            () -> ServerSettings.parse(Map.of("LINEUP_EGRESS_ALLOW", "10.0.0.0/40"), List.of()))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("LINEUP_EGRESS_ALLOW (--egress-allow)")
+        .hasMessageContaining("10.0.0.0/40");
+  }
+
+  @Test
   void aGivenHostWinsInEitherRedisMode() {
     assertThat(ServerSettings.parse(Map.of("LINEUP_HOST", "0.0.0.0"), List.of()).host())
         .isEqualTo("0.0.0.0");
@@ -149,6 +165,7 @@ class ServerSettingsTest {
             .redisTimeout(Duration.ofMillis(250))
             .shutdownGrace(Duration.ZERO)
             .logRequests(true)
+            .egressAllow("10.0.0.0/8")
             .build();
     assertThat(settings)
         .isEqualTo(
@@ -163,7 +180,8 @@ class ServerSettingsTest {
                 Duration.ofMillis(250),
                 Duration.ZERO,
                 true,
-                null));
+                null,
+                "10.0.0.0/8"));
 
     ServerSettings changed = settings.mutate().port(8800).redisUrl(null).build();
     assertThat(changed.port()).isEqualTo(8800);

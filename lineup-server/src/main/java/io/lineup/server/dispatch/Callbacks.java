@@ -10,12 +10,12 @@ import io.lineup.core.QueueName;
 import io.lineup.core.QueueSettings;
 import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
+import io.lineup.server.egress.EgressRefusedException;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
 import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,8 +41,11 @@ final class Callbacks implements AutoCloseable {
   static final Backoff BACKOFF =
       new Backoff(Backoff.Kind.EXPONENTIAL, Duration.ofSeconds(1), Duration.ofMinutes(10), 0.2);
 
-  /** Timeout of one delivery: 10 s. */
+  /** Time a delivery's answer may take to start (its headers): 10 s. */
   static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  /** Most bytes of a callback's answer read (and dropped); a longer answer ends its connection. */
+  static final int MAX_ANSWER_BYTES = 64 * 1024;
 
   /** Callbacks sent at once per namespace and instance. */
   static final int CONCURRENCY = 16;
@@ -143,19 +146,32 @@ final class Callbacks implements AutoCloseable {
     String id = callback.path("webhook_id").asText();
     long timestamp = System.currentTimeMillis() / 1000;
     String signature = WebhookSignature.header(settings.secrets(), id, timestamp, body);
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(TIMEOUT)
-            .header("Content-Type", "application/json")
-            .header("webhook-id", id)
-            .header("webhook-timestamp", Long.toString(timestamp))
-            .header("webhook-signature", signature)
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-            .build();
-    HttpResponse<Void> response =
-        service.clientFor(request.uri()).send(request, HttpResponse.BodyHandlers.discarding());
-    if (response.statusCode() / 100 != 2) {
-      throw new IllegalStateException("callback answered " + response.statusCode());
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Content-Type", "application/json");
+    headers.put("User-Agent", EndpointDispatcher.USER_AGENT);
+    headers.put("webhook-id", id);
+    headers.put("webhook-timestamp", Long.toString(timestamp));
+    headers.put("webhook-signature", signature);
+    TargetResponse response;
+    try {
+      response =
+          service
+              .egress()
+              .send(
+                  URI.create(url),
+                  "POST",
+                  headers,
+                  body,
+                  TIMEOUT.toMillis(),
+                  EndpointDispatcher.BODY_GRACE_MS,
+                  MAX_ANSWER_BYTES);
+    } catch (EgressRefusedException refused) {
+      // Only DNS showed it now; retrying would not make it allowed.
+      LOG.warn("Callback of {} in {} not sent: {}", job.id(), ns, refused.error());
+      return null;
+    }
+    if (response.status() / 100 != 2) {
+      throw new IllegalStateException("callback answered " + response.status());
     }
     return null;
   }

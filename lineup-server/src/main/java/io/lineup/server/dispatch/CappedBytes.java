@@ -6,8 +6,7 @@ import java.util.Arrays;
 /**
  * Collects a response body up to a limit: its first {@code limit} bytes, and one more when it is
  * longer, so that the reader knows it was cut. Grows by doubling, never past {@code limit + 1}
- * bytes. Used by both clients of the dispatcher ({@link BoundedBody}, {@link Http1Connection}). Not
- * thread-safe.
+ * bytes. Used by the egress client ({@link EgressClient}). Not thread-safe.
  */
 final class CappedBytes {
   private final int limit;

@@ -15,10 +15,12 @@ import io.lineup.core.RecordStore;
 import io.lineup.core.ReleaseJobException;
 import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.Principal;
+import io.lineup.server.egress.CheckedResolver;
+import io.lineup.server.egress.EgressPolicy;
+import io.lineup.server.egress.EgressRefusedException;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -31,7 +33,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,9 +73,8 @@ public final class DispatchService implements AutoCloseable {
   private final Map<String, String> applied = new ConcurrentHashMap<>();
   private final Map<String, Thread> running = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Void>> ends = new ConcurrentHashMap<>();
-  private final HttpClient plainClient;
-  private final PlainHttpClient plainTargets = new PlainHttpClient();
-  private final HttpClient tlsClient;
+  private final EgressPolicy egressPolicy;
+  private final EgressClient egress;
   private final Callbacks callbacks;
   private final SubmitEtas submitEtas;
   private volatile boolean closed;
@@ -85,37 +85,30 @@ public final class DispatchService implements AutoCloseable {
    * @param maxPayloadBytes the engine's payload limit; a task body may use it less {@link
    *     TaskRequest#HEAD_ROOM_BYTES}
    * @param archive the SQL archive, which answers for tasks whose Redis record is gone
+   * @param egressPolicy what tasks and callbacks may connect to
    */
-  public DispatchService(Lineup lineup, int maxPayloadBytes, JobArchive archive) {
+  public DispatchService(
+      Lineup lineup, int maxPayloadBytes, JobArchive archive, EgressPolicy egressPolicy) {
+    this(lineup, maxPayloadBytes, archive, egressPolicy, new CheckedResolver(egressPolicy));
+  }
+
+  /**
+   * @param resolver resolves targets under the policy (tests give one with their own names)
+   */
+  DispatchService(
+      Lineup lineup,
+      int maxPayloadBytes,
+      JobArchive archive,
+      EgressPolicy egressPolicy,
+      CheckedResolver resolver) {
     this.lineup = lineup;
     this.archive = archive;
     this.endpointRecords = lineup.records("dispatch-endpoints");
     this.breakers = new Breakers(lineup.records("dispatch-breakers"));
     this.callbackRecords = lineup.records("dispatch-callbacks");
     this.maxTaskBodyBytes = Math.max(0, maxPayloadBytes - TaskRequest.HEAD_ROOM_BYTES);
-    var executor = Executors.newVirtualThreadPerTaskExecutor();
-    // The JDK clients carry callbacks, https tasks and http tasks sent through a proxy of the
-    // JVM's settings; other http tasks go by PlainHttpClient (plainTargets).
-    // Plain http stays on HTTP/1.1 (no h2c upgrade dance per connection); https offers HTTP/2 by
-    // ALPN and falls back to 1.1 where the target does not speak it.
-    // The plain client runs its completions on its own selector thread instead of handing each to
-    // a new virtual thread: every body handler here only copies bytes (BoundedBody, discarding),
-    // and the hand-offs cost ~10 % of the server's CPU per task (lineup-bench dispatch_per_s). The
-    // TLS client keeps the executor, since its handshakes run CPU-heavy tasks on it.
-    this.plainClient =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .connectTimeout(Duration.ofSeconds(10))
-            .executor(Runnable::run)
-            .build();
-    this.tlsClient =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_2)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .connectTimeout(Duration.ofSeconds(10))
-            .executor(executor)
-            .build();
+    this.egressPolicy = egressPolicy;
+    this.egress = new EgressClient(resolver);
     this.callbacks = new Callbacks(this);
     this.submitEtas = new SubmitEtas(lineup);
   }
@@ -137,13 +130,9 @@ public final class DispatchService implements AutoCloseable {
     return running;
   }
 
-  /** The client of tasks sent to {@code http} endpoints (callbacks use {@link #clientFor}). */
-  PlainHttpClient plainTargets() {
-    return plainTargets;
-  }
-
-  HttpClient clientFor(URI uri) {
-    return "https".equals(uri.getScheme()) ? tlsClient : plainClient;
+  /** The client of every task and callback request. */
+  EgressClient egress() {
+    return egress;
   }
 
   // ---- endpoints ----
@@ -155,6 +144,7 @@ public final class DispatchService implements AutoCloseable {
    * @return true when it was created, false when replaced
    */
   public boolean putEndpoint(EndpointKey key, EndpointSpec spec) {
+    checkEgress("base_url", spec.baseUrl());
     long now = System.currentTimeMillis();
     Optional<ObjectNode> before = storedEndpoint(key);
     ObjectNode record = Json.object();
@@ -258,6 +248,30 @@ public final class DispatchService implements AutoCloseable {
     view.put("service_rate", stats.serviceRate());
     view.put("queue", key.queue().toString());
     return view;
+  }
+
+  /**
+   * Refuses a URL being registered that the egress policy would never let a request reach, or whose
+   * port is out of range.
+   *
+   * @throws ApiException 400 {@code egress_refused} (or {@code invalid_field} for the port) naming
+   *     the field, with the reason
+   */
+  private void checkEgress(String field, URI url) {
+    if (url.getPort() == 0 || url.getPort() > 65_535) {
+      throw ApiException.invalidField(field, "must have a port from 1 to 65535");
+    }
+    try {
+      egressPolicy.checkRegistration(url);
+    } catch (EgressRefusedException refused) {
+      throw new ApiException(
+              io.lineup.server.http.ErrorCode.EGRESS_REFUSED,
+              field,
+              refused.getMessage()
+                  + ": the server's egress policy does not allow it (an operator can allow it"
+                  + " with LINEUP_EGRESS_ALLOW)")
+          .with("reason", refused.getMessage());
+    }
   }
 
   // ---- circuit breakers ----
@@ -409,7 +423,6 @@ public final class DispatchService implements AutoCloseable {
         return;
       }
       syncQuietly();
-      plainTargets.closeStale();
     }
   }
 
@@ -676,6 +689,9 @@ public final class DispatchService implements AutoCloseable {
         io.lineup.server.http.JsonFields.of(
             body, "", java.util.Set.of("allowed_prefixes", "rotate_secret"));
     List<String> prefixes = CallbackSettings.parsePrefixes(f.raw("allowed_prefixes"));
+    for (int i = 0; i < prefixes.size(); i++) {
+      checkEgress("allowed_prefixes[" + i + "]", URI.create(prefixes.get(i)));
+    }
     Boolean rotate = f.optionalBoolean("rotate_secret");
     CallbackSettings current = callbackSettings(namespace);
     List<String> secrets = new ArrayList<>(current.secrets());
@@ -727,8 +743,6 @@ public final class DispatchService implements AutoCloseable {
       }
       dispatchers.clear();
     }
-    plainClient.close();
-    plainTargets.close();
-    tlsClient.close();
+    egress.close();
   }
 }

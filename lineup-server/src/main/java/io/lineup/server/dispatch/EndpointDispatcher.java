@@ -5,26 +5,16 @@ import io.lineup.core.LeasedJob;
 import io.lineup.core.RetryLaterException;
 import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
+import io.lineup.server.egress.EgressRefusedException;
 import io.lineup.server.http.Json;
 import java.io.IOException;
-import java.net.ProxySelector;
 import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Sends the tasks of one endpoint from this instance: an engine {@link Worker} on virtual threads
@@ -134,6 +124,13 @@ final class EndpointDispatcher implements AutoCloseable {
         throw notSent;
       }
       attempts.add(result.attempt);
+      if (result.refused) {
+        // The egress policy, not the endpoint's health: no retry, and the breaker is not told.
+        if (probe) {
+          service.dropProbe(key, taskKey, current);
+        }
+        return end(job, request, Outcome.FAILED, attempts, null, result.attempt.error());
+      }
       RetryPolicy policy = current.retryPolicy();
       boolean success = result.response != null && result.attempt.status() / 100 == 2;
       // The endpoint's health: no answer, 429 or 5xx count against it; any other answer shows it
@@ -205,7 +202,7 @@ final class EndpointDispatcher implements AutoCloseable {
 
   /** What one request gave: the attempt, and the response as the record keeps it. */
   private record Result(
-      Attempt attempt, ObjectNode response, boolean timedOut, long retryAfterMs) {}
+      Attempt attempt, ObjectNode response, boolean timedOut, boolean refused, long retryAfterMs) {}
 
   private Result send(EndpointSpec current, TaskRequest request, URI uri, LeasedJob job)
       throws InterruptedException {
@@ -228,10 +225,18 @@ final class EndpointDispatcher implements AutoCloseable {
     long startedAt = System.currentTimeMillis();
     long start = System.nanoTime();
     try {
+      // The response headers within the attempt timeout, the body within BODY_GRACE_MS more.
       TargetResponse response =
-          PlainHttpClient.takes(uri, ProxySelector.getDefault())
-              ? sendPlain(current, request, uri, headers, start)
-              : sendWithJdkClient(current, request, uri, headers);
+          service
+              .egress()
+              .send(
+                  uri,
+                  request.method(),
+                  headers,
+                  request.body(),
+                  current.attemptTimeoutMs(),
+                  BODY_GRACE_MS,
+                  MAX_RESPONSE_BODY);
       byte[] body = response.body();
       boolean cut = body.length > MAX_RESPONSE_BODY;
       long took = (System.nanoTime() - start) / 1_000_000;
@@ -253,84 +258,26 @@ final class EndpointDispatcher implements AutoCloseable {
           new Attempt(job.attempt(), startedAt, took, response.status(), null),
           view,
           false,
+          false,
           retryAfter);
-    } catch (IOException | ExecutionException | TimeoutException e) {
-      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-      boolean timedOut =
-          cause instanceof HttpTimeoutException
-              || cause instanceof PlainHttpClient.DeadlineException
-              || e instanceof TimeoutException;
+    } catch (EgressRefusedException refused) {
+      // Nothing was sent: the target's addresses are not allowed (only DNS showed it).
+      long took = (System.nanoTime() - start) / 1_000_000;
+      return new Result(
+          new Attempt(job.attempt(), startedAt, took, null, refused.error()),
+          null,
+          false,
+          true,
+          -1);
+    } catch (IOException e) {
+      boolean timedOut = e instanceof EgressClient.DeadlineException;
       long took = (System.nanoTime() - start) / 1_000_000;
       String error =
           timedOut
               ? "timeout"
-              : "connection_error: " + Attempt.shorten(String.valueOf(cause.getMessage()));
+              : "connection_error: " + Attempt.shorten(String.valueOf(e.getMessage()));
       return new Result(
-          new Attempt(job.attempt(), startedAt, took, null, error), null, timedOut, -1);
-    }
-  }
-
-  /** An {@code http} target: this server's own HTTP/1.1 client, on this thread. */
-  private TargetResponse sendPlain(
-      EndpointSpec current, TaskRequest request, URI uri, Map<String, String> headers, long start)
-      throws IOException, InterruptedException {
-    // The response headers within the attempt timeout, the body within 1 s more.
-    long headDeadline = start + current.attemptTimeoutMs() * 1_000_000L;
-    return service
-        .plainTargets()
-        .send(
-            uri,
-            request.method(),
-            headers,
-            request.body(),
-            headDeadline,
-            headDeadline + BODY_GRACE_MS * 1_000_000L,
-            MAX_RESPONSE_BODY);
-  }
-
-  /** An {@code https} target, or one reached through a proxy: the JDK's client. */
-  private TargetResponse sendWithJdkClient(
-      EndpointSpec current, TaskRequest request, URI uri, Map<String, String> headers)
-      throws InterruptedException, ExecutionException, TimeoutException {
-    // No HttpRequest timeout: the wait below enforces the attempt timeout, which spares the
-    // client a timer registered and cancelled on its selector for every request.
-    HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
-    headers.forEach(builder::header);
-    builder.method(
-        request.method(),
-        request.body().length == 0
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(request.body()));
-    AtomicBoolean headersIn = new AtomicBoolean();
-    CompletableFuture<HttpResponse<byte[]>> future =
-        service
-            .clientFor(uri)
-            .sendAsync(
-                builder.build(),
-                info -> {
-                  headersIn.set(true);
-                  return new BoundedBody(MAX_RESPONSE_BODY);
-                });
-    try {
-      HttpResponse<byte[]> response;
-      try {
-        // The response headers within the attempt timeout, the body within 1 s more.
-        response = future.get(current.attemptTimeoutMs(), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException headersLate) {
-        if (!headersIn.get()) {
-          throw headersLate;
-        }
-        response = future.get(BODY_GRACE_MS, TimeUnit.MILLISECONDS);
-      }
-      SortedMap<String, List<String>> responseHeaders =
-          new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-      responseHeaders.putAll(response.headers().map());
-      return new TargetResponse(response.statusCode(), responseHeaders, response.body());
-    } catch (InterruptedException | ExecutionException | TimeoutException e) {
-      // Cancelled while running, or no answer: abort the request (a cancelled task's result is
-      // discarded with the lease).
-      future.cancel(true);
-      throw e;
+          new Attempt(job.attempt(), startedAt, took, null, error), null, timedOut, false, -1);
     }
   }
 

@@ -13,6 +13,11 @@ public enum ErrorCode {
   UNKNOWN_FIELD(400),
   /** A namespace, queue, job id or token id in the path is malformed; {@code field} names it. */
   INVALID_NAME(400),
+  /**
+   * A URL being registered (an endpoint's {@code base_url}, a callback prefix) names a target the
+   * server's egress policy refuses; {@code field} names it and {@code reason} says why.
+   */
+  EGRESS_REFUSED(400),
   /** The request itself is malformed (bad URI, bad header); answered before routing. */
   BAD_REQUEST(400),
   /** No token, a malformed token, an unknown or a revoked token. */
