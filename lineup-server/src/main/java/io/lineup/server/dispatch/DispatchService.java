@@ -137,6 +137,11 @@ public final class DispatchService implements AutoCloseable {
     return running;
   }
 
+  /** The largest task body, in bytes. */
+  int maxTaskBodyBytes() {
+    return maxTaskBodyBytes;
+  }
+
   /** The client of tasks sent to {@code http} endpoints (callbacks use {@link #clientFor}). */
   PlainHttpClient plainTargets() {
     return plainTargets;

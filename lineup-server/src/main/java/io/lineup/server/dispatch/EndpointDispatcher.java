@@ -106,14 +106,11 @@ final class EndpointDispatcher implements AutoCloseable {
       URI uri;
       try {
         request = TaskRequest.decode(job.payload());
-        uri = TargetPaths.resolve(current.baseUrl(), request.path());
-        if (!current.methods().contains(request.method())) {
-          throw new IllegalArgumentException("method " + request.method() + " is not allowed");
-        }
+        // Checked at submit and again here, whatever wrote the record: a job that reached the
+        // queue another way, or an endpoint changed since, ends here without a request.
+        uri = OutgoingRequestCheck.task(current, request, job.id(), service.maxTaskBodyBytes());
       } catch (RuntimeException notATask) {
-        // Checked at submit; a job that reached the queue another way, or an endpoint changed
-        // since, ends here without a request.
-        // A request that decoded but no longer fits keeps its callback.
+        // A request that decoded but may not be sent keeps its callback.
         return end(
             job, request, Outcome.FAILED, attempts, null, "not sent: " + notATask.getMessage());
       }
