@@ -627,7 +627,15 @@ public final class DispatchService implements AutoCloseable {
     record.putNull("error");
     record.set("attempts", Attempt.toJson(Attempt.parseHistory(task.lastError())));
     record.putNull("response");
-    callbacks.enqueue(key, task.id(), request, record);
+    callbacks.enqueue(key, task.id(), request, record, Callbacks.CANCELLED);
+  }
+
+  /**
+   * A task's record as stored: in Redis, or in the archive once its Redis record is gone. Reading
+   * it here does not start its read grace.
+   */
+  Optional<JobInfo> findTask(EndpointKey key, String id) {
+    return archive.find(key.queue(), id);
   }
 
   /** The attempts recorded by the previous nacks of a task. */
@@ -638,11 +646,16 @@ public final class DispatchService implements AutoCloseable {
         .orElseGet(ArrayList::new);
   }
 
-  /** A dispatcher ended a task: wake its long-polls and queue its callback. */
+  /**
+   * A dispatcher ended a task: wake its long-polls and queue its callback.
+   *
+   * @param record the task's outcome record, as stored (for a task out of attempts: as the last
+   *     attempt left it, with its last response)
+   */
   void ended(EndpointKey key, String id, TaskRequest request, ObjectNode record) {
     completeWaiters(key, id);
     if (request != null && request.callbackUrl() != null) {
-      callbacks.enqueue(key, id, request, record);
+      callbacks.enqueue(key, id, request, record, Callbacks.ENDED);
     }
   }
 

@@ -157,7 +157,7 @@ final class EndpointDispatcher implements AutoCloseable {
       String history = Attempt.history(attempts);
       if (job.lastAttempt()) {
         // The nack below moves it to dead letters; the task has ended.
-        service.ended(key, job.id(), request, deadRecord(attempts));
+        service.ended(key, job.id(), request, deadRecord(attempts, result.response));
         throw new Failure(history);
       }
       long wait = current.backoff().waitAfter(job.attempt());
@@ -170,11 +170,13 @@ final class EndpointDispatcher implements AutoCloseable {
     }
   }
 
-  private ObjectNode deadRecord(List<Attempt> attempts) {
+  /** The record of a task out of attempts, for its callback: with the last attempt's response. */
+  private ObjectNode deadRecord(List<Attempt> attempts, ObjectNode lastResponse) {
     ObjectNode record = Json.object();
     record.put("outcome", Outcome.FAILED.json());
     record.put("error", "out of attempts");
     record.set("attempts", Attempt.toJson(attempts));
+    record.set("response", lastResponse);
     return record;
   }
 
