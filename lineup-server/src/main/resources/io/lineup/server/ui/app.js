@@ -774,7 +774,8 @@ function taskView(ns, endpoint, id) {
   fill(main, h('div', { class: 'title-line' }, h('h1', null, 'Task ', h('code', null, id)), head, actions), section('Fields', fields));
   return {
     async refresh() {
-      const t = await get(path);
+      // A peek: the dashboard's look does not start the task's read grace (docs/dispatch.md).
+      const t = await get(path + '?peek=true');
       fill(head, badge(String(t.status), t.status === 'failed' ? 'danger' : 'open'));
       fill(actions, can('cancel') && (t.status === 'queued' || t.status === 'running') ? cancel : null);
       fill(fields, pairs(Object.entries(t).map(([k, v]) => [k, typeof v === 'object' && v !== null ? preview(v) : v === null ? '–' : k.endsWith('_at') ? time(v) : String(v), k])));
