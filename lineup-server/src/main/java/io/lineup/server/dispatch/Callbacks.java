@@ -51,6 +51,17 @@ final class Callbacks implements AutoCloseable {
   /** Callbacks sent at once per namespace and instance. */
   static final int CONCURRENCY = 16;
 
+  /** Event of a callback job: the task ended by its dispatcher (succeeded, failed, timed out). */
+  static final String ENDED = "ended";
+
+  /** Event of a callback job: the task was cancelled. */
+  static final String CANCELLED = "cancelled";
+
+  /**
+   * Waits while a task's end is not stored yet: the ack lands just after the callback is queued.
+   */
+  static final long UNFINISHED_WAIT_MS = 200;
+
   private final DispatchService service;
   private final Map<String, Worker> workers = new ConcurrentHashMap<>();
   private volatile boolean closed;
@@ -153,12 +164,6 @@ final class Callbacks implements AutoCloseable {
     return data;
   }
 
-  /** Event of a callback job: the task ended by its dispatcher (succeeded, failed, timed out). */
-  static final String ENDED = "ended";
-
-  /** Event of a callback job: the task was cancelled. */
-  static final String CANCELLED = "cancelled";
-
   /** A callback job's reference to its task. */
   private record Reference(EndpointKey key, String taskId, String event) {}
 
@@ -187,11 +192,6 @@ final class Callbacks implements AutoCloseable {
       return null;
     }
   }
-
-  /**
-   * Waits while a task's end is not stored yet: the ack lands just after the callback is queued.
-   */
-  static final long UNFINISHED_WAIT_MS = 200;
 
   /** A callback to send: where, its {@code webhook-id}, its body. */
   private record Built(String url, String webhookId, JsonNode body) {}
