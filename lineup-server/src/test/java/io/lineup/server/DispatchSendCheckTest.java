@@ -144,6 +144,36 @@ class DispatchSendCheckTest {
   }
 
   @Test
+  void aRecordThatIsNotSentStillCallsBackWithTheReason() throws Exception {
+    String ns = "sendcheckback";
+    TestTarget target = TestTarget.start();
+    TestTarget receiver = TestTarget.start();
+    try (target;
+        receiver) {
+      Reply settings =
+          api.put("/v1/callbacks/" + ns, "{\"allowed_prefixes\": [\"" + receiver.url() + "/\"]}");
+      assertThat(settings.status()).as(settings.toString()).isEqualTo(200);
+      String name = name("back");
+      String ep = endpoint(api, ns, name, target.url(), "");
+      ObjectNode head = head("POST", "/x", Map.of("X-Note", "a\r\nX-Injected: yes"));
+      head.put("callback_url", receiver.url() + "/done");
+      byte[] line = JSON.writeValueAsBytes(head);
+      byte[] payload = java.util.Arrays.copyOf(line, line.length + 1);
+      payload[line.length] = '\n';
+      String id = engine.publish(QueueName.of(ns, "dispatch." + name), NewJob.of(payload)).id();
+      assertThat(awaitEnd(api, ep, id).path("status").asText()).isEqualTo("failed");
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(15))
+          .until(() -> receiver.count() == 1);
+      JsonNode body = JSON.readTree(receiver.seen().get(0).body());
+      assertThat(body.path("id").asText()).isEqualTo(id);
+      assertThat(body.path("status").asText()).isEqualTo("failed");
+      assertThat(body.path("error").asText()).startsWith("not sent: header X-Note");
+      assertThat(target.count()).isZero();
+    }
+  }
+
+  @Test
   void pathsAServerCouldReadAsLeavingTheBaseAreRefusedAtSubmit() {
     TestTarget target = TestTarget.start();
     try (target) {
