@@ -8,6 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.core.Backoff;
+import io.lineup.core.DeadJob;
+import io.lineup.core.Lineup;
+import io.lineup.core.LineupOptions;
+import io.lineup.core.QueueName;
+import io.lineup.core.QueueSettings;
 import io.lineup.server.TestTarget.Answer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -269,24 +275,25 @@ class DispatchCallbacksTest {
       api.put("/v1/callbacks/" + ns, "{\"allowed_prefixes\": [\"" + receiver.url() + "/\"]}");
       String ep = endpoint(api, ns, name("cbdead"), target.url(), "");
       // The server gives the callback queue 10 attempts from 1 s apart when it starts following
-      // the namespace; a queue PATCH changes that (docs/dispatch.md), here to 3 attempts 50 ms
-      // apart.
-      Reply patched =
-          api.patch(
-              "/v1/queues/" + ns + "/dispatch-callbacks",
-              "{\"max_attempts\": 3, \"backoff\": {\"kind\": \"fixed\", \"initial_ms\": 50}}");
-      assertThat(patched.status()).as(patched.toString()).isEqualTo(200);
-      String id = submit(api, ep, "{\"callback_url\": \"" + receiver.url() + "/done\"}");
-      await()
-          .atMost(Duration.ofSeconds(15))
-          .until(() ->
-              api.get("/v1/queues/" + ns + "/dispatch-callbacks/dead").json().path("total").asLong()
-                  == 1);
-      assertThat(receiver.count()).isEqualTo(3);
-      JsonNode dead = api.get("/v1/queues/" + ns + "/dispatch-callbacks/dead").json();
-      JsonNode letter = dead.path("jobs").get(0);
-      assertThat(letter.path("attempts").asInt()).as(dead.toString()).isEqualTo(3);
-      assertThat(letter.toString()).contains(id).contains("503");
+      // the namespace; here the engine's settings make that 3 attempts 50 ms apart (the queue is
+      // reserved: the queue routes refuse it).
+      QueueName callbacks = QueueName.of(ns, "dispatch-callbacks");
+      try (Lineup engine = Lineup.connect(LineupOptions.builder(server.redis().uri()).build())) {
+        engine.configure(
+            callbacks,
+            QueueSettings.change()
+                .withMaxAttempts(3)
+                .withBackoff(
+                    new Backoff(
+                        Backoff.Kind.FIXED, Duration.ofMillis(50), Duration.ofMillis(50), 0)));
+        String id = submit(api, ep, "{\"callback_url\": \"" + receiver.url() + "/done\"}");
+        await().atMost(Duration.ofSeconds(15)).until(() -> engine.stats(callbacks).dead() == 1);
+        assertThat(receiver.count()).isEqualTo(3);
+        DeadJob letter = engine.deadLetters(callbacks, 0, 1).jobs().get(0);
+        assertThat(letter.attempts()).isEqualTo(3);
+        assertThat(new String(letter.payload(), StandardCharsets.UTF_8)).contains(id);
+        assertThat(letter.lastError()).contains("503");
+      }
     }
   }
 }

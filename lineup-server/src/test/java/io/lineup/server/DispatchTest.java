@@ -8,6 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.core.JobState;
+import io.lineup.core.Lineup;
+import io.lineup.core.LineupOptions;
+import io.lineup.core.QueueName;
+import io.lineup.core.QueueSettings;
 import io.lineup.server.TestTarget.Answer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,15 +33,19 @@ class DispatchTest {
   static Api api;
   static TestTarget target;
 
+  static Lineup engine;
+
   @BeforeAll
   static void start() {
     api = server.admin();
     target = TestTarget.start();
+    engine = Lineup.connect(LineupOptions.builder(server.redis().uri()).build());
   }
 
   @AfterAll
   static void stop() {
     target.close();
+    engine.close();
   }
 
   @Test
@@ -226,8 +235,8 @@ class DispatchTest {
       assertThat(task.path("attempts")).hasSize(3);
       assertThat(task.path("response").path("status").asInt()).isEqualTo(500);
       assertThat(down.count()).isEqualTo(3);
-      Reply dead = api.get("/v1/queues/" + NS + "/dispatch." + name + "/dead");
-      assertThat(dead.json().path("total").asLong()).isEqualTo(1);
+      Reply dead = api.get(ep + "/dead");
+      assertThat(dead.json().path("total").asLong()).as(dead.toString()).isEqualTo(1);
     }
   }
 
@@ -454,8 +463,10 @@ class DispatchTest {
       // A lease of 300 ms for the engine (the server sets attempt timeout + 2 s only when the
       // endpoint changes): the 2.5 s request outlives it eight times over unless it is extended,
       // and the endpoint's second slot would then lease and send the task again.
-      Reply patched = api.patch("/v1/queues/" + NS + "/dispatch." + name, "{\"ttr_ms\": 300}");
-      assertThat(patched.status()).as(patched.toString()).isEqualTo(200);
+      // The endpoint's queue is reserved (the queue routes refuse it): set on the engine.
+      engine.configure(
+          QueueName.of(NS, "dispatch." + name),
+          QueueSettings.change().withTimeToRun(Duration.ofMillis(300)));
       JsonNode task = awaitEnd(api, ep, submit(api, ep, "{}"));
       assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
       assertThat(task.path("attempts")).hasSize(1);
@@ -497,13 +508,9 @@ class DispatchTest {
           endpoint(api, NS, name, own.url(), "\"retention_ms\": 600000, \"read_grace_ms\": 500");
       String read = submit(api, ep, "{}");
       String unread = submit(api, ep, "{}");
-      // The queue's job API reads the engine's record without being the task's caller.
-      String jobs = "/v1/queues/" + NS + "/dispatch." + name + "/jobs/";
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .until(() ->
-              api.get(jobs + read).json().path("state").asText().equals("DONE")
-                  && api.get(jobs + unread).json().path("state").asText().equals("DONE"));
+      // The engine's record, read without being the task's caller.
+      QueueName queue = QueueName.of(NS, "dispatch." + name);
+      await().atMost(Duration.ofSeconds(10)).until(() -> done(queue, read) && done(queue, unread));
 
       Reply answered = api.get(ep + "/tasks/" + read);
       long readAt = System.nanoTime();
@@ -511,7 +518,7 @@ class DispatchTest {
           .as(answered.toString())
           .isEqualTo("succeeded");
       // The engine's retention sweep runs every 5 s.
-      await().atMost(Duration.ofSeconds(15)).until(() -> api.get(jobs + read).status() == 404);
+      await().atMost(Duration.ofSeconds(15)).until(() -> engine.get(queue, read).isEmpty());
       long keptMs = (System.nanoTime() - readAt) / 1_000_000;
       assertThat(keptMs).as("kept at least the read grace").isGreaterThanOrEqualTo(500);
       assertThat(api.get(ep + "/tasks/" + read).status()).isEqualTo(404);
@@ -519,6 +526,46 @@ class DispatchTest {
       Reply kept = api.get(ep + "/tasks/" + unread);
       assertThat(kept.status()).as(kept.toString()).isEqualTo(200);
       assertThat(kept.json().path("status").asText()).isEqualTo("succeeded");
+    }
+  }
+
+  static boolean done(QueueName queue, String id) {
+    return engine.get(queue, id).map(j -> j.state() == JobState.DONE).orElse(false);
+  }
+
+  @Test
+  void aFinishedTaskOpenedInTheDashboardOrByAReadTokenKeepsItsRecordPastTheReadGrace() {
+    TestTarget own = TestTarget.start();
+    try (own) {
+      String name = name("peek");
+      String ep =
+          endpoint(api, NS, name, own.url(), "\"retention_ms\": 600000, \"read_grace_ms\": 200");
+      String peeked = submit(api, ep, "{}");
+      String byReader = submit(api, ep, "{}");
+      String byCaller = submit(api, ep, "{}");
+      QueueName queue = QueueName.of(NS, "dispatch." + name);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> done(queue, peeked) && done(queue, byReader) && done(queue, byCaller));
+      Api reader = api.as(DispatchFixtures.token(api, NS, "[\"read\", \"manage\"]", 0));
+      Api caller = api.as(DispatchFixtures.token(api, NS, "[\"publish\"]", 0));
+
+      // The dashboard peeks, whatever its token; a read or manage token never counts as the caller.
+      assertThat(api.get(ep + "/tasks/" + peeked + "?peek=true").field("status"))
+          .isEqualTo("succeeded");
+      assertThat(reader.get(ep + "/tasks/" + byReader).field("status")).isEqualTo("succeeded");
+      assertThat(caller.get(ep + "/tasks/" + byCaller).field("status")).isEqualTo("succeeded");
+
+      // The engine's retention sweep runs every 5 s: the caller's read is gone after one...
+      await().atMost(Duration.ofSeconds(15)).until(() -> engine.get(queue, byCaller).isEmpty());
+      // ...and a sweep later the others are still there.
+      long sweptAt = System.nanoTime();
+      await()
+          .pollDelay(Duration.ofMillis(5_500))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> System.nanoTime() - sweptAt > 5_500_000_000L);
+      assertThat(done(queue, peeked)).as("peeked").isTrue();
+      assertThat(done(queue, byReader)).as("read by a read token").isTrue();
     }
   }
 

@@ -36,7 +36,7 @@ public final class DeadLetterHandlers {
 
   /** {@code GET /v1/queues/{ns}/{queue}/dead?offset=&count=}: a page, oldest death first. */
   public void list(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     PayloadEncoding encoding = PayloadEncoding.of(ctx);
     int offset = queryInt(ctx, "offset", 0, MAX_OFFSET, 0);
     int count = queryInt(ctx, "count", 1, Limits.MAX_BATCH, DEFAULT_PAGE);
@@ -56,7 +56,7 @@ public final class DeadLetterHandlers {
    * ids}, the {@code count} oldest, or {@code all}; optional fresh {@code ttl_ms}.
    */
   public void respawn(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     JsonFields f =
         JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", RESPAWN_FIELDS);
     List<String> ids = f.optionalTextList("ids", Limits.MAX_BATCH, Limits.MAX_ID_LENGTH);
@@ -90,7 +90,7 @@ public final class DeadLetterHandlers {
 
   /** {@code DELETE /v1/queues/{ns}/{queue}/dead}: deletes every dead letter. */
   public void purge(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     queues.requireKnown(queue);
     ObjectNode answer = Json.object();
     answer.put("purged", api.lineup().purgeDead(queue));

@@ -7,6 +7,7 @@ import io.javalin.http.Context;
 import io.lineup.core.InvalidArgumentException;
 import io.lineup.core.JobState;
 import io.lineup.server.auth.Principal;
+import io.lineup.server.auth.Scope;
 import io.lineup.server.dispatch.DispatchService;
 import io.lineup.server.dispatch.EndpointKey;
 import io.lineup.server.dispatch.EndpointSpec;
@@ -130,7 +131,26 @@ public final class DispatchHandlers {
             "wait_ms", "must be an integer from 0 to " + DispatchService.MAX_WAIT_MS);
       }
     }
-    Responses.json(ctx, 200, dispatch().task(key, id, waitMs));
+    // Only the task's own caller reading its result starts the read grace: a token that may
+    // submit tasks (the publish scope; the admin holds every scope), unless it asks for a peek, as
+    // the dashboard always does. A read- or manage-only token never starts it.
+    boolean callerRead =
+        principal.scopes().contains(Scope.PUBLISH) && !"true".equals(ctx.queryParam("peek"));
+    Responses.json(ctx, 200, dispatch().task(key, id, waitMs, callerRead));
+  }
+
+  /**
+   * {@code GET /v1/endpoints/{ns}/{endpoint}/dead?offset=&count=}: the tasks that ran out of
+   * attempts, oldest death first (the dashboard's view of an endpoint's dead letters, whose queue
+   * the queue routes refuse).
+   */
+  public void deadTasks(Context ctx, Principal principal) {
+    EndpointKey key = endpoint(ctx);
+    int offset = DeadLetterHandlers.queryInt(ctx, "offset", 0, DeadLetterHandlers.MAX_OFFSET, 0);
+    int count =
+        DeadLetterHandlers.queryInt(
+            ctx, "count", 1, DispatchService.MAX_DEAD_PAGE, DispatchService.MAX_DEAD_PAGE);
+    Responses.json(ctx, 200, dispatch().deadTasks(key, offset, count));
   }
 
   /** {@code DELETE /v1/endpoints/{ns}/{endpoint}/tasks/{id}}: cancels the task. */

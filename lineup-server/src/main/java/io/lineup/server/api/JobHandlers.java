@@ -33,7 +33,7 @@ public final class JobHandlers {
    * ?durable_replicas=&durable_timeout_ms=} ask for replicas ({@link DurabilityQuery}).
    */
   public void publish(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     Durability durability = DurabilityQuery.read(ctx);
     JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true, PAYLOAD_FIELD);
     Responses.jsonText(ctx, 201, publish(queue, durability, body, principal));
@@ -45,7 +45,7 @@ public final class JobHandlers {
    */
   public LaneAction.Answer publishOnLane(
       String ns, String queue, LaneAction.Body body, Principal principal) {
-    QueueName name = PathNames.queue(PathNames.namespace(ns), queue);
+    QueueName name = PathNames.publicQueue(PathNames.namespace(ns), queue);
     return new LaneAction.Answer(201, publish(name, null, body.json(PAYLOAD_FIELD), principal));
   }
 
@@ -91,7 +91,7 @@ public final class JobHandlers {
 
   /** {@code GET /v1/queues/{ns}/{queue}/jobs/{id}}. */
   public void get(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     String id = PathNames.jobId(ctx);
     PayloadEncoding encoding = PayloadEncoding.of(ctx);
     // Redis first; a job whose record is gone is answered from the archive (when it is on).
@@ -104,7 +104,7 @@ public final class JobHandlers {
 
   /** {@code DELETE /v1/queues/{ns}/{queue}/jobs/{id}}: cancels the job. */
   public void cancel(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     String id = PathNames.jobId(ctx);
     JobState before = api.lineup().cancel(queue, id);
     ObjectNode answer = Json.object();

@@ -53,7 +53,7 @@ public final class LeaseHandlers {
    * wait_ms}, 429 when a rate or concurrency limit refused.
    */
   public void lease(Context ctx, Principal principal) {
-    List<QueueName> queues = PathNames.queues(ctx);
+    List<QueueName> queues = PathNames.publicQueues(ctx);
     PayloadEncoding encoding = PayloadEncoding.of(ctx);
     JsonFields f =
         JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), false), "", LEASE_FIELDS);
@@ -176,7 +176,7 @@ public final class LeaseHandlers {
 
   /** {@code POST .../jobs/{id}/ack}: 204. */
   public void ack(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     String id = PathNames.jobId(ctx);
     JsonFields f =
         JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", ACK_FIELDS);
@@ -201,7 +201,7 @@ public final class LeaseHandlers {
    * input refuses the whole request with 400 and acknowledges nothing.
    */
   public void ackAll(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     JsonFields body =
         JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", ACKS_FIELDS);
     JsonNode items = body.raw("acks");
@@ -256,7 +256,7 @@ public final class LeaseHandlers {
 
   /** {@code POST .../jobs/{id}/nack}: 200 with where the job went. */
   public void nack(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     String id = PathNames.jobId(ctx);
     JsonFields f =
         JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", NACK_FIELDS);
@@ -276,7 +276,7 @@ public final class LeaseHandlers {
 
   /** {@code POST .../jobs/{id}/extend}: 200 with the new deadline. */
   public void extend(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     String id = PathNames.jobId(ctx);
     JsonFields f =
         JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", EXTEND_FIELDS);

@@ -48,6 +48,28 @@ public final class PathNames {
     return queue(namespace(ctx), ctx.pathParam("queue"));
   }
 
+  /**
+   * The {@code {ns}/{queue}} of the path on a route that writes to the queue or shows its payloads.
+   *
+   * @throws ApiException 403 {@code reserved_queue} for a queue Lineup uses itself ({@link
+   *     ReservedQueueNames})
+   */
+  public static QueueName publicQueue(Context ctx) {
+    return ReservedQueueNames.refuse(queue(ctx));
+  }
+
+  /** As {@link #publicQueue(Context)}, for a namespace and queue name given apart. */
+  public static QueueName publicQueue(String ns, String name) {
+    return ReservedQueueNames.refuse(queue(ns, name));
+  }
+
+  /** As {@link #queues(Context)}, refusing a reserved queue among them. */
+  public static List<QueueName> publicQueues(Context ctx) {
+    List<QueueName> queues = queues(ctx);
+    queues.forEach(ReservedQueueNames::refuse);
+    return queues;
+  }
+
   /** The {@code {queue}} of the path as a comma list, in order, without repeats. */
   public static List<QueueName> queues(Context ctx) {
     String ns = namespace(ctx);

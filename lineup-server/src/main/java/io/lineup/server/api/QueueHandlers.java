@@ -48,7 +48,7 @@ public final class QueueHandlers {
    * part keeps its other fields); answers the new state. The engine checks the values.
    */
   public void patch(Context ctx, Principal principal) {
-    QueueName queue = PathNames.queue(ctx);
+    QueueName queue = PathNames.publicQueue(ctx);
     JsonFields f =
         JsonFields.of(
             RequestBody.read(ctx, api.limits().maxBodyBytes(), true), "", SettingsJson.FIELDS);

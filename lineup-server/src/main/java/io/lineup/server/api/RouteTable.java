@@ -79,6 +79,7 @@ public final class RouteTable {
         Route.post(SUBMIT_PATH, Access.namespace(PUBLISH), dispatch::submit)
             .onLane(dispatch::submitOnLane),
         Route.get(task, Access.namespace(PUBLISH, MANAGE, READ), dispatch::getTask),
+        Route.get(endpoint + "/dead", Access.namespace(MANAGE, READ), dispatch::deadTasks),
         Route.delete(task, Access.namespace(PUBLISH, MANAGE), dispatch::cancelTask),
         Route.put("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::putCallbacks),
         Route.get("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::getCallbacks),

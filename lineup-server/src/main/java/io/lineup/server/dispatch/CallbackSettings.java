@@ -53,7 +53,9 @@ public record CallbackSettings(List<String> allowedPrefixes, List<String> secret
             uri.getRawPath() == null ? "" : uri.getRawPath())) {
       throw ApiException.invalidField(
           "callback_url",
-          "must be an http or https URL with a host, without user info, fragment or dot segments");
+          "must be an http or https URL with a host, without user info, fragment, dot segments"
+              + " (also as ..; or .;x), empty segments (//), backslashes or encoded dots,"
+              + " slashes or backslashes");
     }
     for (String prefix : allowedPrefixes) {
       if (url.startsWith(prefix)) {

@@ -3,19 +3,22 @@ package io.lineup.server.dispatch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.Backoff;
+import io.lineup.core.JobInfo;
 import io.lineup.core.JobState;
 import io.lineup.core.LeasedJob;
 import io.lineup.core.NewJob;
 import io.lineup.core.QueueName;
 import io.lineup.core.QueueSettings;
+import io.lineup.core.RetryLaterException;
 import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
 import io.lineup.server.egress.EgressRefusedException;
-import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,6 +52,17 @@ final class Callbacks implements AutoCloseable {
 
   /** Callbacks sent at once per namespace and instance. */
   static final int CONCURRENCY = 16;
+
+  /** Event of a callback job: the task ended by its dispatcher (succeeded, failed, timed out). */
+  static final String ENDED = "ended";
+
+  /** Event of a callback job: the task was cancelled. */
+  static final String CANCELLED = "cancelled";
+
+  /**
+   * Waits while a task's end is not stored yet: the ack lands just after the callback is queued.
+   */
+  static final long UNFINISHED_WAIT_MS = 200;
 
   private final DispatchService service;
   private final Map<String, Worker> workers = new ConcurrentHashMap<>();
@@ -95,25 +109,33 @@ final class Callbacks implements AutoCloseable {
   }
 
   /**
-   * Queues the callback of an ended task. Its {@code webhook-id} is {@code task_} and the task's
-   * delivery key, unique across endpoints and namespaces; a task stored without one keeps the
-   * earlier form, {@code task_<endpoint>_<task id>}.
+   * Queues the callback of an ended task, built by the server from the task's own record: the URL
+   * from its stored request (checked against the allowed prefixes at submit, and again when sent),
+   * the {@code webhook-id} from its delivery key ({@code task_} and the key, unique across
+   * endpoints and namespaces; {@code task_<endpoint>_<task id>} for a task stored without one), the
+   * body from its outcome record. The job names the task and carries what was built, sealed under
+   * the namespace's signing secret ({@link CallbackSeal}), so a job written into this queue some
+   * other way cannot choose the URL, the id or the body that gets signed.
+   *
+   * @param event {@value #ENDED} or {@value #CANCELLED}
    */
-  void enqueue(EndpointKey key, String taskId, TaskRequest request, ObjectNode record) {
-    ObjectNode data = record.deepCopy();
-    data.put("id", taskId);
-    data.put("namespace", key.namespace());
-    data.put("endpoint", key.name());
-    data.put("status", data.path("outcome").asText());
-    data.remove("outcome");
-    data.put("ended_at", System.currentTimeMillis());
+  void enqueue(
+      EndpointKey key, String taskId, TaskRequest request, ObjectNode record, String event) {
     ObjectNode job = Json.object();
-    job.put("url", request.callbackUrl());
-    job.put(
-        "webhook_id",
-        "task_"
-            + (request.deliveryKey() != null ? request.deliveryKey() : key.name() + "_" + taskId));
-    job.set("body", data);
+    job.put("namespace", key.namespace());
+    job.put("endpoint", key.name());
+    job.put("task", taskId);
+    job.put("event", event);
+    List<String> secrets = service.callbackSettings(key.namespace()).secrets();
+    if (!secrets.isEmpty()) {
+      ObjectNode callback = Json.object();
+      callback.put("url", request.callbackUrl());
+      callback.put("webhook_id", webhookId(key, taskId, request));
+      callback.set("body", body(key, taskId, record, System.currentTimeMillis()));
+      String sealed = new String(Json.write(callback), StandardCharsets.UTF_8);
+      job.put("sealed", sealed);
+      job.put("seal", CallbackSeal.seal(secrets.get(0), sealed));
+    }
     try {
       service.lineup().publish(queue(key.namespace()), NewJob.of(Json.write(job)));
     } catch (RuntimeException e) {
@@ -121,44 +143,117 @@ final class Callbacks implements AutoCloseable {
     }
   }
 
-  private byte[] deliver(LeasedJob job) throws Exception {
-    JsonNode callback = Json.parse(job.payload());
-    String url = callback.path("url").asText();
-    String ns = job.queue().namespace();
-    CallbackSettings settings = service.callbackSettings(ns);
-    try {
-      // The prefixes may have changed since the task was submitted: check again.
-      settings.check(url);
-    } catch (ApiException refused) {
-      LOG.warn("Callback of {} in {} not sent: its URL is no longer allowed", job.id(), ns);
+  private static String webhookId(EndpointKey key, String taskId, TaskRequest request) {
+    return "task_"
+        + (request.deliveryKey() != null ? request.deliveryKey() : key.name() + "_" + taskId);
+  }
+
+  /**
+   * A callback's body from a task's outcome record ({@code outcome}, {@code error}, {@code
+   * attempts}, {@code response}): id, namespace, endpoint, status, error, attempts, the last
+   * response, and when it ended.
+   */
+  private static ObjectNode body(EndpointKey key, String taskId, JsonNode record, long endedAt) {
+    ObjectNode data = Json.object();
+    data.put("id", taskId);
+    data.put("namespace", key.namespace());
+    data.put("endpoint", key.name());
+    data.set("status", record.get("outcome"));
+    data.set("error", record.get("error"));
+    data.set("attempts", record.get("attempts"));
+    data.set("response", record.get("response"));
+    data.put("ended_at", endedAt);
+    return data;
+  }
+
+  /** A callback job's reference to its task. */
+  private record Reference(EndpointKey key, String taskId, String event) {}
+
+  /**
+   * The task a callback job names. Jobs queued by versions before references carry {@code url},
+   * {@code webhook_id} and {@code body}: only the task their body names is kept, and the callback
+   * is rebuilt from that task's record like any other. Null when the job names no task of its own
+   * namespace.
+   */
+  private static Reference reference(JsonNode job, String namespace) {
+    JsonNode ref = job.has("task") ? job : job.path("body");
+    String taskId = ref.has("task") ? ref.path("task").asText("") : ref.path("id").asText("");
+    String event = ref.path("event").asText("");
+    if (!job.has("task")) {
+      event = Outcome.CANCELLED.json().equals(ref.path("status").asText()) ? CANCELLED : ENDED;
+    }
+    if (taskId.isEmpty()
+        || !(event.equals(ENDED) || event.equals(CANCELLED))
+        || !namespace.equals(ref.path("namespace").asText())) {
       return null;
     }
+    try {
+      return new Reference(
+          new EndpointKey(namespace, ref.path("endpoint").asText("")), taskId, event);
+    } catch (RuntimeException badName) {
+      return null;
+    }
+  }
+
+  /** A callback to send: where, its {@code webhook-id}, its body. */
+  private record Built(String url, String webhookId, JsonNode body) {}
+
+  private byte[] deliver(LeasedJob job) throws Exception {
+    String ns = job.queue().namespace();
+    JsonNode payload;
+    try {
+      payload = Json.parse(job.payload());
+    } catch (java.io.IOException | RuntimeException notJson) {
+      payload = Json.object();
+    }
+    Reference ref = reference(payload, ns);
+    if (ref == null) {
+      LOG.warn("Callback job {} in {} dropped: it names no task of the namespace", job.id(), ns);
+      return null;
+    }
+    CallbackSettings settings = service.callbackSettings(ns);
     if (settings.secrets().isEmpty()) {
       throw new IllegalStateException("namespace " + ns + " has no callback signing secret");
     }
-    if (cancelledSince(callback.get("body"))) {
+    Built built = unseal(payload, settings, ref);
+    if (built == null) {
+      // Not sealed by this server under a current secret (queued by an earlier version, or
+      // written some other way): rebuilt from the task it names, or dropped.
+      built = rebuild(ref, job);
+      if (built == null) {
+        return null;
+      }
+    } else if (ref.event().equals(ENDED) && cancelledSince(ref)) {
       // The task ended here, then its DELETE landed before the end was stored: the caller gets
       // the cancelled callback only.
       LOG.debug("Callback of {} in {} not sent: the task was cancelled since", job.id(), ns);
       return null;
     }
-    byte[] body = Json.write(callback.get("body"));
-    String id = callback.path("webhook_id").asText();
+    byte[] body = Json.write(built.body());
+    String id = built.webhookId();
     long timestamp = System.currentTimeMillis() / 1000;
-    String signature = WebhookSignature.header(settings.secrets(), id, timestamp, body);
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Content-Type", "application/json");
     headers.put("User-Agent", EndpointDispatcher.USER_AGENT);
     headers.put("webhook-id", id);
     headers.put("webhook-timestamp", Long.toString(timestamp));
-    headers.put("webhook-signature", signature);
+    headers.put(
+        "webhook-signature", WebhookSignature.header(settings.secrets(), id, timestamp, body));
+    URI target;
+    try {
+      // The prefixes may have changed since the task was submitted: check again, with the rest.
+      target = OutgoingRequestCheck.callback(settings, built.url(), headers);
+    } catch (OutgoingRequestCheck.Refused refused) {
+      LOG.warn("Callback of {} in {} not sent: {}", job.id(), ns, refused.getMessage());
+      return null;
+    }
     TargetResponse response;
     try {
       response =
           service
               .egress()
               .send(
-                  URI.create(url),
+                  target,
                   "POST",
                   headers,
                   body,
@@ -176,17 +271,88 @@ final class Callbacks implements AutoCloseable {
     return null;
   }
 
-  /** Whether a callback other than a cancel's is for a task that now reads cancelled. */
-  private boolean cancelledSince(JsonNode body) {
-    if (Outcome.CANCELLED.json().equals(body.path("status").asText())) {
-      return false;
+  /** What a sealed job says, when its seal holds and it is about the task it names; else null. */
+  private static Built unseal(JsonNode payload, CallbackSettings settings, Reference ref) {
+    String sealed = payload.path("sealed").textValue();
+    if (!CallbackSeal.verifies(settings.secrets(), sealed, payload.path("seal").textValue())) {
+      return null;
     }
+    JsonNode callback;
     try {
-      EndpointKey key =
-          new EndpointKey(body.path("namespace").asText(), body.path("endpoint").asText());
+      callback = Json.parse(sealed.getBytes(StandardCharsets.UTF_8));
+    } catch (java.io.IOException badJson) {
+      return null;
+    }
+    JsonNode body = callback.path("body");
+    if (!ref.taskId().equals(body.path("id").asText())
+        || !ref.key().namespace().equals(body.path("namespace").asText())
+        || !ref.key().name().equals(body.path("endpoint").asText())) {
+      return null;
+    }
+    return new Built(callback.path("url").textValue(), callback.path("webhook_id").asText(), body);
+  }
+
+  /**
+   * A callback built from the record of the task a job names, for a job without a valid seal; null
+   * (and a warning) when it cannot be. Waits (a retry) while the task's end is not stored yet.
+   */
+  private Built rebuild(Reference ref, LeasedJob job) throws RetryLaterException {
+    JobInfo task = service.findTask(ref.key(), ref.taskId()).orElse(null);
+    if (task == null) {
+      LOG.warn("Callback of task {} of {} dropped: the task is gone", ref.taskId(), ref.key());
+      return null;
+    }
+    boolean cancelled = task.state() == JobState.CANCELLED;
+    if (ref.event().equals(ENDED) && cancelled) {
+      return null;
+    }
+    if (ref.event().equals(CANCELLED) != cancelled || !TaskViews.finished(task)) {
+      if (job.lastAttempt()) {
+        LOG.warn(
+            "Callback of task {} of {} dropped: the task did not end as its callback says",
+            ref.taskId(),
+            ref.key());
+        return null;
+      }
+      throw new RetryLaterException(
+          "the task's end is not stored yet",
+          Duration.ofMillis(Math.min(5_000, UNFINISHED_WAIT_MS * job.attempt())));
+    }
+    TaskRequest request;
+    try {
+      // A cancelled task's record keeps no request: nothing to call back from.
+      request = TaskRequest.decode(task.payload());
+    } catch (IllegalArgumentException notATask) {
+      LOG.warn(
+          "Callback of task {} of {} dropped: its record holds no request",
+          ref.taskId(),
+          ref.key());
+      return null;
+    }
+    if (request.callbackUrl() == null) {
+      LOG.warn("Callback of task {} of {} dropped: the task has none", ref.taskId(), ref.key());
+      return null;
+    }
+    ObjectNode view = TaskViews.task(ref.key(), task);
+    ObjectNode record = Json.object();
+    record.set("outcome", view.get("status"));
+    record.set("error", view.get("error"));
+    record.set("attempts", view.get("attempts"));
+    record.set("response", view.get("response"));
+    long endedAt =
+        task.finishedAt() != null ? task.finishedAt().toEpochMilli() : System.currentTimeMillis();
+    return new Built(
+        request.callbackUrl(),
+        webhookId(ref.key(), ref.taskId(), request),
+        body(ref.key(), ref.taskId(), record, endedAt));
+  }
+
+  /** Whether the task now reads cancelled. */
+  private boolean cancelledSince(Reference ref) {
+    try {
       return service
           .lineup()
-          .get(key.queue(), body.path("id").asText())
+          .get(ref.key().queue(), ref.taskId())
           .map(task -> task.state() == JobState.CANCELLED)
           .orElse(false);
     } catch (RuntimeException unreadable) {

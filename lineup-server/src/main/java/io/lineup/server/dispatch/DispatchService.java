@@ -135,6 +135,11 @@ public final class DispatchService implements AutoCloseable {
     return egress;
   }
 
+  /** The largest task body, in bytes. */
+  int maxTaskBodyBytes() {
+    return maxTaskBodyBytes;
+  }
+
   // ---- endpoints ----
 
   /**
@@ -557,13 +562,16 @@ public final class DispatchService implements AutoCloseable {
   }
 
   /**
-   * A task as it stands, waiting up to {@code waitMs} for it to end. A finished task answered here
-   * has been read by its caller: its record is then kept only the endpoint's {@code read_grace_ms}
+   * A task as it stands, waiting up to {@code waitMs} for it to end. A finished task answered to
+   * its caller has been read: its record is then kept only the endpoint's {@code read_grace_ms}
    * more (or less, when its retention ends sooner).
    *
+   * @param callerRead whether the reader is the task's caller (its answer starts the read grace);
+   *     false for a look that must not shorten the record's life (the dashboard, a read token)
    * @throws ApiException 404 when the endpoint or the task is unknown
    */
-  public ObjectNode task(EndpointKey key, String id, long waitMs) throws InterruptedException {
+  public ObjectNode task(EndpointKey key, String id, long waitMs, boolean callerRead)
+      throws InterruptedException {
     EndpointSpec spec = spec(key);
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
     while (true) {
@@ -580,7 +588,7 @@ public final class DispatchService implements AutoCloseable {
         if (end != null) {
           ends.remove(key.taskKey(id), end);
         }
-        if (TaskViews.finished(info)) {
+        if (callerRead && TaskViews.finished(info)) {
           // Its caller has the result now, so the record need not stay the whole retention
           // window: it goes after the endpoint's read grace (a failed task, a dead letter, is
           // not in the finished line and keeps its record bound).
@@ -594,6 +602,29 @@ public final class DispatchService implements AutoCloseable {
         // Read it again: it may have ended on another instance.
       }
     }
+  }
+
+  /** Most dead tasks in one page of {@link #deadTasks}. */
+  public static final int MAX_DEAD_PAGE = 100;
+
+  /**
+   * A page of an endpoint's tasks that ran out of attempts, oldest death first, each as {@code GET}
+   * of the task shows it (no headers or body of the request). Reading them starts no read grace.
+   *
+   * @param count 1 to {@link #MAX_DEAD_PAGE}
+   * @throws ApiException 404 for an unknown endpoint
+   */
+  public ObjectNode deadTasks(EndpointKey key, int offset, int count) {
+    spec(key);
+    io.lineup.core.DeadPage page = lineup.deadLetters(key.queue(), offset, count);
+    ObjectNode answer = Json.object();
+    answer.put("endpoint", key.name());
+    answer.put("total", page.total());
+    var tasks = answer.putArray("tasks");
+    for (io.lineup.core.DeadJob job : page.jobs()) {
+      lineup.get(key.queue(), job.id()).ifPresent(info -> tasks.add(TaskViews.task(key, info)));
+    }
+    return answer;
   }
 
   /**
@@ -635,7 +666,15 @@ public final class DispatchService implements AutoCloseable {
     record.putNull("error");
     record.set("attempts", Attempt.toJson(Attempt.parseHistory(task.lastError())));
     record.putNull("response");
-    callbacks.enqueue(key, task.id(), request, record);
+    callbacks.enqueue(key, task.id(), request, record, Callbacks.CANCELLED);
+  }
+
+  /**
+   * A task's record as stored: in Redis, or in the archive once its Redis record is gone. Reading
+   * it here does not start its read grace.
+   */
+  Optional<JobInfo> findTask(EndpointKey key, String id) {
+    return archive.find(key.queue(), id);
   }
 
   /** The attempts recorded by the previous nacks of a task. */
@@ -646,11 +685,16 @@ public final class DispatchService implements AutoCloseable {
         .orElseGet(ArrayList::new);
   }
 
-  /** A dispatcher ended a task: wake its long-polls and queue its callback. */
+  /**
+   * A dispatcher ended a task: wake its long-polls and queue its callback.
+   *
+   * @param record the task's outcome record, as stored (for a task out of attempts: as the last
+   *     attempt left it, with its last response)
+   */
   void ended(EndpointKey key, String id, TaskRequest request, ObjectNode record) {
     completeWaiters(key, id);
     if (request != null && request.callbackUrl() != null) {
-      callbacks.enqueue(key, id, request, record);
+      callbacks.enqueue(key, id, request, record, Callbacks.ENDED);
     }
   }
 

@@ -96,14 +96,11 @@ final class EndpointDispatcher implements AutoCloseable {
       URI uri;
       try {
         request = TaskRequest.decode(job.payload());
-        uri = TargetPaths.resolve(current.baseUrl(), request.path());
-        if (!current.methods().contains(request.method())) {
-          throw new IllegalArgumentException("method " + request.method() + " is not allowed");
-        }
+        // Checked at submit and again here, whatever wrote the record: a job that reached the
+        // queue another way, or an endpoint changed since, ends here without a request.
+        uri = OutgoingRequestCheck.task(current, request, job.id(), service.maxTaskBodyBytes());
       } catch (RuntimeException notATask) {
-        // Checked at submit; a job that reached the queue another way, or an endpoint changed
-        // since, ends here without a request.
-        // A request that decoded but no longer fits keeps its callback.
+        // A request that decoded but may not be sent keeps its callback.
         return end(
             job, request, Outcome.FAILED, attempts, null, "not sent: " + notATask.getMessage());
       }
@@ -157,7 +154,7 @@ final class EndpointDispatcher implements AutoCloseable {
       String history = Attempt.history(attempts);
       if (job.lastAttempt()) {
         // The nack below moves it to dead letters; the task has ended.
-        service.ended(key, job.id(), request, deadRecord(attempts));
+        service.ended(key, job.id(), request, deadRecord(attempts, result.response));
         throw new Failure(history);
       }
       long wait = current.backoff().waitAfter(job.attempt());
@@ -170,11 +167,13 @@ final class EndpointDispatcher implements AutoCloseable {
     }
   }
 
-  private ObjectNode deadRecord(List<Attempt> attempts) {
+  /** The record of a task out of attempts, for its callback: with the last attempt's response. */
+  private ObjectNode deadRecord(List<Attempt> attempts, ObjectNode lastResponse) {
     ObjectNode record = Json.object();
     record.put("outcome", Outcome.FAILED.json());
     record.put("error", "out of attempts");
     record.set("attempts", Attempt.toJson(attempts));
+    record.set("response", lastResponse);
     return record;
   }
 

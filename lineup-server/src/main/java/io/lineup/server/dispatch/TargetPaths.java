@@ -49,7 +49,9 @@ public final class TargetPaths {
     }
     if (hasDotSegmentOrEncodedTrick(path)) {
       throw ApiException.invalidField(
-          "path", "must not hold dot segments (. or ..) or encoded dots, slashes or backslashes");
+          "path",
+          "must not hold dot segments (., .., also as ..; or .;x), empty segments (//),"
+              + " backslashes, or encoded dots, slashes or backslashes");
     }
     URI joined;
     try {
@@ -69,14 +71,31 @@ public final class TargetPaths {
     return joined;
   }
 
-  /** Whether a raw path holds a dot segment, or an encoded dot, slash or backslash. */
+  /**
+   * Whether a raw path holds a trick that a server could read as leaving its place: a dot segment
+   * ({@code .} or {@code ..}, also with parameters as in {@code ..;} or {@code .;x}, which Tomcat
+   * and Spring read as {@code ..}), an encoded dot, slash or backslash in any case and also encoded
+   * twice ({@code %2e}, {@code %252e}), a backslash, or an empty segment ({@code //}).
+   */
   static boolean hasDotSegmentOrEncodedTrick(String rawPath) {
     String lower = rawPath.toLowerCase(Locale.ROOT);
-    if (lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c")) {
+    if (lower.contains("\\") || lower.contains("//")) {
+      return true;
+    }
+    // Encoded once or more: %252e is %2e to a server that decodes twice.
+    String decodedPercents = lower;
+    while (decodedPercents.contains("%25")) {
+      decodedPercents = decodedPercents.replace("%25", "%");
+    }
+    if (decodedPercents.contains("%2e")
+        || decodedPercents.contains("%2f")
+        || decodedPercents.contains("%5c")) {
       return true;
     }
     for (String segment : rawPath.split("/", -1)) {
-      if (segment.equals(".") || segment.equals("..")) {
+      int semicolon = segment.indexOf(';');
+      String name = semicolon < 0 ? segment : segment.substring(0, semicolon);
+      if (name.equals(".") || name.equals("..")) {
         return true;
       }
     }

@@ -9,11 +9,8 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * What a task asks Lineup to send: method, path and query, headers, body, where to report the end,
@@ -41,36 +38,16 @@ public record TaskRequest(
     String deliveryKey) {
 
   /** Most headers a task may carry. */
-  public static final int MAX_HEADERS = 32;
+  public static final int MAX_HEADERS = HeaderRules.MAX_HEADERS;
 
   /** Longest header name, in characters. */
-  public static final int MAX_HEADER_NAME = 64;
+  public static final int MAX_HEADER_NAME = HeaderRules.MAX_NAME;
 
   /** Longest header value, in characters. */
-  public static final int MAX_HEADER_VALUE = 1024;
+  public static final int MAX_HEADER_VALUE = HeaderRules.MAX_VALUE;
 
   /** Room kept in the job payload for everything but the body: 64 KiB. */
   public static final int HEAD_ROOM_BYTES = 64 * 1024;
-
-  private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
-
-  /** Headers a caller may not set: the client or Lineup sets them, or they change the hop. */
-  private static final Set<String> RESERVED =
-      Set.of(
-          "host",
-          "content-length",
-          "connection",
-          "expect",
-          "upgrade",
-          "transfer-encoding",
-          "te",
-          "trailer",
-          "keep-alive",
-          "proxy-authorization",
-          "proxy-connection",
-          "idempotency-key",
-          "lineup-task-id",
-          "http2-settings");
 
   /**
    * Checks the headers of a submitted task.
@@ -94,22 +71,12 @@ public record TaskRequest(
       Map.Entry<String, JsonNode> e = fields.next();
       String name = e.getKey();
       String field = "headers." + name;
-      if (name.length() > MAX_HEADER_NAME || !TOKEN.matcher(name).matches()) {
-        throw ApiException.invalidField(
-            field, "a header name is 1 to " + MAX_HEADER_NAME + " token characters");
-      }
-      if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
-        throw ApiException.invalidField(field, "is set by Lineup or the HTTP client, not a task");
-      }
       JsonNode value = e.getValue();
-      if (!value.isTextual() || value.textValue().length() > MAX_HEADER_VALUE) {
-        throw ApiException.invalidField(
-            field, "must be a string of at most " + MAX_HEADER_VALUE + " characters");
-      }
-      for (char c : value.textValue().toCharArray()) {
-        if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
-          throw ApiException.invalidField(field, "must not hold control or non-Latin-1 characters");
-        }
+      // The rules checked again right before sending (OutgoingRequestCheck).
+      String problem =
+          HeaderRules.taskHeaderProblem(name, value.isTextual() ? value.textValue() : null);
+      if (problem != null) {
+        throw ApiException.invalidField(field, problem);
       }
       headers.put(name, value.textValue());
     }

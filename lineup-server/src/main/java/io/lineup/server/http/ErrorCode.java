@@ -26,6 +26,11 @@ public enum ErrorCode {
   FORBIDDEN(403),
   /** The priority is above the token's maximum; {@code field} is {@code priority}. */
   PRIORITY_NOT_ALLOWED(403),
+  /**
+   * The queue is one Lineup uses for its own work (an endpoint's, the callbacks', a room's): the
+   * public queue routes refuse it for every token; {@code field} is {@code queue}.
+   */
+  RESERVED_QUEUE(403),
   /** Unknown job, queue, namespace, token or route. */
   NOT_FOUND(404),
   /** The route exists, but not for this method. */

@@ -703,6 +703,7 @@ function endpointView(ns, name) {
   const head = h('span', { id: 'endpoint-state' });
   const live = h('div', { id: 'endpoint-live' });
   const limits = h('div', { id: 'endpoint-limits' });
+  const dead = h('div', { id: 'endpoint-dead' });
   const findInput = h('input', { id: 'find-task', placeholder: 'task id', autocomplete: 'off', attrs: { 'aria-label': 'Task id' } });
   const findForm = h('form', { class: 'inline' }, findInput, h('button', { type: 'submit' }, 'Open task'));
   findForm.addEventListener('submit', (event) => {
@@ -713,7 +714,8 @@ function endpointView(ns, name) {
   fill(
     main,
     h('div', { class: 'title-line' }, h('h1', null, 'Endpoint ', ns + '/' + name), head),
-    section('Now', live, h('p', null, link('Its line of tasks, as a queue', 'queue', ns, queueName))),
+    section('Now', live),
+    section('Failed tasks (out of attempts)', dead),
     section('Limits', limits),
     section('Find a task', findForm),
   );
@@ -721,12 +723,24 @@ function endpointView(ns, name) {
   let history = null;
   return {
     async refresh() {
-      const [e, s, hist] = await Promise.all([
+      // The endpoint's queue is Lineup's own: its counts and history are readable, its tasks are
+      // read through the endpoint's routes.
+      const [e, s, hist, d] = await Promise.all([
         get(path),
         get(q).catch(() => null),
-        tick++ % 3 === 0 ? get(q + '/history').catch(() => null) : Promise.resolve(null),
+        tick % 3 === 0 ? get(q + '/history').catch(() => null) : Promise.resolve(null),
+        tick++ % 3 === 0 ? get(path + '/dead?count=20').catch(() => null) : Promise.resolve(null),
       ]);
       if (hist) history = hist;
+      if (d) {
+        fill(
+          dead,
+          d.total === 0
+            ? h('p', { class: 'muted' }, 'None.')
+            : h('ul', null, d.tasks.map((t) => h('li', { data: { task: t.id } }, link(t.id, 'task', ns, name, t.id), ' ', t.finished_at ? time(t.finished_at) : ''))),
+          d.total > d.tasks.length ? h('p', { class: 'muted' }, num(d.total) + ' in all; the oldest ' + d.tasks.length + ' shown') : null,
+        );
+      }
       fill(head, breakerBadge(e.circuit_breaker_state.state), e.paused ? badge('paused', 'paused') : null);
       const perSecond = e.rate ? e.rate / (e.period_ms / 1000) : 0;
       fill(
@@ -774,7 +788,8 @@ function taskView(ns, endpoint, id) {
   fill(main, h('div', { class: 'title-line' }, h('h1', null, 'Task ', h('code', null, id)), head, actions), section('Fields', fields));
   return {
     async refresh() {
-      const t = await get(path);
+      // A peek: the dashboard's look does not start the task's read grace (docs/dispatch.md).
+      const t = await get(path + '?peek=true');
       fill(head, badge(String(t.status), t.status === 'failed' ? 'danger' : 'open'));
       fill(actions, can('cancel') && (t.status === 'queued' || t.status === 'running') ? cancel : null);
       fill(fields, pairs(Object.entries(t).map(([k, v]) => [k, typeof v === 'object' && v !== null ? preview(v) : v === null ? '–' : k.endsWith('_at') ? time(v) : String(v), k])));
