@@ -385,7 +385,7 @@ public final class DispatchService implements AutoCloseable {
         QueueSettings.change()
             .withPaused(paused)
             .withRateLimit(spec.rate())
-            .withRatePeriod(Duration.ofMillis(spec.guardedPeriodMs()))
+            .withRatePeriod(Duration.ofMillis(spec.periodMs()))
             .withRateBurst(spec.effectiveBurst())
             .withConcurrencyLimit(concurrency)
             .withMaxAttempts(spec.maxAttempts())

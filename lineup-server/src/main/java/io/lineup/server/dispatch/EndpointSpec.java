@@ -257,15 +257,6 @@ public record EndpointSpec(
     return burst > 0 ? Math.min(burst, Math.max(1, rate)) : Math.max(1, rate / 10);
   }
 
-  /**
-   * The period the engine measures the rate over: 2 % longer than the endpoint's (at least 5 ms
-   * more), so that the few milliseconds between a lease and its request's arrival cannot put one
-   * request more into a window as the target measures it.
-   */
-  public long guardedPeriodMs() {
-    return periodMs + Math.max(5, periodMs / 50);
-  }
-
   /** The requests this instance runs at once for the endpoint. */
   public int localConcurrency() {
     return concurrency == 0 ? MAX_LOCAL_CONCURRENCY : Math.min(concurrency, MAX_LOCAL_CONCURRENCY);
