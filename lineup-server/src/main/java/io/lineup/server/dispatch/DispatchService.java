@@ -385,7 +385,7 @@ public final class DispatchService implements AutoCloseable {
         QueueSettings.change()
             .withPaused(paused)
             .withRateLimit(spec.rate())
-            .withRatePeriod(Duration.ofMillis(spec.periodMs()))
+            .withRatePeriod(Duration.ofMillis(spec.enginePeriodMs()))
             .withRateBurst(spec.effectiveBurst())
             .withConcurrencyLimit(concurrency)
             .withMaxAttempts(spec.maxAttempts())
