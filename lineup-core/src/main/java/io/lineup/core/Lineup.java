@@ -5,6 +5,7 @@ import io.lineup.core.internal.store.RedisGateway;
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.ScriptCode;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -296,6 +297,41 @@ public final class Lineup implements AutoCloseable {
    */
   public java.time.Instant extend(QueueName queue, String id, String token, Duration timeToRun) {
     return leaser.extend(queue, id, token, timeToRun);
+  }
+
+  /**
+   * Takes a leased job's slot of its queue's rate limit at the moment its work starts, for work
+   * that must hold the rate as it starts and not only as it is leased (a request to an upstream
+   * that a busy process sends a moment after its lease). The lease already counted the job in the
+   * queue's rate log; this moves its entry to now when the rate period ending now holds fewer than
+   * the limit other leases and starts, across all instances, so that the starts of the jobs that
+   * call it are at most the limit in any sliding period. A start more than a period after its lease
+   * takes a fresh slot on the same terms. On a queue without a rate limit the slot is always taken.
+   * One Redis call; the clock is the engine's ({@link LineupOptions#timeSource}).
+   *
+   * @return taken, or not taken with the time to wait before asking again
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public RateSlot takeRateSlot(LeasedJob job) {
+    var reply = engine.store().rateSlot(job.queue(), job.id(), job.attempt());
+    return new RateSlot(reply.retryAfter().isZero(), reply.now(), reply.retryAfter());
+  }
+
+  /**
+   * {@link #takeRateSlot} until the slot is taken, sleeping the answered waits between.
+   *
+   * @return when the slot was taken, by the engine's clock
+   * @throws InterruptedException when the thread is interrupted while it waits (no slot taken)
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public Instant awaitRateSlot(LeasedJob job) throws InterruptedException {
+    while (true) {
+      RateSlot slot = takeRateSlot(job);
+      if (slot.taken()) {
+        return slot.at();
+      }
+      Thread.sleep(slot.retryAfter());
+    }
   }
 
   /**

@@ -33,11 +33,6 @@ abstract class LeaseExpiryTest extends EngineSuite {
           .isEmpty();
 
       clock.advance(Duration.ofMillis(2));
-      assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs())
-          .as("waiting out its retry backoff")
-          .isEmpty();
-      assertThat(lineup.get(queue, id).orElseThrow().state()).isEqualTo(JobState.DELAYED);
-      clock.advance(Backoff.DEFAULT.initial());
       LeasedJob second = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
       assertThat(second.id()).isEqualTo(id);
       assertThat(second.attempt()).isEqualTo(2);
@@ -61,6 +56,42 @@ abstract class LeaseExpiryTest extends EngineSuite {
       assertThat(reborn.attempt()).isEqualTo(1);
       lineup.ack(reborn);
       assertThat(lineup.stats(queue).dead()).isZero();
+    }
+  }
+
+  @Test
+  void aJobWhoseLeaseRanOutIsNextInLineAheadOfLaterJobsOfItsPriorityButNotOfHigherOnes() {
+    ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
+      Duration ttr = Duration.ofSeconds(10);
+      String first = lineup.publish(queue, aJob("first").priority(3).timeToRun(ttr)).id();
+      String own =
+          lineup.publish(queue, aJob("own id").id("own-1").priority(3).timeToRun(ttr)).id();
+      String second = lineup.publish(queue, aJob("second").priority(3)).id();
+      assertThat(lineup.lease(queue, 2, Duration.ZERO).jobs())
+          .as("leased by a consumer that goes away")
+          .extracting(LeasedJob::id)
+          .containsExactly(first, own);
+      String later = lineup.publish(queue, aJob("later").priority(3)).id();
+      String urgent = lineup.publish(queue, aJob("urgent").priority(9)).id();
+
+      clock.advance(ttr.plusMillis(1));
+      List<LeasedJob> next = lineup.lease(queue, 10, Duration.ZERO).jobs();
+      assertThat(next)
+          .extracting(LeasedJob::id)
+          .as("the higher priority first, then the reclaimed jobs in their original order")
+          .containsExactly(urgent, first, own, second, later);
+      assertThat(next).extracting(LeasedJob::attempt).containsExactly(1, 2, 2, 1, 1);
+
+      lineup.ack(next.get(0));
+      lineup.ack(next.get(2));
+      String last = lineup.publish(queue, aJob("last").priority(3)).id();
+      clock.advance(ttr.plusMillis(1));
+      assertThat(lineup.lease(queue, 10, Duration.ZERO).jobs())
+          .as("a second time, ahead of a job published while it was leased")
+          .extracting(LeasedJob::id)
+          .containsExactly(first, last);
     }
   }
 

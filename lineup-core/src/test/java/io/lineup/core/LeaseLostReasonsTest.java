@@ -94,10 +94,11 @@ abstract class LeaseLostReasonsTest extends EngineSuite {
 
   @Test
   void aLeaseWhoseTimeToRunPassedAndThatWaitsAgainSaysItsLeaseExpired() {
-    lineup.configure(queue, QueueSettings.change().withBackoff(fixedBackoff(Duration.ofHours(1))));
     LeasedJob job = aLeasedJob();
+    // A paused queue's lease still reclaims the expired lease, and leaves the job waiting in line.
+    lineup.configure(queue, QueueSettings.change().withPaused(true));
     clock.advance(Duration.ofSeconds(11));
-    assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs()).as("reclaimed, backing off").isEmpty();
+    assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs()).as("reclaimed, paused").isEmpty();
 
     assertLost(() -> lineup.extend(job), Reason.EXPIRED_LEASE);
   }

@@ -115,6 +115,59 @@ abstract class LimitsTest extends EngineSuite {
   }
 
   @Test
+  void aJobTakesItsRateSlotWhenItStartsSoThatStartsHoldTheRateHoweverLongAfterTheirLease() {
+    ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+    Instant t0 = clock.now();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
+      lineup.configure(queue, QueueSettings.change().withRateLimit(2));
+      lineup.publishAll(queue, someJobs(4, "call "));
+      List<LeasedJob> leased = lineup.lease(queue, 2, Duration.ZERO).jobs();
+      assertThat(leased).hasSize(2);
+      LeasedJob a = leased.get(0);
+      LeasedJob b = leased.get(1);
+
+      clock.advance(Duration.ofMillis(900));
+      RateSlot aStarts = lineup.takeRateSlot(a);
+      assertThat(aStarts).isEqualTo(new RateSlot(true, t0.plusMillis(900), Duration.ZERO));
+
+      clock.advance(Duration.ofMillis(200));
+      List<LeasedJob> more = lineup.lease(queue, 2, Duration.ZERO).jobs();
+      assertThat(more)
+          .as("the period ending now holds a's start, not its lease nor b's: one lease is free")
+          .hasSize(1);
+      LeasedJob c = more.get(0);
+
+      RateSlot bRefused = lineup.takeRateSlot(b);
+      assertThat(bRefused.taken())
+          .as("b starts more than a period after its lease, in a period holding two others")
+          .isFalse();
+      assertThat(bRefused.retryAfter()).as("until a's start is a period old").hasMillis(800);
+
+      clock.advance(bRefused.retryAfter());
+      assertThat(lineup.takeRateSlot(b))
+          .isEqualTo(new RateSlot(true, t0.plusMillis(1900), Duration.ZERO));
+      assertThat(lineup.takeRateSlot(c).taken())
+          .as("c's own lease is one of the two in the period; taking it moves it")
+          .isTrue();
+      assertThat(lineup.lease(queue, 1, Duration.ZERO).refusal())
+          .as("the starts of b and c fill the period")
+          .isEqualTo(Leases.Refusal.RATE_LIMITED);
+    }
+  }
+
+  @Test
+  void aQueueWithoutARateGivesEveryJobItsSlotAtOnce() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      lineup.publish(queue, aJob("x"));
+      LeasedJob job = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+      assertThat(lineup.takeRateSlot(job).taken()).isTrue();
+      assertThat(lineup.takeRateSlot(job).taken()).as("asked again").isTrue();
+    }
+  }
+
+  @Test
   void aBurstOfOneSpacesLeasesEvenlyOverThePeriod() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {

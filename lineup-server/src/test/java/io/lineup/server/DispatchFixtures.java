@@ -46,6 +46,21 @@ final class DispatchFixtures {
     return last[0];
   }
 
+  /**
+   * When Lineup decided to send each attempt of these tasks, once each has ended: the attempts'
+   * {@code started_at} (epoch ms), which for a rate-limited endpoint is the time of the slot the
+   * request took in the shared rate log, by the Redis clock.
+   */
+  static java.util.List<Long> sendTimes(Api api, String endpoint, java.util.List<String> ids) {
+    java.util.List<Long> times = new java.util.ArrayList<>();
+    for (String id : ids) {
+      for (JsonNode attempt : awaitEnd(api, endpoint, id).path("attempts")) {
+        times.add(attempt.path("started_at").asLong());
+      }
+    }
+    return times;
+  }
+
   /** Registers a namespace (if new) and issues a token; returns the token. */
   static String token(Api admin, String ns, String scopes, int maxPriority) {
     admin.post("/v1/admin/namespaces", "{\"name\": \"" + ns + "\"}");

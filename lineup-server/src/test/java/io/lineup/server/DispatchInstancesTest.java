@@ -59,4 +59,54 @@ class DispatchInstancesTest {
       assertThat(target.maxInFlight()).isLessThanOrEqualTo(3).isGreaterThanOrEqualTo(2);
     }
   }
+
+  @Test
+  void twoInstancesSendingAsFastAsTheyMayHoldTheRateInEverySlidingSecondOfTheSendsTheyDecided() {
+    Api one = server.admin();
+    Api two = Api.adminOf(server.startAnother());
+    TestTarget target = TestTarget.start();
+    try (target) {
+      String name = name("rate");
+      // A burst of the whole rate lets each instance lease as many as the period allows at once,
+      // which is where one instance's late send used to meet the other's prompt one.
+      String settings = "\"rate\": 20, \"burst\": 20, \"concurrency\": 0, \"max_attempts\": 1";
+      String ep = endpoint(one, NS, name, target.url(), settings + ", \"paused\": true");
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        ids.add(submit(i % 2 == 0 ? one : two, ep, "{}"));
+      }
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> two.get(ep).json().path("paused").asBoolean());
+      endpoint(two, NS, name, target.url(), settings);
+      await().atMost(Duration.ofSeconds(120)).until(() -> target.count() >= 200);
+      List<Long> sentAt = DispatchFixtures.sendTimes(one, ep, ids);
+      int decided = DispatchLimitsTest.busiestWindowMillis(sentAt, 1000);
+      // At the target the figure depends on how busy this machine is: printed, not asserted.
+      int atTarget = DispatchLimitsTest.busiestWindow(target.seen(), 1000);
+      // How long after its slot each request reached the target (both clocks are this host's).
+      Map<String, Long> slotOf = new HashMap<>();
+      for (String id : ids) {
+        JsonNode attempts = DispatchFixtures.awaitEnd(one, ep, id).path("attempts");
+        slotOf.put(id, attempts.get(0).path("started_at").asLong());
+      }
+      List<Long> delays =
+          target.seen().stream()
+              .map(x -> x.arrivedMillis() - slotOf.get(x.header("Lineup-Task-Id")))
+              .sorted()
+              .toList();
+      System.out.printf(
+          "two instances, rate 20/s with a burst of 20: busiest 1 s window of decided sends %d,"
+              + " at the target %d; %d requests for %d tasks; from slot to arrival at the target"
+              + " median %d ms, max %d ms%n",
+          decided,
+          atTarget,
+          target.count(),
+          ids.size(),
+          delays.get(delays.size() / 2),
+          delays.get(delays.size() - 1));
+      assertThat(sentAt).as("one attempt per task").hasSize(200);
+      assertThat(decided).isLessThanOrEqualTo(20);
+    }
+  }
 }

@@ -77,4 +77,67 @@ class DispatchKillTest {
       assertThat(target.count()).isEqualTo(requests);
     }
   }
+
+  @Test
+  void
+      tasksInFlightOnAKilledInstanceAreSentNextWhenTheirLeaseRunsOutAheadOfTasksSubmittedAfterThem() {
+    TestTarget target = TestTarget.start();
+    try (target;
+        MainProcess doomed = instance("doomed-alone")) {
+      Api first =
+          new Api(doomed.awaitListening(Duration.ofSeconds(60)), LineupServerExtension.ADMIN_TOKEN);
+      // The first two requests hang at the target until the instance that sent them is gone.
+      target.latency(60_000);
+      String ep =
+          endpoint(
+              first,
+              "kill",
+              name("place"),
+              target.url(),
+              "\"concurrency\": 2, \"attempt_timeout_ms\": 2000");
+      List<String> early = List.of(submit(first, ep, "{}"), submit(first, ep, "{}"));
+      await().atMost(Duration.ofSeconds(30)).until(() -> target.inFlight() >= 2);
+      List<String> later = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        later.add(submit(first, ep, "{}"));
+      }
+      doomed.kill();
+      doomed.awaitExit(Duration.ofSeconds(10));
+      target.latency(0);
+
+      try (MainProcess survivor = instance("survivor-after")) {
+        Api second =
+            new Api(
+                survivor.awaitListening(Duration.ofSeconds(60)), LineupServerExtension.ADMIN_TOKEN);
+        long lastEarlyLease = 0;
+        for (String id : early) {
+          JsonNode task = DispatchFixtures.awaitEnd(second, ep, id);
+          assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
+          JsonNode attempts = task.path("attempts");
+          assertThat(attempts.get(attempts.size() - 1).path("attempt").asInt())
+              .as("sent again after the killed instance's lease ran out")
+              .isEqualTo(2);
+          lastEarlyLease = Math.max(lastEarlyLease, task.path("started_at").asLong());
+        }
+        long firstLaterLease = Long.MAX_VALUE;
+        for (String id : later) {
+          JsonNode task = DispatchFixtures.awaitEnd(second, ep, id);
+          assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
+          firstLaterLease = Math.min(firstLaterLease, task.path("started_at").asLong());
+        }
+        // The target's first two requests are the killed instance's; the order after them is
+        // the survivor's.
+        List<TestTarget.Seen> seen = target.seen();
+        List<String> order =
+            seen.subList(2, seen.size()).stream().map(x -> x.header("Lineup-Task-Id")).toList();
+        System.out.printf(
+            "kill -9 with two tasks in flight and ten submitted after them: requests after the"
+                + " kill in the order the target saw them %s (the reclaimed ones: %s)%n",
+            order, early);
+        assertThat(lastEarlyLease)
+            .as("the reclaimed tasks were leased again before any task submitted after them")
+            .isLessThanOrEqualTo(firstLaterLease);
+      }
+    }
+  }
 }

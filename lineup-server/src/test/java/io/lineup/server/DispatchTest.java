@@ -187,12 +187,17 @@ class DispatchTest {
       assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
       assertThat(task.path("attempts")).hasSize(3);
       List<TestTarget.Seen> seen = flaky.seen();
-      long firstGap = (seen.get(1).arrivedNanos() - seen.get(0).arrivedNanos()) / 1_000_000;
-      long retryAfterGap = (seen.get(2).arrivedNanos() - seen.get(1).arrivedNanos()) / 1_000_000;
+      // The gaps between the sends Lineup decided (the attempts' started_at): a retry never goes
+      // before its wait; how much later a busy machine sends it is not the test's to say.
+      JsonNode attempts = task.path("attempts");
+      long firstGap =
+          attempts.get(1).path("started_at").asLong() - attempts.get(0).path("started_at").asLong();
+      long retryAfterGap =
+          attempts.get(2).path("started_at").asLong() - attempts.get(1).path("started_at").asLong();
       System.out.printf(
           "retry gaps: backoff %d ms, Retry-After: 1 %d ms%n", firstGap, retryAfterGap);
-      assertThat(firstGap).as("fixed backoff of 100 ms").isBetween(90L, 900L);
-      assertThat(retryAfterGap).as("Retry-After: 1 waits a second").isGreaterThanOrEqualTo(990L);
+      assertThat(firstGap).as("fixed backoff of 100 ms").isGreaterThanOrEqualTo(100L);
+      assertThat(retryAfterGap).as("Retry-After: 1 waits a second").isGreaterThanOrEqualTo(1000L);
       String key = task.path("delivery_key").asText();
       assertThat(seen)
           .allSatisfy(s -> {
@@ -261,14 +266,15 @@ class DispatchTest {
   void aCancelledQueuedTaskIsNeverSentAndARunningOneIsAborted() {
     TestTarget slow = TestTarget.start();
     try (slow) {
-      slow.latency(5_000);
+      // Longer than any stall of a busy machine: a task cancelled while its request is still at
+      // the target was aborted, not waited for.
+      slow.latency(60_000);
       String ep = endpoint(api, NS, name("cancel"), slow.url(), "\"concurrency\": 1");
       String running = submit(api, ep, "{}");
       String queued = submit(api, ep, "{}");
       await().atMost(Duration.ofSeconds(5)).until(() -> slow.count() == 1);
       Reply cancelQueued = api.delete(ep + "/tasks/" + queued);
       assertThat(cancelQueued.json().path("previous_status").asText()).isEqualTo("ready");
-      long before = System.nanoTime();
       Reply cancelRunning = api.delete(ep + "/tasks/" + running);
       assertThat(cancelRunning.json().path("previous_status").asText()).isEqualTo("running");
       JsonNode task = awaitEnd(api, ep, running);
@@ -278,9 +284,9 @@ class DispatchTest {
           .untilAsserted(() -> assertThat(slow.count()).isEqualTo(1));
       assertThat(api.get(ep + "/tasks/" + queued).json().path("status").asText())
           .isEqualTo("cancelled");
-      assertThat((System.nanoTime() - before) / 1_000_000)
-          .as("aborted, not waited for")
-          .isLessThan(4_000);
+      assertThat(slow.inFlight())
+          .as("aborted, not waited for: the target still holds it")
+          .isEqualTo(1);
     }
   }
 
@@ -292,10 +298,10 @@ class DispatchTest {
       String ep = endpoint(api, NS, name("poll"), slowish.url(), "");
       String id = submit(api, ep, "{}");
       long start = System.nanoTime();
-      Reply reply = api.get(ep + "/tasks/" + id + "?wait_ms=10000");
+      Reply reply = api.get(ep + "/tasks/" + id + "?wait_ms=300000");
       long took = (System.nanoTime() - start) / 1_000_000;
       assertThat(reply.json().path("status").asText()).isEqualTo("succeeded");
-      assertThat(took).isLessThan(5_000);
+      assertThat(took).as("answered at the end, not at the 300 s wait").isLessThan(150_000);
     }
   }
 
@@ -396,7 +402,7 @@ class DispatchTest {
     TestTarget busy = TestTarget.start();
     try (slow;
         busy) {
-      slow.latency(1_500);
+      slow.latency(30_000);
       String timeouts =
           endpoint(
               api,
@@ -409,7 +415,9 @@ class DispatchTest {
       assertThat(timedOut.path("status").asText()).isEqualTo("failed");
       assertThat(timedOut.path("attempts")).hasSize(2);
       assertThat(timedOut.path("attempts").get(0).path("error").asText()).isEqualTo("timeout");
-      assertThat(timedOut.path("attempts").get(0).path("duration_ms").asLong()).isLessThan(1_000);
+      assertThat(timedOut.path("attempts").get(0).path("duration_ms").asLong())
+          .as("cut at its 200 ms timeout, not waited for the 30 s answer")
+          .isLessThan(15_000);
 
       AtomicInteger calls = new AtomicInteger();
       busy.answering(
@@ -424,9 +432,12 @@ class DispatchTest {
                   + " \"jitter\": 0}");
       JsonNode task = awaitEnd(api, capped, submit(api, capped, "{}"));
       assertThat(task.path("status").asText()).isEqualTo("succeeded");
-      List<TestTarget.Seen> seen = busy.seen();
-      long gap = (seen.get(1).arrivedNanos() - seen.get(0).arrivedNanos()) / 1_000_000;
-      assertThat(gap).as("Retry-After: 3600 capped at 300 ms").isBetween(290L, 2_000L);
+      // Capped: the retry came within awaitEnd's bound, not an hour later; and it was decided no
+      // sooner than the cap.
+      JsonNode attempts = task.path("attempts");
+      long gap =
+          attempts.get(1).path("started_at").asLong() - attempts.get(0).path("started_at").asLong();
+      assertThat(gap).as("Retry-After: 3600 capped at 300 ms").isGreaterThanOrEqualTo(300L);
     }
   }
 

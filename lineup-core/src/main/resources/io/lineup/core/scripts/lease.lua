@@ -109,7 +109,8 @@ if s.concurrency > 0 then
   end
   count = math.min(count, free)
 end
--- Rate: at most s.rate leases in any sliding period (a log of the period's leases). With a burst,
+-- Rate: at most s.rate leases in any sliding period (a log of the period's leases; rate_slot.lua
+-- moves a job's entry to when its work starts, so the log also holds starts). With a burst,
 -- also a GCRA: at most s.rate_burst at once, then one lease per period / rate, spaced evenly; its
 -- theoretical arrival time is the meta field rate_tat (ms, fractional).
 local rate_base, rate_interval

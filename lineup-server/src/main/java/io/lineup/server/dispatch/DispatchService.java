@@ -404,7 +404,7 @@ public final class DispatchService implements AutoCloseable {
         QueueSettings.change()
             .withPaused(paused)
             .withRateLimit(spec.rate())
-            .withRatePeriod(Duration.ofMillis(spec.guardedPeriodMs()))
+            .withRatePeriod(Duration.ofMillis(spec.enginePeriodMs()))
             .withRateBurst(spec.effectiveBurst())
             .withConcurrencyLimit(concurrency)
             .withMaxAttempts(spec.maxAttempts())

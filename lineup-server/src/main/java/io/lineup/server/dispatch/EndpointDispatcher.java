@@ -36,7 +36,6 @@ final class EndpointDispatcher implements AutoCloseable {
 
   private final DispatchService service;
   private final EndpointKey key;
-  private final java.util.ArrayDeque<Long> sends = new java.util.ArrayDeque<>();
   private volatile EndpointSpec spec;
   private Worker worker;
   private int workerConcurrency;
@@ -112,8 +111,8 @@ final class EndpointDispatcher implements AutoCloseable {
       boolean probe = service.admit(key, taskKey, current);
       Result result;
       try {
-        paceSend(current);
-        result = send(current, request, uri, job);
+        long startedAt = paceSend(current, job);
+        result = send(current, request, uri, job, startedAt);
       } catch (InterruptedException | RuntimeException notSent) {
         if (probe) {
           service.dropProbe(key, taskKey, current);
@@ -203,7 +202,12 @@ final class EndpointDispatcher implements AutoCloseable {
   private record Result(
       Attempt attempt, ObjectNode response, boolean timedOut, boolean refused, long retryAfterMs) {}
 
-  private Result send(EndpointSpec current, TaskRequest request, URI uri, LeasedJob job)
+  /**
+   * @param startedAt when the request is sent, as the attempt records it (epoch ms; for a rate
+   *     limited endpoint, the rate slot's time by the shared clock)
+   */
+  private Result send(
+      EndpointSpec current, TaskRequest request, URI uri, LeasedJob job, long startedAt)
       throws InterruptedException {
     Map<String, String> headers = new LinkedHashMap<>(request.headers());
     boolean typed = false;
@@ -221,7 +225,6 @@ final class EndpointDispatcher implements AutoCloseable {
     // A target that saw this key already can drop a second delivery; the id is for its logs.
     headers.put("Idempotency-Key", request.idempotencyKey(job.id()));
     headers.put("Lineup-Task-Id", job.id());
-    long startedAt = System.currentTimeMillis();
     long start = System.nanoTime();
     try {
       // The response headers within the attempt timeout, the body within BODY_GRACE_MS more.
@@ -281,35 +284,20 @@ final class EndpointDispatcher implements AutoCloseable {
   }
 
   /**
-   * Keeps this instance's sends within the rate as sent, not only as leased: a request leased in
-   * time but held up on its way (a busy machine) could otherwise leave right before one leased a
-   * period later, and a window at the target would hold one start more than the rate. Waits until
-   * the request {@code rate} sends ago is a period (and 2 ms) old.
+   * Holds the endpoint's rate as sent, not only as leased, across all instances: the task takes its
+   * slot of the queue's rate log in Redis now (the engine's {@code takeRateSlot}), waiting the
+   * answered time while the period ending now is full. A request leased in time but held up on its
+   * way (a busy machine, a slow connection before it) so takes its slot when it goes, and cannot
+   * put a start more than the rate into any period.
+   *
+   * @return when the request goes (epoch ms): the slot's time by the shared clock (Redis server
+   *     time), or this host's clock for an endpoint without a rate
    */
-  private void paceSend(EndpointSpec current) throws InterruptedException {
-    int rate = current.rate();
-    if (rate <= 0) {
-      return;
+  private long paceSend(EndpointSpec current, LeasedJob job) throws InterruptedException {
+    if (current.rate() <= 0) {
+      return System.currentTimeMillis();
     }
-    long period = current.periodMs() * 1_000_000L + 2_000_000L;
-    while (true) {
-      long wait;
-      synchronized (sends) {
-        while (sends.size() > rate) {
-          sends.pollFirst();
-        }
-        long now = System.nanoTime();
-        if (sends.size() < rate || now - sends.peekFirst() >= period) {
-          if (sends.size() == rate) {
-            sends.pollFirst();
-          }
-          sends.addLast(now);
-          return;
-        }
-        wait = sends.peekFirst() + period - now;
-      }
-      Thread.sleep(Duration.ofNanos(Math.max(1, wait)));
-    }
+    return service.lineup().awaitRateSlot(job).toEpochMilli();
   }
 
   /** A {@code Retry-After} in milliseconds (seconds or an HTTP date), or -1 when none or bad. */

@@ -76,6 +76,12 @@ public record EndpointSpec(
   /** Longest rate period: 1 day. */
   public static final long MAX_PERIOD_MS = 24L * 3_600_000;
 
+  /**
+   * Time added to the rate's period for the delivery of a request: 5 ms (see {@link
+   * #enginePeriodMs}).
+   */
+  public static final long SEND_GUARD_MS = 5;
+
   /** Highest {@code concurrency}. */
   public static final int MAX_CONCURRENCY = 10_000;
 
@@ -258,12 +264,14 @@ public record EndpointSpec(
   }
 
   /**
-   * The period the engine measures the rate over: 2 % longer than the endpoint's (at least 5 ms
-   * more), so that the few milliseconds between a lease and its request's arrival cannot put one
-   * request more into a window as the target measures it.
+   * The period the engine holds the rate over: the endpoint's and {@value #SEND_GUARD_MS} ms more,
+   * at most {@link #MAX_PERIOD_MS} (the engine's longest). Sends take their slots at the moment of
+   * sending (the engine's rate slot), so what is left between a slot and the request's arrival at
+   * the target is the delivery itself; the guard keeps a few milliseconds of it from putting one
+   * request more into a window as the target counts them. A period of a day is held as it is.
    */
-  public long guardedPeriodMs() {
-    return periodMs + Math.max(5, periodMs / 50);
+  public long enginePeriodMs() {
+    return Math.min(periodMs + SEND_GUARD_MS, MAX_PERIOD_MS);
   }
 
   /** The requests this instance runs at once for the endpoint. */

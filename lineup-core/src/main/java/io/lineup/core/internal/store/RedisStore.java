@@ -263,6 +263,15 @@ public final class RedisStore implements AutoCloseable {
     return ScriptReplies.extend(run(ScriptLibrary.EXTEND, queue, args));
   }
 
+  /**
+   * Takes a leased job's slot of the queue's rate now, or says how long to wait ({@code
+   * rate_slot.lua}).
+   */
+  public ScriptReplies.RateSlotReply rateSlot(QueueName queue, String id, int attempt) {
+    Args args = new Args(3).add(now()).add(id).add(attempt);
+    return ScriptReplies.rateSlot(run(ScriptLibrary.RATE_SLOT, queue, args));
+  }
+
   /** Gives a leased job back to its place in line, the attempt not counted. */
   public ScriptCode release(QueueName queue, String id, String token) {
     Args args = new Args(3).add(now()).add(id).add(token);

@@ -53,7 +53,8 @@ public final class ScriptLibrary {
           "release",
           "shorten",
           "outbox_ack",
-          "replace_record");
+          "replace_record",
+          "rate_slot");
 
   /**
    * The first line of the scripts that add jobs or settings ({@code publish}, {@code configure}):
@@ -92,6 +93,7 @@ public final class ScriptLibrary {
   public static final LuaScript SHORTEN = load("shorten");
   public static final LuaScript OUTBOX_ACK = load("outbox_ack");
   public static final LuaScript REPLACE_RECORD = load("replace_record");
+  public static final LuaScript RATE_SLOT = load("rate_slot");
 
   private ScriptLibrary() {}
 

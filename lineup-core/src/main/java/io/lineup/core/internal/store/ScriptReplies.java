@@ -88,6 +88,12 @@ public final class ScriptReplies {
     CODE
   }
 
+  /** {@code rate_slot.lua}. */
+  enum RateSlot {
+    WAIT_MS,
+    NOW_MS
+  }
+
   /** {@code cancel.lua}. */
   enum Cancel {
     CODE,
@@ -381,6 +387,21 @@ public final class ScriptReplies {
         code == ScriptCode.OK
             ? Instant.ofEpochMilli(number(reply, Extend.LEASE_DEADLINE_MS))
             : null);
+  }
+
+  /**
+   * {@code rate_slot.lua}'s answer.
+   *
+   * @param retryAfter zero when the slot is taken, else how long to wait before asking again
+   * @param now the script's clock: when taken, the start as the rate log records it
+   */
+  public record RateSlotReply(Duration retryAfter, Instant now) {}
+
+  static RateSlotReply rateSlot(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    return new RateSlotReply(
+        Duration.ofMillis(number(reply, RateSlot.WAIT_MS)),
+        Instant.ofEpochMilli(number(reply, RateSlot.NOW_MS)));
   }
 
   static ScriptCode release(Object reply) {

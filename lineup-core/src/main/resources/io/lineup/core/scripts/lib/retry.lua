@@ -1,6 +1,8 @@
--- A lease that failed (nack) or ran out: back to the line after a backoff, or to dead letters
--- when the job is out of attempts. rand (0..1) comes from the caller, because Redis seeds
--- Lua's random generator the same way on every call.
+-- A lease that failed (nack) or ran out: back to the line, or to dead letters when the job is out
+-- of attempts. A nacked job waits its backoff and joins the back of its priority's line; a job
+-- whose lease ran out goes back at once to the place it was leased from (its priority and original
+-- arrival), since it did not fail: its consumer went away. rand (0..1) comes from the caller,
+-- because Redis seeds Lua's random generator the same way on every call.
 --#include lib/keys.lua
 --#include lib/job.lua
 --#include lib/events.lua
@@ -17,9 +19,20 @@ local function backoff_delay(s, attempts, rand)
   return math.floor(delay * (1 - s.backoff_jitter * rand))
 end
 
--- ended: END_NACKED or END_EXPIRED (lib/job.lua), how the lease ended.
+-- ended: END_NACKED or END_EXPIRED (lib/job.lua), how the lease ended. delay: ms, -1 = the
+-- queue's backoff; not used for END_EXPIRED, which goes back to its place at once.
 local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
   redis.call('ZREM', K_LEASED, id)
+  -- The score the job was leased from: in its record, or, for a job leased as publish wrote it,
+  -- derived from its id (lib/line.lua); nil for a record of an earlier build that kept neither.
+  local line = nil
+  if ended == END_EXPIRED then
+    delay = 0
+    line = job[F_LINE]
+    if not present(line) then
+      line = line_derived(id, job)
+    end
+  end
   job[F_ERROR] = err
   job[F_ENDED] = ended
   job[F_LINE] = 0
@@ -48,7 +61,10 @@ local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
   job[F_STATE] = ST_WAITING
   job[F_DUE] = now + delay
   job_store(id, job)
-  if delay == 0 then
+  if line then
+    redis.call('ZADD', K_READY, line, id)
+    wake()
+  elseif delay == 0 then
     line_add(id, job[F_PRIORITY])
     wake()
   else

@@ -39,6 +39,7 @@ class ReplyShapesTest {
           Map.entry("nack", Map.of("Returns", names(ScriptReplies.Nack.class))),
           Map.entry("extend", Map.of("Returns", names(ScriptReplies.Extend.class))),
           Map.entry("release", Map.of("Returns", names(ScriptReplies.Release.class))),
+          Map.entry("rate_slot", Map.of("Returns", names(ScriptReplies.RateSlot.class))),
           Map.entry("cancel", Map.of("Returns", names(ScriptReplies.Cancel.class))),
           Map.entry("shorten", Map.of("Returns", names(ScriptReplies.Shorten.class))),
           Map.entry("replace_record", Map.of("Returns", names(ScriptReplies.ReplaceRecord.class))),
