@@ -61,9 +61,15 @@ abstract class DueWatchTest extends EngineSuite {
       assertThat(leases).as("lease calls by engine connection").hasSize(2);
       long follower = Collections.min(leases.values());
       long latest = lateness.latest();
+      // Wakes the scripts pushed: a watcher whose lease filled its slots hands the watch on, and
+      // jobs left in the line wake another consumer; each may cost the follower a lease with a
+      // job and one after it. Few at rest; on a busy machine handlers finish late, the watcher's
+      // slots fill and the wakes come often (issue 49: 73 and 12 calls in a run beside two busy
+      // loops, every job leased within 80 ms of its due time).
+      long wakes = calls.scriptCommands("\"rpush\"", ":wake\"");
       System.out.printf(
-          "due watch: lease calls %s; jobs leased at most %d ms after their due time%n",
-          leases, latest);
+          "due watch: lease calls %s; jobs leased at most %d ms after their due time; %d wakes%n",
+          leases, latest, wakes);
       if (latest >= SLACK.toMillis()) {
         // The watcher leased a job SLACK or more after its due time (Redis clock): a busy machine
         // woke it that late, and the other worker, whose wait ends when the watch is SLACK
@@ -73,10 +79,11 @@ abstract class DueWatchTest extends EngineSuite {
         return;
       }
       // Without the watch both lease at every due time. The follower leases at its start, at its
-      // close, and when the watch it follows is SLACK overdue: about every 200 ms of the 580.
+      // close, when the watch it follows is SLACK overdue (about every 200 ms of the 580), and
+      // when a script woke it.
       assertThat(follower)
-          .as("the other worker's lease calls, %s", leases)
-          .isLessThanOrEqualTo(jobs / 3);
+          .as("the other worker's lease calls, %s, with %d wakes", leases, wakes)
+          .isLessThanOrEqualTo(jobs / 3 + 2 * wakes);
     }
   }
 
