@@ -177,11 +177,12 @@ class ExamplesTest {
       System.out.printf(
           "protect upstream: 900 tasks over %.2f s at the upstream, busiest second %d%n",
           upstream.spanSeconds(), upstream.busiestSecond());
-      // 900 requests at 300 a second cannot all start within two seconds...
+      // 900 requests at 300 a second cannot all start within two seconds. The busiest second
+      // as the upstream received them is printed, not asserted: the rate holds at the moment
+      // Lineup starts a request, and on a busy machine requests arrive bunched (issue 49;
+      // docs/dispatch.md). The limit in every window is checked on Lineup's own send times by
+      // the server's dispatch tests; the rate reached is the bench's dispatch_per_s.
       assertThat(upstream.spanSeconds()).isGreaterThan(1.9);
-      // ...and no second at the upstream holds more than the rate: it holds at the moment Lineup
-      // starts a request; on a loaded machine a few requests can arrive bunched (docs/dispatch.md).
-      assertThat(upstream.busiestSecond()).isLessThanOrEqualTo(ProtectUpstream.RATE * 11 / 10);
     }
   }
 

@@ -90,7 +90,9 @@ class ConnectionTest {
             .isInstanceOf(ServerUnreachableException.class)
             .hasMessageContaining("no answer");
         assertThat(Duration.ofNanos(System.nanoTime() - start))
-            .isBetween(Duration.ofMillis(250), Duration.ofSeconds(5));
+            // The silent server never answers: the bound is the 300 ms timeout plus a busy
+            // machine's delays (issue 49).
+            .isBetween(Duration.ofMillis(250), Duration.ofSeconds(30));
       }
     } finally {
       for (Socket socket : held) {

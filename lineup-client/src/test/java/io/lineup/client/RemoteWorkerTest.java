@@ -176,7 +176,9 @@ class RemoteWorkerTest {
     assertThat(bothStarted.await(10, TimeUnit.SECONDS)).isTrue();
     long start = System.nanoTime();
     worker.close();
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    // The stuck handler never returns: a close that waited for it would never end. A bound far
+    // above the 700 ms grace, so that a busy machine's delays do not count (issue 49).
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
     assertThat(client.get(q, "quick").state()).isEqualTo(JobState.DONE);
     JobInfo stuck = client.get(q, "stuck");
     assertThat(stuck.state()).isEqualTo(JobState.READY);
@@ -194,7 +196,9 @@ class RemoteWorkerTest {
     await().pollDelay(Duration.ofMillis(300)).until(() -> true);
     long start = System.nanoTime();
     worker.close();
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    // Left to itself the long poll would last its 60 s idle wait; a busy machine's delays are
+    // far below the bound (issue 49).
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
     client.publish(q, NewJob.ofJson("1").id("after"));
     assertThat(client.lease(q, 1, Duration.ofSeconds(5)))
         .as("the closed worker's wait took nothing")

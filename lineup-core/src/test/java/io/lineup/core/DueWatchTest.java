@@ -2,6 +2,7 @@ package io.lineup.core;
 
 import static io.lineup.core.Fixtures.aDelayedJob;
 import static io.lineup.core.Fixtures.aFreshQueue;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,13 +26,10 @@ import org.junit.jupiter.api.Timeout;
  * is overdue. Runs on both topologies ({@link DueWatchOnStandaloneTest}, {@link
  * DueWatchOnClusterTest}).
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 abstract class DueWatchTest extends EngineSuite {
   /** How long after the watched due time the others wait: DUE_WATCH_SLACK_MS of the script. */
   static final Duration SLACK = Duration.ofMillis(200);
-
-  /** A job started this soon after its due time was started by a worker that watched for it. */
-  static final Duration ON_TIME = Duration.ofMillis(100);
 
   @Test
   void ofTwoIdleWorkersOnlyTheWatcherLeasesAtEachDueTimeAndTheOtherAboutOnceInTheSlack()
@@ -45,28 +43,47 @@ abstract class DueWatchTest extends EngineSuite {
         one.publish(queue, aDelayedJob("tick " + i, Duration.ofMillis(500 + 20L * i)));
       }
       AtomicInteger handled = new AtomicInteger();
+      Lateness lateness = new Lateness();
       JobHandler count =
           job -> {
+            lateness.handle(job);
             handled.incrementAndGet();
             return null;
           };
       WorkerOptions four = WorkerOptions.defaults().withConcurrency(4);
       try (Worker first = one.worker(queue, count, four).start();
           Worker second = other.worker(queue, count, four).start()) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == jobs);
+        await().atMost(Duration.ofSeconds(60)).until(() -> handled.get() == jobs);
       }
+      assertThat(handled).as("each job handled once").hasValue(jobs);
+      assertThat(lateness.count()).as("distinct jobs handled").isEqualTo(jobs);
       Map<String, Long> leases = calls.byClient("\"lineup_lease_");
       assertThat(leases).as("lease calls by engine connection").hasSize(2);
-      long watcher = Collections.max(leases.values());
       long follower = Collections.min(leases.values());
-      assertThat(watcher)
-          .as("the watcher's lease calls, one or more per due time")
-          .isGreaterThanOrEqualTo(jobs);
+      long latest = lateness.latest();
+      // Wakes the scripts pushed: a watcher whose lease filled its slots hands the watch on, and
+      // jobs left in the line wake another consumer; each may cost the follower a lease with a
+      // job and one after it. Few at rest; on a busy machine handlers finish late, the watcher's
+      // slots fill and the wakes come often (issue 49: 73 and 12 calls in a run beside two busy
+      // loops, every job leased within 80 ms of its due time).
+      long wakes = calls.scriptCommands("\"rpush\"", ":wake\"");
+      System.out.printf(
+          "due watch: lease calls %s; jobs leased at most %d ms after their due time; %d wakes%n",
+          leases, latest, wakes);
+      if (latest >= SLACK.toMillis()) {
+        // The watcher leased a job SLACK or more after its due time (Redis clock): a busy machine
+        // woke it that late, and the other worker, whose wait ends when the watch is SLACK
+        // overdue, took over as designed (issue 49: 44 and 11 calls, 28 and 26 in runs beside two
+        // busy loops). Who leased how often then says how busy the machine was; that every job
+        // was leased once is what holds.
+        return;
+      }
       // Without the watch both lease at every due time. The follower leases at its start, at its
-      // close, and when the watch it follows is SLACK overdue: about every 200 ms of the 580.
+      // close, when the watch it follows is SLACK overdue (about every 200 ms of the 580), and
+      // when a script woke it.
       assertThat(follower)
-          .as("the other worker's lease calls, %s", leases)
-          .isLessThanOrEqualTo(jobs / 3);
+          .as("the other worker's lease calls, %s, with %d wakes", leases, wakes)
+          .isLessThanOrEqualTo(jobs / 3 + 2 * wakes);
     }
   }
 
@@ -81,17 +98,19 @@ abstract class DueWatchTest extends EngineSuite {
       Lateness lateness = new Lateness();
       try (Worker worker = lineup.worker(queue, lateness, WorkerOptions.defaults()).start()) {
         await()
-            .atMost(Duration.ofSeconds(5))
+            .atMost(Duration.ofSeconds(60))
             .until(() -> lateness.of("watched by the dead") != null);
       }
+      // No upper bound: taking over is shown by the lease itself, and how soon after the slack it
+      // came is up to how busy the machine is.
       assertThat(lateness.of("watched by the dead"))
-          .as("ms late: waited for the watcher until its watch was overdue, then took over")
-          .isBetween(SLACK.toMillis() - 20, SLACK.toMillis() + 1_000);
+          .as("ms late on the Redis clock: waited for the watcher until its watch was overdue")
+          .isGreaterThanOrEqualTo(SLACK.toMillis() - 20);
     }
   }
 
   @Test
-  void aWatcherWhoseLeaseFillsItsSlotsHandsTheWatchOnSoTheNextJobStartsOnTime() throws Exception {
+  void aWatcherWhoseLeaseFillsItsSlotsGivesTheWatchUpForTheNextJob() throws Exception {
     QueueName queue = aFreshQueue();
     CountDownLatch finish = new CountDownLatch(1);
     Lateness lateness = new Lateness();
@@ -103,45 +122,66 @@ abstract class DueWatchTest extends EngineSuite {
           }
           return null;
         };
-    try (Lineup lineup = anEngineWithoutSweeps()) {
+    try (Lineup lineup = anEngineWithoutSweeps();
+        MonitoredCalls calls = MonitoredCalls.on(nodeOf(queue))) {
       lineup.publish(queue, aDelayedJob("first", Duration.ofMillis(600)));
       lineup.publish(queue, aDelayedJob("second", Duration.ofMillis(650)));
       WorkerOptions one = WorkerOptions.defaults().withConcurrency(1);
       try (Worker a = lineup.worker(queue, holdTheFirst, one).start();
           Worker b = lineup.worker(queue, holdTheFirst, one).start()) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> lateness.of("second") != null);
+        await().atMost(Duration.ofSeconds(60)).until(() -> lateness.of("second") != null);
+        // Read before the workers close, which gives the watch up too. Left to the watch's end,
+        // the other worker would take the watch over SLACK after the first was due (an HSET),
+        // and the watch would never have been given up.
+        // MONITOR's lines come on their own connection, maybe after the lease's reply.
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .untilAsserted(() ->
+                assertThat(calls.scriptCommands("\"hdel\"", "\"due_watcher\""))
+                    .as("watches given up by a lease that filled its slots")
+                    .isPositive());
         finish.countDown();
       }
-      // Left to the watch's end, the second job would start SLACK after the first was due.
-      assertThat(lateness.of("second")).as("ms late").isLessThan(ON_TIME.toMillis());
+      // How late the second was leased is printed, not asserted: SLACK - 50 ms after its due
+      // time without the hand-on, a few ms with it at rest, and on a busy machine as late as the
+      // scheduler makes it (issue 49: 250 and 368 ms beside two busy loops).
+      System.out.printf(
+          "due watch hand-on: the second job leased %d ms after its due time%n",
+          lateness.of("second"));
     }
   }
 
   @Test
-  void aWatcherThatClosesHandsTheWatchOnSoTheJobStartsOnTime() throws Exception {
+  void aWatcherThatClosesHandsTheWatchToTheOtherAtOnce() throws Exception {
     QueueName queue = aFreshQueue();
     byte[] meta = KeySpace.queueKeys(queue)[KeySpace.META_INDEX];
     Lateness lateness = new Lateness();
     try (Lineup lineup = anEngineWithoutSweeps()) {
-      lineup.publish(queue, aDelayedJob("after the watcher left", Duration.ofMillis(1_500)));
+      // Due in a minute: the hand-on is seen in the watch itself, long before the job falls due,
+      // not in how soon after its due time a busy machine leased it (issue 49).
+      lineup.publish(queue, aDelayedJob("after the watcher left", Duration.ofMinutes(1)));
       long blocked = infoSum("clients", "blocked_clients");
       Worker watcher = lineup.worker(queue, lateness, WorkerOptions.defaults()).start();
       await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(30))
           .until(() -> raw().hget(meta, bytes("due_watcher")) != null);
+      String watcherName = new String(raw().hget(meta, bytes("due_watcher")), UTF_8);
       try (Worker other = lineup.worker(queue, lateness, WorkerOptions.defaults()).start()) {
         // Both wait: the other has leased, found the watch taken, and follows it.
         await()
-            .atMost(Duration.ofSeconds(5))
+            .atMost(Duration.ofSeconds(30))
             .until(() -> infoSum("clients", "blocked_clients") >= blocked + 2);
         watcher.close();
+        // Left to the watch's end, the other would take the watch over only SLACK after the job
+        // fell due, a minute from now.
         await()
-            .atMost(Duration.ofSeconds(5))
-            .until(() -> lateness.of("after the watcher left") != null);
+            .atMost(Duration.ofSeconds(40))
+            .until(() -> {
+              byte[] now = raw().hget(meta, bytes("due_watcher"));
+              return now != null && !new String(now, UTF_8).equals(watcherName);
+            });
       }
-      assertThat(lateness.of("after the watcher left"))
-          .as("ms late")
-          .isLessThan(ON_TIME.toMillis());
+      assertThat(lateness.of("after the watcher left")).as("not leased before it is due").isNull();
     }
   }
 
@@ -180,18 +220,33 @@ abstract class DueWatchTest extends EngineSuite {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** A handler that notes how late each job started, in ms, by its text. */
+  /**
+   * A handler that notes how late each job was leased, in ms on the Redis clock (its lease time
+   * less its due time, both the server's), by its text: what the engine decided, not when a busy
+   * machine got round to running the handler.
+   */
   private static final class Lateness implements JobHandler {
     private final Map<String, Long> late = new ConcurrentHashMap<>();
 
     @Override
     public byte[] handle(LeasedJob job) {
-      late.putIfAbsent(job.payloadText(), System.currentTimeMillis() - job.dueAt().toEpochMilli());
+      late.putIfAbsent(
+          job.payloadText(), job.leasedAt().toEpochMilli() - job.dueAt().toEpochMilli());
       return null;
     }
 
     Long of(String text) {
       return late.get(text);
+    }
+
+    /** How many distinct jobs were handled. */
+    int count() {
+      return late.size();
+    }
+
+    /** The most any job was late, ms; 0 before any. */
+    long latest() {
+      return late.values().stream().mapToLong(Long::longValue).max().orElse(0);
     }
   }
 }

@@ -268,7 +268,9 @@ abstract class LimitsTest extends EngineSuite {
       Leases freed = lineup.lease(queue, 1, Duration.ofSeconds(5));
       long waitedMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
       assertThat(freed.jobs()).hasSize(1);
-      assertThat(waitedMs).as("waited for the crashed leases to end").isBetween(300L, 3000L);
+      // At least till the crashed leases' time to run ended; the job itself shows the wait did
+      // not run out (issue 49: no upper bound of the machine's speed).
+      assertThat(waitedMs).as("waited for the crashed leases to end").isGreaterThanOrEqualTo(300L);
     }
   }
 

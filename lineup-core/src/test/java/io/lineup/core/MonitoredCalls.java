@@ -79,6 +79,28 @@ final class MonitoredCalls implements AutoCloseable {
     return counts;
   }
 
+  /**
+   * How many commands that scripts ran so far (client {@code lua}) hold every one of {@code texts}
+   * in their printed form (case ignored): what a script decided to write, seen in Redis.
+   */
+  long scriptCommands(String... texts) {
+    long count = 0;
+    for (String line : lines) {
+      String lower = line.toLowerCase(Locale.ROOT);
+      if (!lower.contains(" lua] ")) {
+        continue;
+      }
+      boolean all = true;
+      for (String text : texts) {
+        all &= lower.contains(text.toLowerCase(Locale.ROOT));
+      }
+      if (all) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   @Override
   public void close() throws IOException {
     socket.close();

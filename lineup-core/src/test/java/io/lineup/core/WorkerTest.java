@@ -195,7 +195,9 @@ abstract class WorkerTest extends EngineSuite {
       assertThat(released.attempts()).as("a release does not use up an attempt").isZero();
       assertThat(released.position()).as("back at the front, ahead of the lower priority").isZero();
       assertThat(lineup.get(queue, untouched).orElseThrow().state()).isEqualTo(JobState.READY);
-      assertThat(closeMs).isLessThan(5_000);
+      // The stuck handler never returns, so a close that waited for it would never end: a bound
+      // far above the 800 ms grace, so that a busy machine's delays do not count (issue 49).
+      assertThat(closeMs).isLessThan(30_000);
     }
   }
 

@@ -276,11 +276,17 @@ public final class RedisProcess implements AutoCloseable {
   }
 
   private void awaitPong(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long started = System.nanoTime();
+    long deadline = started + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
         throw new IllegalStateException(
-            "redis-server exited with code " + process.exitValue() + ": " + logTail());
+            "redis-server exited with code "
+                + process.exitValue()
+                + " "
+                + Duration.ofNanos(System.nanoTime() - started).toMillis()
+                + " ms after it was started: "
+                + logTail());
       }
       try {
         if ("+PONG".equals(command("PING"))) {

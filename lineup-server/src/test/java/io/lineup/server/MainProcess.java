@@ -22,6 +22,14 @@ import org.awaitility.core.ConditionTimeoutException;
  * only a process shows: its exit code and what it prints.
  */
 final class MainProcess implements AutoCloseable {
+  /**
+   * How long a test waits for a server process to listen: a JVM that starts on a busy two-core
+   * machine beside the test run (and, on a cluster, learns its topology) took more than a minute
+   * there (issue 49), against a few seconds at rest. A longer bound, not a retry: a start that
+   * fails says how long it was waited for and what the process printed.
+   */
+  static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+
   private static final Pattern LISTENING = Pattern.compile("Lineup listening on (http://\\S+)");
 
   private final Process process;
@@ -81,9 +89,11 @@ final class MainProcess implements AutoCloseable {
   /**
    * Waits for the start-up line and returns the address it names.
    *
-   * @throws AssertionError when the process exits or does not listen in time, with its output
+   * @throws AssertionError when the process exits or does not listen in time, with how long it
+   *     waited, whether the process still runs, and its output
    */
   String awaitListening(Duration timeout) {
+    long start = System.nanoTime();
     try {
       await()
           .atMost(timeout)
@@ -94,8 +104,17 @@ final class MainProcess implements AutoCloseable {
     }
     String url = listeningAt();
     if (url == null) {
+      String state =
+          process.isAlive()
+              ? "still running, not listening"
+              : "exited with code " + process.exitValue();
       throw new AssertionError(
-          "The server did not start; its output:\n" + String.join("\n", lines()));
+          "The server did not start: waited %d ms of %d ms, %s; its output:%n%s"
+              .formatted(
+                  Duration.ofNanos(System.nanoTime() - start).toMillis(),
+                  timeout.toMillis(),
+                  state,
+                  String.join("\n", lines())));
     }
     return url;
   }

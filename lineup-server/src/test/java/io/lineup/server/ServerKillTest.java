@@ -32,10 +32,12 @@ class ServerKillTest {
     try (MainProcess doomed = instance("doomed");
         MainProcess survivor = instance("survivor")) {
       Api first =
-          new Api(doomed.awaitListening(Duration.ofSeconds(60)), LineupServerExtension.ADMIN_TOKEN);
+          new Api(
+              doomed.awaitListening(MainProcess.START_TIMEOUT), LineupServerExtension.ADMIN_TOKEN);
       Api second =
           new Api(
-              survivor.awaitListening(Duration.ofSeconds(60)), LineupServerExtension.ADMIN_TOKEN);
+              survivor.awaitListening(MainProcess.START_TIMEOUT),
+              LineupServerExtension.ADMIN_TOKEN);
       List<String> queues = List.of("kill-a", "kill-b");
       for (String queue : queues) {
         assertThat(second.patch("/v1/queues/faults/" + queue, "{\"ttr_ms\": 2000}").status())

@@ -64,7 +64,7 @@ class ShutdownTest {
                 "LINEUP_ADMIN_TOKEN", LineupServerExtension.ADMIN_TOKEN,
                 "LINEUP_DATA_DIR", dataDir.toString()),
             "--port=0")) {
-      String url = process.awaitListening(Duration.ofSeconds(60));
+      String url = process.awaitListening(MainProcess.START_TIMEOUT);
       assertThat(new Api(url, LineupServerExtension.ADMIN_TOKEN).get("/ready").status())
           .isEqualTo(200);
 

@@ -26,8 +26,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }</pre>
  */
 public final class RedisClusterExtension implements BeforeAllCallback, AfterAllCallback, TestRedis {
-  /** Longest wait for the nodes to agree on the cluster once they were told to meet. */
-  public static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * Longest wait for the nodes to agree on the cluster once they were told to meet: a few seconds
+   * at rest, and a generous bound for a busy machine (issue 49). A set-up that does not finish in
+   * it fails saying how long it waited and what the nodes said.
+   */
+  public static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
   private static final ExtensionContext.Namespace SHARED =
       ExtensionContext.Namespace.create(RedisClusterExtension.class);
@@ -187,7 +191,8 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
         replica.start();
         expectOk(command(replica, "CLUSTER MEET 127.0.0.1 " + master.port()));
       }
-      long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+      long started = System.nanoTime();
+      long deadline = started + READY_TIMEOUT.toNanos();
       for (int i = 0; i < nodes.size(); i++) {
         String masterId = command(nodes.get(i), "CLUSTER MYID").trim();
         String reply;
@@ -195,7 +200,8 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
         while (!(reply = command(replicas.get(i), "CLUSTER REPLICATE " + masterId))
             .startsWith("+OK")) {
           if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("Replica set-up refused: " + reply);
+            throw new IllegalStateException(
+                "Replica set-up refused after " + waitedMs(started) + " ms: " + reply);
           }
           pause();
         }
@@ -203,7 +209,10 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
       while (!replicasInSync()) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
-              "Replicas did not synchronise: " + command(nodes.get(0), "CLUSTER NODES"));
+              "Replicas did not synchronise in "
+                  + waitedMs(started)
+                  + " ms: "
+                  + command(nodes.get(0), "CLUSTER NODES"));
         }
         pause();
       }
@@ -250,11 +259,15 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
       for (int i = 1; i < masters; i++) {
         expectOk(command(nodes.get(0), "CLUSTER MEET 127.0.0.1 " + nodes.get(i).port()));
       }
-      long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+      long started = System.nanoTime();
+      long deadline = started + READY_TIMEOUT.toNanos();
       while (!ready(masters)) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
-              "Redis Cluster did not become ready: " + command(nodes.get(0), "CLUSTER INFO"));
+              "Redis Cluster did not become ready in "
+                  + waitedMs(started)
+                  + " ms: "
+                  + command(nodes.get(0), "CLUSTER INFO"));
         }
         pause();
       }
@@ -290,6 +303,10 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
       if (!reply.startsWith("+OK")) {
         throw new IllegalStateException("Cluster set-up refused: " + reply);
       }
+    }
+
+    private static long waitedMs(long startedNanos) {
+      return Duration.ofNanos(System.nanoTime() - startedNanos).toMillis();
     }
 
     /** The gossip between nodes takes its time; polling the state faster would gain nothing. */
