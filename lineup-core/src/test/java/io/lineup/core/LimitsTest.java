@@ -157,6 +157,34 @@ abstract class LimitsTest extends EngineSuite {
   }
 
   @Test
+  void aJobThatTakesItsSlotAgainOnceItsWorkLeftMovesItsStartSoLaterSlotsWaitAPeriodFromThere() {
+    ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+    Instant t0 = clock.now();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
+      lineup.configure(queue, QueueSettings.change().withRateLimit(1));
+      lineup.publishAll(queue, someJobs(2, "call "));
+      LeasedJob first = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+      assertThat(lineup.takeRateSlot(first).taken()).isTrue();
+
+      // The request was held up for 30 ms between its slot and leaving (a connection to open).
+      clock.advance(Duration.ofMillis(30));
+      assertThat(lineup.takeRateSlot(first))
+          .as("taken again once sent: its entry now says when it really left")
+          .isEqualTo(new RateSlot(true, t0.plusMillis(30), Duration.ZERO));
+
+      clock.advance(Duration.ofMillis(975));
+      assertThat(lineup.lease(queue, 1, Duration.ZERO).refusal())
+          .as("a period after the slot but not after the send: the next must wait")
+          .isEqualTo(Leases.Refusal.RATE_LIMITED);
+      clock.advance(Duration.ofMillis(30));
+      assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs())
+          .as("a period after the send")
+          .hasSize(1);
+    }
+  }
+
+  @Test
   void aQueueWithoutARateGivesEveryJobItsSlotAtOnce() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {

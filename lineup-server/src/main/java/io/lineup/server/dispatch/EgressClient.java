@@ -159,6 +159,25 @@ final class EgressClient implements AutoCloseable {
       long bodyGraceMs,
       int limit)
       throws IOException, InterruptedException {
+    return send(uri, method, headers, body, headTimeoutMs, bodyGraceMs, limit, null);
+  }
+
+  /**
+   * Sends one request as {@link #send(URI, String, Map, byte[], long, long, int)} does, and runs
+   * {@code onSent} once the whole request has been written to the connection.
+   *
+   * @param onSent run on the client's own thread, so it must not block; null for none
+   */
+  TargetResponse send(
+      URI uri,
+      String method,
+      Map<String, String> headers,
+      byte[] body,
+      long headTimeoutMs,
+      long bodyGraceMs,
+      int limit,
+      Runnable onSent)
+      throws IOException, InterruptedException {
     long start = System.nanoTime();
     Request request =
         client
@@ -175,6 +194,9 @@ final class EgressClient implements AutoCloseable {
       request.body(new BytesRequestContent((String) null, body));
     }
     Answer answer = new Answer(limit);
+    if (onSent != null) {
+      request.onRequestSuccess(sent -> onSent.run());
+    }
     request.onResponseHeaders(answer::headers);
     request.onResponseContent(answer::content);
     request.send(answer::complete);

@@ -238,7 +238,8 @@ final class EndpointDispatcher implements AutoCloseable {
                   request.body(),
                   current.attemptTimeoutMs(),
                   BODY_GRACE_MS,
-                  MAX_RESPONSE_BODY);
+                  MAX_RESPONSE_BODY,
+                  current.rate() > 0 ? () -> restampRateSlot(job) : null);
       byte[] body = response.body();
       boolean cut = body.length > MAX_RESPONSE_BODY;
       long took = (System.nanoTime() - start) / 1_000_000;
@@ -298,6 +299,25 @@ final class EndpointDispatcher implements AutoCloseable {
       return System.currentTimeMillis();
     }
     return service.lineup().awaitRateSlot(job).toEpochMilli();
+  }
+
+  /**
+   * Moves the task's entry in the endpoint's rate log from the slot's time to the moment its
+   * request was written, off the client's thread. The slot is decided before the request leaves:
+   * opening a connection or a busy machine can hold a request up for milliseconds after it, and a
+   * window at the target would then hold requests of two periods. With the entry at the moment of
+   * writing, later slots count a period from when the request really left; the decided start (the
+   * attempt's {@code started_at}) stays as it was. A failed move only leaves the earlier time.
+   */
+  private void restampRateSlot(LeasedJob job) {
+    Thread.ofVirtual()
+        .start(() -> {
+          try {
+            service.lineup().takeRateSlot(job);
+          } catch (RuntimeException notMoved) {
+            // Redis away for a moment: the entry keeps the slot's time.
+          }
+        });
   }
 
   /** A {@code Retry-After} in milliseconds (seconds or an HTTP date), or -1 when none or bad. */
