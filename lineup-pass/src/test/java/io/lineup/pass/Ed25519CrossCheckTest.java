@@ -72,7 +72,7 @@ class Ed25519CrossCheckTest {
 
   @Test
   void smallOrderAndMixedOrderKeysAndNoncesGetTheJdksAnswer() throws Exception {
-    List<Point> torsion = torsionPoints();
+    List<Point> torsion = ReferenceCurve.torsionPoints(() -> randomBytes(32));
     assertThat(torsion).hasSize(8).doesNotHaveDuplicates();
     for (Point t : torsion) {
       for (int i = 0; i < 12; i++) {
@@ -227,25 +227,6 @@ class Ed25519CrossCheckTest {
     BigInteger k = ReferenceCurve.fromLe(sha.digest()).mod(ReferenceCurve.L);
     BigInteger s = r.add(k.multiply(a)).mod(ReferenceCurve.L);
     return concat(encodedR, le(s));
-  }
-
-  /** The eight points of order dividing 8: multiples of [L]Q for a point Q with an order-8 part. */
-  List<Point> torsionPoints() {
-    while (true) {
-      Point q = ReferenceCurve.decode(randomBytes(32));
-      if (q == null) {
-        continue;
-      }
-      Point t = ReferenceCurve.multiply(ReferenceCurve.L, q);
-      if (ReferenceCurve.multiply(BigInteger.valueOf(4), t).equals(ReferenceCurve.IDENTITY)) {
-        continue;
-      }
-      List<Point> points = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        points.add(ReferenceCurve.multiply(BigInteger.valueOf(i), t));
-      }
-      return points;
-    }
   }
 
   static BigInteger s(byte[] signature) {

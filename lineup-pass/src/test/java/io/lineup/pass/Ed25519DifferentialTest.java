@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class Ed25519DifferentialTest {
   final Random random = new Random(20261129);
   final Ed25519Implementations implementations = new Ed25519Implementations();
-  final List<Point> torsion = torsionPoints();
+  final List<Point> torsion = ReferenceCurve.torsionPoints(() -> randomBytes(32));
   int accepted;
   int refused;
   int bouncyCastleDiffers;
@@ -229,25 +229,6 @@ class Ed25519DifferentialTest {
     return point != null
         && Arrays.equals(encode(point), encoding)
         && !ReferenceCurve.multiply(ReferenceCurve.L, point).equals(ReferenceCurve.IDENTITY);
-  }
-
-  /** The eight points of order dividing 8: multiples of [L]Q for a point Q with an order-8 part. */
-  List<Point> torsionPoints() {
-    while (true) {
-      Point q = ReferenceCurve.decode(randomBytes(32));
-      if (q == null) {
-        continue;
-      }
-      Point t = ReferenceCurve.multiply(ReferenceCurve.L, q);
-      if (ReferenceCurve.multiply(BigInteger.valueOf(4), t).equals(ReferenceCurve.IDENTITY)) {
-        continue;
-      }
-      List<Point> points = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        points.add(ReferenceCurve.multiply(BigInteger.valueOf(i), t));
-      }
-      return points;
-    }
   }
 
   static byte[] encode(Point point) {

@@ -1,6 +1,9 @@
 package io.lineup.pass;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Slow, plain Ed25519 curve arithmetic on affine BigInteger coordinates, straight from RFC 8032's
@@ -106,5 +109,28 @@ final class ReferenceCurve {
       big[i] = bytes[bytes.length - 1 - i];
     }
     return new BigInteger(1, big);
+  }
+
+  /**
+   * The eight points of order dividing 8: multiples of [L]Q for a point Q with an order-8 part.
+   *
+   * @param randomEncoding gives 32 random bytes, tried as encodings until one decodes to such a Q
+   */
+  static List<Point> torsionPoints(Supplier<byte[]> randomEncoding) {
+    while (true) {
+      Point q = decode(randomEncoding.get());
+      if (q == null) {
+        continue;
+      }
+      Point t = multiply(L, q);
+      if (multiply(BigInteger.valueOf(4), t).equals(IDENTITY)) {
+        continue;
+      }
+      List<Point> points = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        points.add(multiply(BigInteger.valueOf(i), t));
+      }
+      return points;
+    }
   }
 }
