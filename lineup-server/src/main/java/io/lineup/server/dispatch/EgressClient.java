@@ -64,6 +64,12 @@ final class EgressClient implements AutoCloseable {
   /** An idle kept-alive connection is closed after this long, in ms. */
   static final long IDLE_TIMEOUT_MS = 4_000;
 
+  /**
+   * How much longer than a request's own deadline the connection may stay idle, in ms, so that the
+   * deadline (a timeout outcome) ends a late exchange rather than Jetty's idle timer.
+   */
+  static final long IDLE_MARGIN_MS = 1_000;
+
   /** Most bytes of a response's status line and headers. */
   static final int MAX_RESPONSE_HEAD_BYTES = 64 * 1024;
 
@@ -183,8 +189,9 @@ final class EgressClient implements AutoCloseable {
         client
             .newRequest(uri)
             .method(method)
-            // While the exchange runs, the connection's idle timeout is this one.
-            .idleTimeout(headTimeoutMs + bodyGraceMs, TimeUnit.MILLISECONDS)
+            // While the exchange runs, the connection's idle timeout is this one. It is set past
+            // the deadline so that the deadline below, not Jetty's timer, ends a late exchange.
+            .idleTimeout(headTimeoutMs + bodyGraceMs + IDLE_MARGIN_MS, TimeUnit.MILLISECONDS)
             .headers(fields -> headers.forEach(fields::add));
     if (body.length > 0
         || method.equals("POST")
@@ -217,8 +224,23 @@ final class EgressClient implements AutoCloseable {
       request.abort(new InterruptedIOException("cancelled"));
       throw cancelled;
     } catch (ExecutionException failed) {
+      if (timedOut(failed.getCause())) {
+        // Jetty's own idle timer won the race with ours on a busy machine: still a deadline.
+        throw answer.head.isDone() && !answer.head.isCompletedExceptionally()
+            ? new DeadlineException("response body not read within " + bodyGraceMs + " ms more")
+            : new DeadlineException("no response headers within " + headTimeoutMs + " ms");
+      }
       throw failure(failed.getCause());
     }
+  }
+
+  private static boolean timedOut(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static DeadlineException abort(Request request, String why) {
