@@ -49,6 +49,15 @@ public record ArchiveSettings(
   /** 1,000,000 outbox entries per queue by default. */
   public static final long DEFAULT_OUTBOX_MAX = 1_000_000;
 
+  /** Largest batch size accepted: 10,000 ended jobs per transaction. */
+  public static final int MAX_BATCH_SIZE = 10_000;
+
+  /** Largest retention batch size accepted: 100,000 rows per delete. */
+  public static final int MAX_RETENTION_BATCH_SIZE = 100_000;
+
+  /** Largest outbox bound accepted: 100,000,000 entries per queue. */
+  public static final long MAX_OUTBOX_MAX = 100_000_000;
+
   /**
    * The defaults for a database.
    *
@@ -80,14 +89,15 @@ public record ArchiveSettings(
     if (retention == null || retention.toMillis() < 1000) {
       throw new IllegalArgumentException("retention must be at least 1 s");
     }
-    if (batchSize < 1 || batchSize > 10_000) {
-      throw new IllegalArgumentException("batchSize must be 1 to 10000");
+    if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+      throw new IllegalArgumentException("batchSize must be 1 to " + MAX_BATCH_SIZE);
     }
-    if (retentionBatchSize < 1 || retentionBatchSize > 100_000) {
-      throw new IllegalArgumentException("retentionBatchSize must be 1 to 100000");
+    if (retentionBatchSize < 1 || retentionBatchSize > MAX_RETENTION_BATCH_SIZE) {
+      throw new IllegalArgumentException(
+          "retentionBatchSize must be 1 to " + MAX_RETENTION_BATCH_SIZE);
     }
-    if (outboxMax < 1 || outboxMax > 100_000_000L) {
-      throw new IllegalArgumentException("outboxMax must be 1 to 100000000");
+    if (outboxMax < 1 || outboxMax > MAX_OUTBOX_MAX) {
+      throw new IllegalArgumentException("outboxMax must be 1 to " + MAX_OUTBOX_MAX);
     }
     if (poolSize < 1 || poolSize > 100) {
       throw new IllegalArgumentException("poolSize must be 1 to 100");

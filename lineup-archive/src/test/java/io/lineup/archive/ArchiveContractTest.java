@@ -157,7 +157,7 @@ abstract class ArchiveContractTest {
   @Test
   void everyEndedJobIsArchivedWithWhatItEndedWith() {
     Archive archive = anArchive("only");
-    lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+    lineup.configure(queue, QueueSettings.builder().maxAttempts(1).build());
     publishedAndAcked(lineup, "done-1", "{\"ok\":true}");
     lineup.publish(queue, NewJob.ofText("will fail").id("dead-1").priority(9));
     lineup.nack(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0), "boom");
@@ -191,7 +191,7 @@ abstract class ArchiveContractTest {
   @Test
   void textsAndBytesOfEveryKindArriveUnchanged() {
     Archive archive = anArchive("only");
-    lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+    lineup.configure(queue, QueueSettings.builder().maxAttempts(1).build());
     byte[] everyByte = new byte[512];
     for (int i = 0; i < everyByte.length; i++) {
       everyByte[i] = (byte) i;
@@ -291,7 +291,7 @@ abstract class ArchiveContractTest {
   @Test
   void aJobThatEndsTwiceBeforeTheArchiverRunsKeepsItsLastEnd() throws SQLException {
     lineup.archiveOutbox().enable(queue, 1_000);
-    lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+    lineup.configure(queue, QueueSettings.builder().maxAttempts(1).build());
     lineup.publish(queue, NewJob.ofText("twice").id("twice"));
     lineup.nack(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0), "first end");
     lineup.respawn(queue, List.of("twice"), null);
@@ -313,7 +313,7 @@ abstract class ArchiveContractTest {
   @Test
   void aJobRespawnedAfterItWasArchivedIsArchivedAgainWithItsNewEnd() throws SQLException {
     lineup.archiveOutbox().enable(queue, 1_000);
-    lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+    lineup.configure(queue, QueueSettings.builder().maxAttempts(1).build());
     lineup.publish(queue, NewJob.ofText("again").id("again"));
     lineup.nack(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0), "first end");
     Archive archive = anArchive("respawned");
@@ -339,7 +339,7 @@ abstract class ArchiveContractTest {
   void aJobWhoseRedisRecordIsGoneIsStillFoundInTheArchive() {
     Archive archive = anArchive("only");
     // No retention in Redis: the record goes the moment the job is acked.
-    lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
+    lineup.configure(queue, QueueSettings.builder().retention(Duration.ZERO).build());
     publishedAndAcked(lineup, "gone-1", "the answer");
 
     awaitRows(1);

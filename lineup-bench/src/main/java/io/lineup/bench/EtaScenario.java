@@ -105,7 +105,7 @@ final class EtaScenario {
   private static Result measure(BenchContext context, QueueName queue, int jobs, boolean read) {
     Counts counts = context.counts();
     int limit = counts.etaRateLimit();
-    context.lineup().configure(queue, QueueSettings.change().withRateLimit(limit));
+    context.lineup().configure(queue, QueueSettings.builder().rateLimit(limit).build());
     publish(context, queue, jobs);
 
     Map<String, Long> leasedNanos = new ConcurrentHashMap<>(jobs * 2);

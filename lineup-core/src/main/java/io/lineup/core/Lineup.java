@@ -484,12 +484,12 @@ public final class Lineup implements AutoCloseable {
 
   /** Pauses a queue: publishing still works, leases return nothing. */
   public void pause(QueueName queue) {
-    configure(queue, QueueSettings.change().withPaused(true));
+    configure(queue, QueueSettings.builder().paused(true).build());
   }
 
   /** Resumes a paused queue and wakes its consumers. */
   public void resume(QueueName queue) {
-    configure(queue, QueueSettings.change().withPaused(false));
+    configure(queue, QueueSettings.builder().paused(false).build());
   }
 
   // ---- Redis ----

@@ -525,19 +525,20 @@ public enum QueueSetting {
               (Duration) java.get(BACKOFF_MAX),
               (Double) jitter);
     }
-    return new QueueSettings(
-        (Boolean) java.get(PAUSED),
-        (Integer) java.get(RATE_LIMIT),
-        (Integer) java.get(CONCURRENCY_LIMIT),
-        (Integer) java.get(MAX_ATTEMPTS),
-        (Duration) java.get(TIME_TO_RUN),
-        backoff,
-        (Duration) java.get(RETENTION),
-        (Integer) java.get(RETENTION_MAX),
-        (Duration) java.get(EXPECTED_SERVICE_TIME),
-        (Duration) java.get(RATE_PERIOD),
-        (Integer) java.get(RATE_BURST),
-        (Integer) java.get(DURABLE_REPLICAS));
+    return QueueSettings.builder()
+        .paused((Boolean) java.get(PAUSED))
+        .rateLimit((Integer) java.get(RATE_LIMIT))
+        .concurrencyLimit((Integer) java.get(CONCURRENCY_LIMIT))
+        .maxAttempts((Integer) java.get(MAX_ATTEMPTS))
+        .timeToRun((Duration) java.get(TIME_TO_RUN))
+        .backoff(backoff)
+        .retention((Duration) java.get(RETENTION))
+        .retentionMax((Integer) java.get(RETENTION_MAX))
+        .expectedServiceTime((Duration) java.get(EXPECTED_SERVICE_TIME))
+        .ratePeriod((Duration) java.get(RATE_PERIOD))
+        .rateBurst((Integer) java.get(RATE_BURST))
+        .durableReplicas((Integer) java.get(DURABLE_REPLICAS))
+        .build();
   }
 
   /**

@@ -6,8 +6,8 @@ import java.util.function.Supplier;
 
 /**
  * A queue's settings, stored in Redis and changeable at run time; every instance sees a change at
- * once. In a {@link #change()} builder, fields left null are not changed. Each field's name, stored
- * form, bounds and default are defined once, in {@link QueueSetting}.
+ * once. In a change (from {@link #builder()}), fields left null are not changed. Each field's name,
+ * stored form, bounds and default are defined once, in {@link QueueSetting}.
  *
  * @param paused leases return nothing while paused; publishing still works
  * @param rateLimit most leases per sliding period ({@code ratePeriod}, default a second) across all
@@ -63,10 +63,33 @@ public record QueueSettings(
   /** Highest concurrency limit: {@link QueueSetting#CONCURRENCY_LIMIT}'s maximum. */
   public static final int MAX_CONCURRENCY_LIMIT = (int) QueueSetting.CONCURRENCY_LIMIT.max();
 
-  /** An empty change: set the fields to change with the {@code with...} methods. */
-  public static QueueSettings change() {
-    return new QueueSettings(
-        null, null, null, null, null, null, null, null, null, null, null, null);
+  /**
+   * A builder of a change with nothing set: settings left unset are not changed by {@link
+   * Lineup#configure}.
+   *
+   * <pre>{@code
+   * lineup.configure(queue, QueueSettings.builder().rateLimit(300).maxAttempts(5).build());
+   * }</pre>
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings, to change some of them. */
+  public Builder mutate() {
+    return new Builder()
+        .paused(paused)
+        .rateLimit(rateLimit)
+        .concurrencyLimit(concurrencyLimit)
+        .maxAttempts(maxAttempts)
+        .timeToRun(timeToRun)
+        .backoff(backoff)
+        .retention(retention)
+        .retentionMax(retentionMax)
+        .expectedServiceTime(expectedServiceTime)
+        .ratePeriod(ratePeriod)
+        .rateBurst(rateBurst)
+        .durableReplicas(durableReplicas);
   }
 
   /**
@@ -86,242 +109,136 @@ public record QueueSettings(
     return QueueSetting.change(values, current);
   }
 
-  /** Pauses ({@code true}) or resumes the queue. */
-  public QueueSettings withPaused(boolean value) {
-    return new QueueSettings(
-        value,
-        rateLimit,
-        concurrencyLimit,
-        maxAttempts,
-        timeToRun,
-        backoff,
-        retention,
-        retentionMax,
-        expectedServiceTime,
-        ratePeriod,
-        rateBurst,
-        durableReplicas);
-  }
-
   /**
-   * Sets the most leases per sliding second (0 = no limit); {@link QueueSetting#RATE_LIMIT} gives
-   * the bounds, checked by {@link Lineup#configure}.
+   * Builds {@link QueueSettings}: one method per setting, each returning this builder; a setting
+   * given null (or never given) is left unset, which in a change means "not changed". Bounds are
+   * checked in one place, by {@link Lineup#configure} against {@link QueueSetting}; a {@link
+   * Backoff} checks its own when it is made.
    */
-  public QueueSettings withRateLimit(int perSecond) {
-    return new QueueSettings(
-        paused,
-        perSecond,
-        concurrencyLimit,
-        maxAttempts,
-        timeToRun,
-        backoff,
-        retention,
-        retentionMax,
-        expectedServiceTime,
-        ratePeriod,
-        rateBurst,
-        durableReplicas);
-  }
+  public static final class Builder {
+    private Boolean paused;
+    private Integer rateLimit;
+    private Integer concurrencyLimit;
+    private Integer maxAttempts;
+    private Duration timeToRun;
+    private Backoff backoff;
+    private Duration retention;
+    private Integer retentionMax;
+    private Duration expectedServiceTime;
+    private Duration ratePeriod;
+    private Integer rateBurst;
+    private Integer durableReplicas;
 
-  /**
-   * Sets the most jobs leased at once (0 = no limit); {@link QueueSetting#CONCURRENCY_LIMIT} gives
-   * the bounds, checked by {@link Lineup#configure}.
-   */
-  public QueueSettings withConcurrencyLimit(int limit) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        limit,
-        maxAttempts,
-        timeToRun,
-        backoff,
-        retention,
-        retentionMax,
-        expectedServiceTime,
-        ratePeriod,
-        rateBurst,
-        durableReplicas);
-  }
+    private Builder() {}
 
-  /**
-   * Sets the deliveries before dead letters, for jobs that set none; {@link
-   * QueueSetting#MAX_ATTEMPTS} gives the bounds, checked by {@link Lineup#configure}.
-   */
-  public QueueSettings withMaxAttempts(int value) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        concurrencyLimit,
-        value,
-        timeToRun,
-        backoff,
-        retention,
-        retentionMax,
-        expectedServiceTime,
-        ratePeriod,
-        rateBurst,
-        durableReplicas);
-  }
+    /** Pauses ({@code true}) or resumes ({@code false}) the queue. */
+    public Builder paused(Boolean value) {
+      this.paused = value;
+      return this;
+    }
 
-  /**
-   * Sets the lease length, for jobs that set none; {@link QueueSetting#TIME_TO_RUN} gives the
-   * bounds, checked by {@link Lineup#configure}.
-   */
-  public QueueSettings withTimeToRun(Duration value) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        concurrencyLimit,
-        maxAttempts,
-        value,
-        backoff,
-        retention,
-        retentionMax,
-        expectedServiceTime,
-        ratePeriod,
-        rateBurst,
-        durableReplicas);
-  }
+    /**
+     * The most leases per sliding period (0 = no limit); bounds: {@link QueueSetting#RATE_LIMIT}.
+     */
+    public Builder rateLimit(Integer perPeriod) {
+      this.rateLimit = perPeriod;
+      return this;
+    }
 
-  /**
-   * Sets the wait before a retry when a nack names none; a {@link Backoff} checks its own bounds
-   * (the {@code BACKOFF_*} settings of {@link QueueSetting}) when it is made.
-   */
-  public QueueSettings withBackoff(Backoff value) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        concurrencyLimit,
-        maxAttempts,
-        timeToRun,
-        value,
-        retention,
-        retentionMax,
-        expectedServiceTime,
-        ratePeriod,
-        rateBurst,
-        durableReplicas);
-  }
+    /**
+     * The most jobs leased at once (0 = no limit); bounds: {@link QueueSetting#CONCURRENCY_LIMIT}.
+     */
+    public Builder concurrencyLimit(Integer limit) {
+      this.concurrencyLimit = limit;
+      return this;
+    }
 
-  /**
-   * Sets how long finished records are kept (zero deletes them at once); {@link
-   * QueueSetting#RETENTION} gives the bounds, checked by {@link Lineup#configure}.
-   */
-  public QueueSettings withRetention(Duration value) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        concurrencyLimit,
-        maxAttempts,
-        timeToRun,
-        backoff,
-        value,
-        retentionMax,
-        expectedServiceTime,
-        ratePeriod,
-        rateBurst,
-        durableReplicas);
-  }
+    /**
+     * The deliveries before dead letters, for jobs that set none; bounds: {@link
+     * QueueSetting#MAX_ATTEMPTS}.
+     */
+    public Builder maxAttempts(Integer value) {
+      this.maxAttempts = value;
+      return this;
+    }
 
-  /**
-   * Sets the most finished records kept; {@link QueueSetting#RETENTION_MAX} gives the bounds,
-   * checked by {@link Lineup#configure}.
-   */
-  public QueueSettings withRetentionMax(int value) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        concurrencyLimit,
-        maxAttempts,
-        timeToRun,
-        backoff,
-        retention,
-        value,
-        expectedServiceTime,
-        ratePeriod,
-        rateBurst,
-        durableReplicas);
-  }
+    /** The lease length, for jobs that set none; bounds: {@link QueueSetting#TIME_TO_RUN}. */
+    public Builder timeToRun(Duration value) {
+      this.timeToRun = value;
+      return this;
+    }
 
-  /**
-   * Sets how long one job is expected to take from lease to ack (zero = none), which ETAs use until
-   * the queue has served jobs in the last minute; {@link QueueSetting#EXPECTED_SERVICE_TIME} gives
-   * the bounds, checked by {@link Lineup#configure}.
-   */
-  public QueueSettings withExpectedServiceTime(Duration value) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        concurrencyLimit,
-        maxAttempts,
-        timeToRun,
-        backoff,
-        retention,
-        retentionMax,
-        value,
-        ratePeriod,
-        rateBurst,
-        durableReplicas);
-  }
+    /** The wait before a retry when a nack names none. */
+    public Builder backoff(Backoff value) {
+      this.backoff = value;
+      return this;
+    }
 
-  /**
-   * Sets the period of the rate limit; {@link QueueSetting#RATE_PERIOD} gives the bounds, checked
-   * by {@link Lineup#configure}.
-   */
-  public QueueSettings withRatePeriod(Duration value) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        concurrencyLimit,
-        maxAttempts,
-        timeToRun,
-        backoff,
-        retention,
-        retentionMax,
-        expectedServiceTime,
-        value,
-        rateBurst,
-        durableReplicas);
-  }
+    /**
+     * How long finished records are kept (zero deletes them at once); bounds: {@link
+     * QueueSetting#RETENTION}.
+     */
+    public Builder retention(Duration value) {
+      this.retention = value;
+      return this;
+    }
 
-  /**
-   * Sets how many leases may start at once under the rate limit (0 = the whole rate); {@link
-   * QueueSetting#RATE_BURST} gives the bounds, checked by {@link Lineup#configure}.
-   */
-  public QueueSettings withRateBurst(int value) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        concurrencyLimit,
-        maxAttempts,
-        timeToRun,
-        backoff,
-        retention,
-        retentionMax,
-        expectedServiceTime,
-        ratePeriod,
-        value,
-        durableReplicas);
-  }
+    /** The most finished records kept; bounds: {@link QueueSetting#RETENTION_MAX}. */
+    public Builder retentionMax(Integer value) {
+      this.retentionMax = value;
+      return this;
+    }
 
-  /**
-   * Sets how many Redis replicas must acknowledge a publish before it is answered, for publishes
-   * that name no {@link Durability} (0 = answer at once); {@link QueueSetting#DURABLE_REPLICAS}
-   * gives the bounds, checked by {@link Lineup#configure}.
-   */
-  public QueueSettings withDurableReplicas(int value) {
-    return new QueueSettings(
-        paused,
-        rateLimit,
-        concurrencyLimit,
-        maxAttempts,
-        timeToRun,
-        backoff,
-        retention,
-        retentionMax,
-        expectedServiceTime,
-        ratePeriod,
-        rateBurst,
-        value);
+    /**
+     * How long one job is expected to take from lease to ack (zero = none), which ETAs use until
+     * the queue has served jobs in the last minute; bounds: {@link
+     * QueueSetting#EXPECTED_SERVICE_TIME}.
+     */
+    public Builder expectedServiceTime(Duration value) {
+      this.expectedServiceTime = value;
+      return this;
+    }
+
+    /** The period of the rate limit; bounds: {@link QueueSetting#RATE_PERIOD}. */
+    public Builder ratePeriod(Duration value) {
+      this.ratePeriod = value;
+      return this;
+    }
+
+    /**
+     * How many leases may start at once under the rate limit (0 = the whole rate); bounds: {@link
+     * QueueSetting#RATE_BURST}.
+     */
+    public Builder rateBurst(Integer value) {
+      this.rateBurst = value;
+      return this;
+    }
+
+    /**
+     * How many Redis replicas must acknowledge a publish before it is answered, for publishes that
+     * name no {@link Durability} (0 = answer at once); bounds: {@link
+     * QueueSetting#DURABLE_REPLICAS}.
+     */
+    public Builder durableReplicas(Integer value) {
+      this.durableReplicas = value;
+      return this;
+    }
+
+    /** The settings; nothing is checked here (see {@link Lineup#configure}). */
+    public QueueSettings build() {
+      return new QueueSettings(
+          paused,
+          rateLimit,
+          concurrencyLimit,
+          maxAttempts,
+          timeToRun,
+          backoff,
+          retention,
+          retentionMax,
+          expectedServiceTime,
+          ratePeriod,
+          rateBurst,
+          durableReplicas);
+    }
   }
 }

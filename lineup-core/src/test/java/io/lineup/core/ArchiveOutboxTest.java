@@ -56,7 +56,7 @@ abstract class ArchiveOutboxTest extends EngineSuite {
   @Test
   void everyWayAJobEndsAddsOneEntryWithWhatTheArchiveKeeps() {
     outbox.enable(queue, 1_000);
-    lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+    lineup.configure(queue, QueueSettings.builder().maxAttempts(1).build());
 
     lineup.publish(queue, aJob("done-payload").id("done").priority(7));
     LeasedJob done = leaseOne();

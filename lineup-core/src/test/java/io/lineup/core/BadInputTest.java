@@ -281,48 +281,49 @@ abstract class BadInputTest extends EngineSuite {
         refused(
             "a rate limit of -1",
             "rateLimit",
-            s -> configure(s, QueueSettings.change().withRateLimit(-1))),
+            s -> configure(s, QueueSettings.builder().rateLimit(-1).build())),
         refused(
             "a rate limit over 100,000/s",
             "rateLimit",
-            s -> configure(s, QueueSettings.change().withRateLimit(100_001))),
+            s -> configure(s, QueueSettings.builder().rateLimit(100_001).build())),
         refused(
             "a concurrency limit of -1",
             "concurrencyLimit",
-            s -> configure(s, QueueSettings.change().withConcurrencyLimit(-1))),
+            s -> configure(s, QueueSettings.builder().concurrencyLimit(-1).build())),
         refused(
             "a queue max attempts of 0",
             "maxAttempts",
-            s -> configure(s, QueueSettings.change().withMaxAttempts(0))),
+            s -> configure(s, QueueSettings.builder().maxAttempts(0).build())),
         refused(
             "a queue time-to-run of 50 ms",
             "timeToRun",
-            s -> configure(s, QueueSettings.change().withTimeToRun(Duration.ofMillis(50)))),
+            s -> configure(s, QueueSettings.builder().timeToRun(Duration.ofMillis(50)).build())),
         refused(
             "a negative retention",
             "retention",
-            s -> configure(s, QueueSettings.change().withRetention(Duration.ofSeconds(-1)))),
+            s -> configure(s, QueueSettings.builder().retention(Duration.ofSeconds(-1)).build())),
         refused(
             "a retention max of -1",
             "retentionMax",
-            s -> configure(s, QueueSettings.change().withRetentionMax(-1))),
+            s -> configure(s, QueueSettings.builder().retentionMax(-1).build())),
         refused(
             "a valid setting sent together with a bad one",
             "concurrencyLimit",
-            s -> configure(s, QueueSettings.change().withRateLimit(10).withConcurrencyLimit(-1))),
+            s -> configure(s, QueueSettings.builder().rateLimit(10).concurrencyLimit(-1).build())),
         refused(
             "a backoff jitter of 1.5",
             "backoff.jitter",
             s ->
                 configure(
                     s,
-                    QueueSettings.change()
-                        .withBackoff(
+                    QueueSettings.builder()
+                        .backoff(
                             new Backoff(
                                 Backoff.Kind.FIXED,
                                 Duration.ofSeconds(1),
                                 Duration.ofSeconds(1),
-                                1.5)))),
+                                1.5))
+                        .build())),
         refused(
             "a backoff jitter that is not a number",
             "backoff.jitter",
@@ -398,13 +399,14 @@ abstract class BadInputTest extends EngineSuite {
               lineup.deadLetters(queue, 0, Limits.MAX_BATCH);
               lineup.configure(
                   queue,
-                  QueueSettings.change()
-                      .withRateLimit(QueueSettings.MAX_RATE_LIMIT)
-                      .withConcurrencyLimit(0)
-                      .withMaxAttempts(Limits.MAX_ATTEMPTS)
-                      .withTimeToRun(Duration.ofMillis(Limits.MAX_TTR_MS))
-                      .withBackoff(
-                          new Backoff(Backoff.Kind.FIXED, Duration.ZERO, Duration.ofDays(1), 1.0)));
+                  QueueSettings.builder()
+                      .rateLimit(QueueSettings.MAX_RATE_LIMIT)
+                      .concurrencyLimit(0)
+                      .maxAttempts(Limits.MAX_ATTEMPTS)
+                      .timeToRun(Duration.ofMillis(Limits.MAX_TTR_MS))
+                      .backoff(
+                          new Backoff(Backoff.Kind.FIXED, Duration.ZERO, Duration.ofDays(1), 1.0))
+                      .build());
             })
         .doesNotThrowAnyException();
 

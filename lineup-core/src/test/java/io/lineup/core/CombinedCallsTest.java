@@ -220,7 +220,7 @@ abstract class CombinedCallsTest extends EngineSuite {
   void acksSharingCallsStillKeepAtMostRetentionMaxFinishedRecords() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
-      lineup.configure(queue, QueueSettings.change().withRetentionMax(50));
+      lineup.configure(queue, QueueSettings.builder().retentionMax(50).build());
       lineup.publishAll(queue, someJobs(300, "job "));
       List<LeasedJob> leased = lineup.lease(queue, 300, Duration.ZERO).jobs();
 
@@ -236,7 +236,7 @@ abstract class CombinedCallsTest extends EngineSuite {
   void withoutRetentionAckedRecordsAreDeletedAtOnce() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngineWithoutBackgroundLoops(b -> b)) {
-      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
+      lineup.configure(queue, QueueSettings.builder().retention(Duration.ZERO).build());
       List<NewJob> jobs = someJobs(100, "job ");
       jobs.set(0, aJob("with a TTL").ttl(Duration.ofHours(1)));
       lineup.publishAll(queue, jobs);

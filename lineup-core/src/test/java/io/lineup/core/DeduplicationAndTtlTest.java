@@ -101,7 +101,7 @@ abstract class DeduplicationAndTtlTest extends EngineSuite {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
-      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ofMinutes(10)));
+      lineup.configure(queue, QueueSettings.builder().retention(Duration.ofMinutes(10)).build());
       lineup.publish(queue, aJob("x"));
       LeasedJob job = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
       lineup.ack(job);
@@ -117,7 +117,7 @@ abstract class DeduplicationAndTtlTest extends EngineSuite {
   void withZeroRetentionAnAckedJobLeavesNoRecord() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {
-      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
+      lineup.configure(queue, QueueSettings.builder().retention(Duration.ZERO).build());
       lineup.publish(queue, aJob("x"));
       LeasedJob job = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
       lineup.ack(job);

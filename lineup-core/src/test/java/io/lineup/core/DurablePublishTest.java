@@ -92,7 +92,7 @@ class DurablePublishTest {
   @Test
   void theQueueSettingAsksForReplicasWhenAPublishNamesNone() {
     QueueName queue = aFreshQueue();
-    lineup.configure(queue, QueueSettings.change().withDurableReplicas(2));
+    lineup.configure(queue, QueueSettings.builder().durableReplicas(2).build());
 
     assertThatThrownBy(() -> lineup.publish(queue, aJob("wants two replicas")))
         .as("one replica cannot satisfy a queue that asks for two")
@@ -106,7 +106,7 @@ class DurablePublishTest {
         .as("a publish that names its durability overrides the queue's")
         .isTrue();
 
-    lineup.configure(queue, QueueSettings.change().withDurableReplicas(1));
+    lineup.configure(queue, QueueSettings.builder().durableReplicas(1).build());
     assertThat(lineup.publish(queue, aJob("one replica")).created()).isTrue();
     assertThat(lineup.stats(queue).settings().durableReplicas()).isEqualTo(1);
     assertThat(lineup.stats(queue).ready()).isEqualTo(3);

@@ -60,7 +60,7 @@ class EtaAccuracyTest {
     Line(Lineup lineup, ManualClock clock, int jobs, QueueSettings settings) {
       this.lineup = lineup;
       this.clock = clock;
-      if (!settings.equals(QueueSettings.change())) {
+      if (!settings.equals(QueueSettings.builder().build())) {
         lineup.configure(queue, settings);
       }
       List<NewJob> batch = new ArrayList<>();
@@ -128,7 +128,7 @@ class EtaAccuracyTest {
   void atASteadyRateTheEtasAreWithinTenPercentFromFiveSecondsOnAndTwentyFiveAtTwo() {
     ManualClock clock = new ManualClock(START);
     try (Lineup lineup = anEngineOn(clock)) {
-      Line line = new Line(lineup, clock, 5_000, QueueSettings.change().withRateLimit(100));
+      Line line = new Line(lineup, clock, 5_000, QueueSettings.builder().rateLimit(100).build());
       Map<Integer, List<Reading>> readingsAt = new HashMap<>();
       int elapsed = 0;
       for (int second : new int[] {2, 5, 10, 30}) {
@@ -159,7 +159,7 @@ class EtaAccuracyTest {
   void tenSecondsAfterTheRateHalvesTheEtasAreWithinFifteenPercent() {
     ManualClock clock = new ManualClock(START);
     try (Lineup lineup = anEngineOn(clock)) {
-      Line line = new Line(lineup, clock, 5_000, QueueSettings.change().withRateLimit(100));
+      Line line = new Line(lineup, clock, 5_000, QueueSettings.builder().rateLimit(100).build());
       line.serve(100, Duration.ofSeconds(30));
       // The consumers slow down by themselves; the limit stays at 100 per second.
       line.serve(50, Duration.ofSeconds(10));
@@ -180,7 +180,7 @@ class EtaAccuracyTest {
   void aPausedQueueHasNoEtaAndResumedItHasAnAccurateOneAgainWithinFiveSeconds() {
     ManualClock clock = new ManualClock(START);
     try (Lineup lineup = anEngineOn(clock)) {
-      Line line = new Line(lineup, clock, 3_000, QueueSettings.change().withRateLimit(100));
+      Line line = new Line(lineup, clock, 3_000, QueueSettings.builder().rateLimit(100).build());
       line.serve(100, Duration.ofSeconds(10));
       assertThat(line.read(100).eta()).as("while served").isNotNull();
 
@@ -206,12 +206,12 @@ class EtaAccuracyTest {
   void aLoweredRateLimitBoundsTheEtaAtOnce() {
     ManualClock clock = new ManualClock(START);
     try (Lineup lineup = anEngineOn(clock)) {
-      Line line = new Line(lineup, clock, 2_000, QueueSettings.change().withRateLimit(100));
+      Line line = new Line(lineup, clock, 2_000, QueueSettings.builder().rateLimit(100).build());
       line.serve(100, Duration.ofSeconds(10));
       Reading before = line.read(399);
       assertThat(before.eta().point()).isBetween(Duration.ofSeconds(3), Duration.ofSeconds(4));
 
-      lineup.configure(line.queue, QueueSettings.change().withRateLimit(20));
+      lineup.configure(line.queue, QueueSettings.builder().rateLimit(20).build());
 
       // The consumers try as before; the limit lets 20 through a second.
       Reading after = line.read(399);
@@ -226,12 +226,12 @@ class EtaAccuracyTest {
   void aConcurrencyLimitLoweredBelowTheJobsLeasedSlowsTheEtaInProportion() {
     ManualClock clock = new ManualClock(START);
     try (Lineup lineup = anEngineOn(clock)) {
-      Line line = new Line(lineup, clock, 2_000, QueueSettings.change());
+      Line line = new Line(lineup, clock, 2_000, QueueSettings.builder().build());
       line.serve(100, Duration.ofSeconds(10));
       assertThat(lineup.lease(line.queue, 10, Duration.ZERO).jobs()).hasSize(10);
       assertThat(line.read(99).eta().point()).isEqualTo(Duration.ofSeconds(1));
 
-      lineup.configure(line.queue, QueueSettings.change().withConcurrencyLimit(5));
+      lineup.configure(line.queue, QueueSettings.builder().concurrencyLimit(5).build());
 
       assertThat(line.read(99).eta().point()).isEqualTo(Duration.ofSeconds(2));
     }
@@ -243,12 +243,15 @@ class EtaAccuracyTest {
     try (Lineup lineup = anEngineOn(clock)) {
       Line line =
           new Line(
-              lineup, clock, 200, QueueSettings.change().withRateLimit(10).withConcurrencyLimit(4));
+              lineup,
+              clock,
+              200,
+              QueueSettings.builder().rateLimit(10).concurrencyLimit(4).build());
       assertThat(line.read(9).eta()).as("a rate limit alone says nothing of the service").isNull();
       assertThat(lineup.stats(line.queue).drainEta()).isNull();
 
       lineup.configure(
-          line.queue, QueueSettings.change().withExpectedServiceTime(Duration.ofSeconds(2)));
+          line.queue, QueueSettings.builder().expectedServiceTime(Duration.ofSeconds(2)).build());
 
       // Four jobs at once, two seconds each: two jobs a second.
       Eta eta = line.read(9).eta();
@@ -270,7 +273,7 @@ class EtaAccuracyTest {
   void nackedJobsCountAsServedLikeAckedOnes() {
     ManualClock clock = new ManualClock(START);
     try (Lineup lineup = anEngineOn(clock)) {
-      Line line = new Line(lineup, clock, 500, QueueSettings.change().withMaxAttempts(1));
+      Line line = new Line(lineup, clock, 500, QueueSettings.builder().maxAttempts(1).build());
       for (int step = 0; step < 500; step++) {
         for (LeasedJob job : lineup.lease(line.queue, 1, Duration.ZERO).jobs()) {
           lineup.nack(job, "failed");
@@ -285,7 +288,7 @@ class EtaAccuracyTest {
   void theCompletionCountersStayWithinTheLastMinuteWhateverTheClockDoes() {
     ManualClock clock = new ManualClock(START);
     try (Lineup lineup = anEngineOn(clock)) {
-      Line line = new Line(lineup, clock, 1_000, QueueSettings.change());
+      Line line = new Line(lineup, clock, 1_000, QueueSettings.builder().build());
       String meta =
           new String(KeySpace.queueKeys(line.queue)[KeySpace.META_INDEX], StandardCharsets.UTF_8);
       // What earlier versions kept, a decaying average: dropped by the first count.

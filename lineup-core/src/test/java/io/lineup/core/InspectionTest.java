@@ -49,9 +49,10 @@ abstract class InspectionTest extends EngineSuite {
     try (Lineup lineup = anEngine(options -> options.timeSource(clock).maintenance(false))) {
       lineup.configure(
           queue,
-          QueueSettings.change()
-              .withConcurrencyLimit(2)
-              .withExpectedServiceTime(Duration.ofMillis(400)));
+          QueueSettings.builder()
+              .concurrencyLimit(2)
+              .expectedServiceTime(Duration.ofMillis(400))
+              .build());
       List<String> ids = new java.util.ArrayList<>();
       for (int i = 0; i < 6; i++) {
         ids.add(lineup.publish(queue, aJob("w" + i)).id());

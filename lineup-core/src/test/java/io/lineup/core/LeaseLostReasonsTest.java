@@ -28,7 +28,7 @@ abstract class LeaseLostReasonsTest extends EngineSuite {
     lineup = anEngine(options -> options.timeSource(clock).maintenance(false));
     // Retries are due at once, so a nacked job can be leased again without moving the clock.
     lineup.configure(
-        queue, QueueSettings.change().withBackoff(fixedBackoff(Duration.ZERO)).withMaxAttempts(5));
+        queue, QueueSettings.builder().backoff(fixedBackoff(Duration.ZERO)).maxAttempts(5).build());
   }
 
   @AfterEach
@@ -96,7 +96,7 @@ abstract class LeaseLostReasonsTest extends EngineSuite {
   void aLeaseWhoseTimeToRunPassedAndThatWaitsAgainSaysItsLeaseExpired() {
     LeasedJob job = aLeasedJob();
     // A paused queue's lease still reclaims the expired lease, and leaves the job waiting in line.
-    lineup.configure(queue, QueueSettings.change().withPaused(true));
+    lineup.configure(queue, QueueSettings.builder().paused(true).build());
     clock.advance(Duration.ofSeconds(11));
     assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs()).as("reclaimed, paused").isEmpty();
 

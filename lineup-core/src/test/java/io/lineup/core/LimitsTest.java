@@ -29,7 +29,7 @@ abstract class LimitsTest extends EngineSuite {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine();
         ExecutorService consumers = Executors.newFixedThreadPool(4)) {
-      lineup.configure(queue, QueueSettings.change().withRateLimit(50));
+      lineup.configure(queue, QueueSettings.builder().rateLimit(50).build());
       List<NewJob> jobs = someJobs(1000, "call ");
       lineup.publishAll(queue, jobs);
 
@@ -81,7 +81,7 @@ abstract class LimitsTest extends EngineSuite {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {
       lineup.configure(
-          queue, QueueSettings.change().withRateLimit(10).withRatePeriod(Duration.ofSeconds(2)));
+          queue, QueueSettings.builder().rateLimit(10).ratePeriod(Duration.ofSeconds(2)).build());
       lineup.publishAll(queue, someJobs(30, "call "));
 
       Leases first = lineup.lease(queue, 30, Duration.ZERO);
@@ -100,7 +100,7 @@ abstract class LimitsTest extends EngineSuite {
     ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
-      lineup.configure(queue, QueueSettings.change().withRateLimit(1));
+      lineup.configure(queue, QueueSettings.builder().rateLimit(1).build());
       lineup.publishAll(queue, someJobs(2, "call "));
       assertThat(lineup.lease(queue, 1, Duration.ZERO).jobs()).hasSize(1);
 
@@ -120,7 +120,7 @@ abstract class LimitsTest extends EngineSuite {
     Instant t0 = clock.now();
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
-      lineup.configure(queue, QueueSettings.change().withRateLimit(2));
+      lineup.configure(queue, QueueSettings.builder().rateLimit(2).build());
       lineup.publishAll(queue, someJobs(4, "call "));
       List<LeasedJob> leased = lineup.lease(queue, 2, Duration.ZERO).jobs();
       assertThat(leased).hasSize(2);
@@ -162,7 +162,7 @@ abstract class LimitsTest extends EngineSuite {
     Instant t0 = clock.now();
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine(options -> options.timeSource(clock))) {
-      lineup.configure(queue, QueueSettings.change().withRateLimit(1));
+      lineup.configure(queue, QueueSettings.builder().rateLimit(1).build());
       lineup.publishAll(queue, someJobs(2, "call "));
       LeasedJob first = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
       assertThat(lineup.takeRateSlot(first).taken()).isTrue();
@@ -199,7 +199,7 @@ abstract class LimitsTest extends EngineSuite {
   void aBurstOfOneSpacesLeasesEvenlyOverThePeriod() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {
-      lineup.configure(queue, QueueSettings.change().withRateLimit(20).withRateBurst(1));
+      lineup.configure(queue, QueueSettings.builder().rateLimit(20).rateBurst(1).build());
       lineup.publishAll(queue, someJobs(12, "call "));
 
       List<Long> leasedAt = new ArrayList<>();
@@ -225,7 +225,7 @@ abstract class LimitsTest extends EngineSuite {
   void aBurstOfFiveLetsFiveGoAtOnceThenOneAtATime() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {
-      lineup.configure(queue, QueueSettings.change().withRateLimit(10).withRateBurst(5));
+      lineup.configure(queue, QueueSettings.builder().rateLimit(10).rateBurst(5).build());
       lineup.publishAll(queue, someJobs(20, "call "));
 
       Leases first = lineup.lease(queue, 20, Duration.ZERO);
@@ -246,7 +246,7 @@ abstract class LimitsTest extends EngineSuite {
     AtomicLong done = new AtomicLong();
     try (Lineup lineup = anEngine();
         ExecutorService consumers = Executors.newFixedThreadPool(6)) {
-      lineup.configure(queue, QueueSettings.change().withConcurrencyLimit(3));
+      lineup.configure(queue, QueueSettings.builder().concurrencyLimit(3).build());
       List<NewJob> jobs = someJobs(60, "render ");
       lineup.publishAll(queue, jobs);
       List<Future<?>> running = new ArrayList<>();
@@ -280,7 +280,7 @@ abstract class LimitsTest extends EngineSuite {
   void aCrashedHolderFreesItsConcurrencySlotWhenItsLeaseEnds() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {
-      lineup.configure(queue, QueueSettings.change().withConcurrencyLimit(3));
+      lineup.configure(queue, QueueSettings.builder().concurrencyLimit(3).build());
       for (int i = 0; i < 4; i++) {
         lineup.publish(queue, aJob("gpu " + i).timeToRun(Duration.ofMillis(600)));
       }

@@ -107,7 +107,7 @@ class QueueSettingDefinitionsTest {
     QueueSettings defaults = QueueSetting.defaults();
     for (QueueSetting setting : QueueSetting.values()) {
       assertThat(setting.valueIn(defaults)).as(setting.name()).isEqualTo(setting.defaultValue());
-      assertThat(setting.valueIn(QueueSettings.change())).as(setting.name()).isNull();
+      assertThat(setting.valueIn(QueueSettings.builder().build())).as(setting.name()).isNull();
     }
     assertThat(QueueSetting.TIME_TO_RUN.valueIn(defaults)).isEqualTo(30_000L);
     assertThat(QueueSetting.BACKOFF_KIND.valueIn(defaults)).isEqualTo("exponential");
@@ -139,8 +139,26 @@ class QueueSettingDefinitionsTest {
   }
 
   @Test
+  void aBuilderSetsOnlyWhatItIsToldAndMutateStartsFromTheSettingsAtHand() {
+    QueueSettings defaults = QueueSetting.defaults();
+    assertThat(defaults.mutate().build()).as("every setting carried over").isEqualTo(defaults);
+
+    QueueSettings changed = defaults.mutate().rateLimit(300).paused(true).build();
+    assertThat(changed.rateLimit()).isEqualTo(300);
+    assertThat(changed.paused()).isTrue();
+    assertThat(changed.mutate().rateLimit(0).paused(false).build()).isEqualTo(defaults);
+
+    QueueSettings change = QueueSettings.builder().maxAttempts(5).build();
+    for (QueueSetting setting : QueueSetting.values()) {
+      assertThat(setting.valueIn(change))
+          .as(setting.name())
+          .isEqualTo(setting == QueueSetting.MAX_ATTEMPTS ? 5L : null);
+    }
+  }
+
+  @Test
   void aChangeOfNothingEncodesToNoPairsAndStoredNothingDecodesToTheDefaults() {
-    assertThat(SettingsCodec.encode(QueueSettings.change())).isEmpty();
+    assertThat(SettingsCodec.encode(QueueSettings.builder().build())).isEmpty();
     assertThat(SettingsCodec.decode(Map.of())).isEqualTo(QueueSetting.defaults());
   }
 
@@ -194,7 +212,7 @@ class QueueSettingDefinitionsTest {
   @Test
   void aDurationTooLargeForMillisecondsIsRefusedRatherThanOverflowing() {
     QueueSettings change =
-        QueueSettings.change().withTimeToRun(Duration.ofSeconds(Long.MAX_VALUE / 10));
+        QueueSettings.builder().timeToRun(Duration.ofSeconds(Long.MAX_VALUE / 10)).build();
     assertThatThrownBy(() -> SettingsCodec.encode(change))
         .isInstanceOfSatisfying(
             InvalidArgumentException.class, e -> assertThat(e.field()).isEqualTo("timeToRun"));
@@ -220,10 +238,11 @@ class QueueSettingDefinitionsTest {
   @Test
   void aBackoffGivenInPartKeepsItsOtherPartsFromTheCurrentSettings() {
     QueueSettings current =
-        QueueSettings.change()
-            .withBackoff(
+        QueueSettings.builder()
+            .backoff(
                 new Backoff(
-                    Backoff.Kind.EXPONENTIAL, Duration.ofSeconds(3), Duration.ofMinutes(9), 0.5));
+                    Backoff.Kind.EXPONENTIAL, Duration.ofSeconds(3), Duration.ofMinutes(9), 0.5))
+            .build();
 
     QueueSettings change =
         QueueSettings.change(
@@ -244,7 +263,7 @@ class QueueSettingDefinitionsTest {
             () -> {
               throw new AssertionError("the current settings were read");
             });
-    assertThat(change).isEqualTo(QueueSettings.change().withRateLimit(10));
+    assertThat(change).isEqualTo(QueueSettings.builder().rateLimit(10).build());
 
     assertThatThrownBy(() -> QueueSettings.change(Map.of(QueueSetting.BACKOFF_MAX, 10L), null))
         .isInstanceOf(InvalidArgumentException.class);

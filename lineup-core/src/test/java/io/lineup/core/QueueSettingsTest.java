@@ -39,7 +39,7 @@ abstract class QueueSettingsTest extends EngineSuite {
     try (Lineup one = anEngine();
         Lineup two = anEngine()) {
       one.configure(
-          queue, QueueSettings.change().withRateLimit(300).withTimeToRun(Duration.ofMinutes(2)));
+          queue, QueueSettings.builder().rateLimit(300).timeToRun(Duration.ofMinutes(2)).build());
       QueueSettings seen = two.stats(queue).settings();
       assertThat(seen.rateLimit()).isEqualTo(300);
       assertThat(seen.timeToRun()).isEqualTo(Duration.ofMinutes(2));

@@ -86,7 +86,7 @@ abstract class RecordBucketsTest extends EngineSuite {
     Set<String> handled = ConcurrentHashMap.newKeySet();
     AtomicInteger deliveries = new AtomicInteger();
     try (Lineup lineup = anEngine()) {
-      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
+      lineup.configure(queue, QueueSettings.builder().retention(Duration.ZERO).build());
       List<String> ids = publishMixed(lineup, queue, 4_000, 7);
       assertThat(hashLength(KeySpace.queueKeys(queue)[KeySpace.JOBS_INDEX]))
           .as("caller-given ids")
@@ -117,7 +117,7 @@ abstract class RecordBucketsTest extends EngineSuite {
   void finishedAndDeadRecordsInBucketsAreFoundAndDroppedByRetentionAndPurge() {
     QueueName queue = aFreshQueue();
     try (Lineup lineup = anEngine()) {
-      lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+      lineup.configure(queue, QueueSettings.builder().maxAttempts(1).build());
       List<String> ids = publishMixed(lineup, queue, 4_000, 0);
       int acked = 0;
       List<String> dead = new ArrayList<>();
@@ -146,7 +146,7 @@ abstract class RecordBucketsTest extends EngineSuite {
 
       assertThat(lineup.purgeDead(queue)).isEqualTo(dead.size());
       assertThat(dead).noneMatch(id -> lineup.exists(queue, id));
-      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ofMillis(1)));
+      lineup.configure(queue, QueueSettings.builder().retention(Duration.ofMillis(1)).build());
       await()
           .atMost(Duration.ofSeconds(20))
           .until(() -> raw().exists(KeySpace.recordKey(queue, "~100")) == 0);
@@ -196,7 +196,7 @@ abstract class RecordBucketsTest extends EngineSuite {
       assertThat(lineup.get(queue, ids.get(150)).orElseThrow().state())
           .isEqualTo(JobState.CANCELLED);
 
-      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ofMillis(1)));
+      lineup.configure(queue, QueueSettings.builder().retention(Duration.ofMillis(1)).build());
       List<LeasedJob> rest = lineup.lease(queue, 1_000, Duration.ZERO).jobs();
       assertThat(rest).hasSize(all.size() - 100 - 1);
       rest.forEach(job -> lineup.ack(job, null));

@@ -51,7 +51,7 @@ class RedisOutOfMemoryTest {
             Lineup.connect(LineupOptions.builder(redis.uri()).maintenance(false).build())) {
       QueueName queue = aFreshQueue();
       // Finished records go at once, so every ack gives its memory back.
-      lineup.configure(queue, QueueSettings.change().withRetention(Duration.ZERO));
+      lineup.configure(queue, QueueSettings.builder().retention(Duration.ZERO).build());
       lineup.publish(queue, NewJob.ofText("due-soon").delay(Duration.ofMillis(1)));
       lineup.publish(queue, NewJob.ofText("short-lease").timeToRun(Duration.ofMillis(100)));
       LeasedJob abandoned = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);

@@ -104,7 +104,7 @@ class RedisRestartTest {
           return null;
         };
     try (Lineup lineup = Fixtures.anEngine(redis)) {
-      lineup.configure(queue, QueueSettings.change().withTimeToRun(TIME_TO_RUN));
+      lineup.configure(queue, QueueSettings.builder().timeToRun(TIME_TO_RUN).build());
       List<String> ids = publishJobs(lineup, queue);
       side.prepare(lineup);
 

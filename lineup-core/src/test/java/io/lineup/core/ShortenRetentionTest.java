@@ -31,7 +31,7 @@ abstract class ShortenRetentionTest extends EngineSuite {
     queue = aFreshQueue();
     // No background sweeps here: sweepUntil runs one round when the test wants it.
     lineup = anEngine(options -> options.timeSource(clock).maintenance(false));
-    lineup.configure(queue, QueueSettings.change().withRetention(Duration.ofHours(1)));
+    lineup.configure(queue, QueueSettings.builder().retention(Duration.ofHours(1)).build());
   }
 
   @AfterEach
@@ -98,7 +98,7 @@ abstract class ShortenRetentionTest extends EngineSuite {
 
   @Test
   void aGraceLongerThanWhatIsLeftOfTheWindowNeverKeepsARecordLonger() {
-    lineup.configure(queue, QueueSettings.change().withRetention(Duration.ofSeconds(30)));
+    lineup.configure(queue, QueueSettings.builder().retention(Duration.ofSeconds(30)).build());
     String id = anAckedJob("soon gone anyway");
 
     assertThat(lineup.shortenRetention(queue, id, Duration.ofHours(2))).isTrue();

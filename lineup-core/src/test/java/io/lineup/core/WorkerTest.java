@@ -94,11 +94,11 @@ abstract class WorkerTest extends EngineSuite {
     try (Lineup lineup = anEngine()) {
       lineup.configure(
           queue,
-          QueueSettings.change()
-              .withMaxAttempts(3)
-              .withBackoff(
-                  new Backoff(
-                      Backoff.Kind.FIXED, Duration.ofMillis(20), Duration.ofMillis(20), 0)));
+          QueueSettings.builder()
+              .maxAttempts(3)
+              .backoff(
+                  new Backoff(Backoff.Kind.FIXED, Duration.ofMillis(20), Duration.ofMillis(20), 0))
+              .build());
       String broken = lineup.publish(queue, aJob("always fails")).id();
       String slow = lineup.publish(queue, aJob("retry later")).id();
       JobHandler handler =
@@ -236,7 +236,7 @@ abstract class WorkerTest extends EngineSuite {
     QueueName queue = aFreshQueue();
     Map<String, AtomicInteger> leases = new ConcurrentHashMap<>();
     try (Lineup lineup = anEngine()) {
-      lineup.configure(queue, QueueSettings.change().withMaxAttempts(1));
+      lineup.configure(queue, QueueSettings.builder().maxAttempts(1).build());
       String id = lineup.publish(queue, aJob("not now")).id();
       List<Integer> attemptsSeen = new java.util.concurrent.CopyOnWriteArrayList<>();
       JobHandler handler =

@@ -71,22 +71,11 @@ public final class Main {
     StringBuilder text =
         new StringBuilder(
             "Usage: lineup-server [--flag=value ...]\nSettings (flag, variable, default):\n");
-    for (ServerSettings.Setting setting : ServerSettings.Setting.values()) {
+    String row = "  %-31s %-36s %s%n"; // the longest flag and variable, and a space
+    for (ServerSetting setting : ServerSetting.values()) {
       text.append(
           String.format(
-              "  %-20s %-26s %s%n",
-              setting.flag(),
-              setting.variable(),
-              switch (setting) {
-                case HOST ->
-                    ServerSettings.EMBEDDED_DEFAULT_HOST
-                        + " with the embedded Redis, "
-                        + ServerSettings.DEFAULT_HOST
-                        + " with a Redis URL";
-                case REDIS_URL -> "none: an embedded Redis under the data folder";
-                case ADMIN_TOKEN -> "generated and kept in the data folder";
-                default -> setting.defaultValue();
-              }));
+              row, setting.flag(), setting.variable(), setting.defaultText().replace("`", "")));
     }
     text.append("Settings: docs/operations.md; routes, errors and limits: docs/server.md");
     return text.toString();

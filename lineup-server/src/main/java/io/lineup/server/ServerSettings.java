@@ -1,13 +1,30 @@
 package io.lineup.server;
 
+import static io.lineup.server.ServerSetting.ADMIN_TOKEN;
+import static io.lineup.server.ServerSetting.ARCHIVE_BATCH_SIZE;
+import static io.lineup.server.ServerSetting.ARCHIVE_JDBC_URL;
+import static io.lineup.server.ServerSetting.ARCHIVE_OUTBOX_MAX;
+import static io.lineup.server.ServerSetting.ARCHIVE_PASSWORD;
+import static io.lineup.server.ServerSetting.ARCHIVE_RETENTION_BATCH_SIZE;
+import static io.lineup.server.ServerSetting.ARCHIVE_RETENTION_MS;
+import static io.lineup.server.ServerSetting.ARCHIVE_USER;
+import static io.lineup.server.ServerSetting.DATA_DIR;
+import static io.lineup.server.ServerSetting.EGRESS_ALLOW;
+import static io.lineup.server.ServerSetting.HOST;
+import static io.lineup.server.ServerSetting.LOG_REQUESTS;
+import static io.lineup.server.ServerSetting.MAX_PAYLOAD_BYTES;
+import static io.lineup.server.ServerSetting.METRICS_PUBLIC;
+import static io.lineup.server.ServerSetting.PORT;
+import static io.lineup.server.ServerSetting.REDIS_TIMEOUT_MS;
+import static io.lineup.server.ServerSetting.REDIS_URL;
+import static io.lineup.server.ServerSetting.SHUTDOWN_GRACE_MS;
+
 import io.lineup.archive.ArchiveSettings;
 import io.lineup.core.Limits;
 import io.lineup.server.egress.EgressAllowList;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -20,9 +37,9 @@ import java.util.Map;
  *     ServerSettings.builder().host("127.0.0.1").port(0).redisUrl("redis://10.0.0.5:6379").build();
  * }</pre>
  *
- * <p>Every setting, its default and its bounds are listed in {@link Setting}; the {@code DEFAULT_*}
- * constants hold the defaults. Settings are immutable and always valid: the constructor, and so
- * {@link Builder#build()} and {@link #parse}, refuse a value out of bounds with {@link
+ * <p>Every setting, its default and its bounds are listed in {@link ServerSetting}; the {@code
+ * DEFAULT_*} constants hold the defaults. Settings are immutable and always valid: the constructor,
+ * and so {@link Builder#build()} and {@link #parse}, refuse a value out of bounds with {@link
  * InvalidSettingException} naming the setting.
  *
  * @param host the address to bind; {@code 0.0.0.0} for every interface. Unset, it is {@value
@@ -106,109 +123,31 @@ public record ServerSettings(
   /** Largest payload limit that may be configured: 16 MiB. */
   public static final int MAX_PAYLOAD_LIMIT = 16 * 1024 * 1024;
 
-  /** One setting: its environment variable, its flag and its default as text. */
-  public enum Setting {
-    HOST("LINEUP_HOST", "--host", null),
-    PORT("LINEUP_PORT", "--port", Integer.toString(DEFAULT_PORT)),
-    REDIS_URL("LINEUP_REDIS_URL", "--redis-url", null),
-    ADMIN_TOKEN("LINEUP_ADMIN_TOKEN", "--admin-token", null),
-    DATA_DIR("LINEUP_DATA_DIR", "--data-dir", DEFAULT_DATA_DIR),
-    METRICS_PUBLIC(
-        "LINEUP_METRICS_PUBLIC", "--metrics-public", Boolean.toString(DEFAULT_METRICS_PUBLIC)),
-    MAX_PAYLOAD_BYTES(
-        "LINEUP_MAX_PAYLOAD_BYTES",
-        "--max-payload-bytes",
-        Integer.toString(Limits.DEFAULT_MAX_PAYLOAD_BYTES)),
-    REDIS_TIMEOUT_MS(
-        "LINEUP_REDIS_TIMEOUT_MS", "--redis-timeout-ms", Long.toString(DEFAULT_REDIS_TIMEOUT_MS)),
-    SHUTDOWN_GRACE_MS(
-        "LINEUP_SHUTDOWN_GRACE_MS",
-        "--shutdown-grace-ms",
-        Long.toString(DEFAULT_SHUTDOWN_GRACE_MS)),
-    LOG_REQUESTS("LINEUP_LOG_REQUESTS", "--log-requests", Boolean.toString(DEFAULT_LOG_REQUESTS)),
-    ARCHIVE_JDBC_URL("LINEUP_ARCHIVE_JDBC_URL", "--archive-jdbc-url", null),
-    ARCHIVE_USER("LINEUP_ARCHIVE_USER", "--archive-user", null),
-    ARCHIVE_PASSWORD("LINEUP_ARCHIVE_PASSWORD", "--archive-password", null),
-    ARCHIVE_RETENTION_MS(
-        "LINEUP_ARCHIVE_RETENTION_MS",
-        "--archive-retention-ms",
-        Long.toString(ArchiveSettings.DEFAULT_RETENTION.toMillis())),
-    ARCHIVE_BATCH_SIZE(
-        "LINEUP_ARCHIVE_BATCH_SIZE",
-        "--archive-batch-size",
-        Integer.toString(ArchiveSettings.DEFAULT_BATCH_SIZE)),
-    ARCHIVE_RETENTION_BATCH_SIZE(
-        "LINEUP_ARCHIVE_RETENTION_BATCH_SIZE",
-        "--archive-retention-batch-size",
-        Integer.toString(ArchiveSettings.DEFAULT_RETENTION_BATCH_SIZE)),
-    ARCHIVE_OUTBOX_MAX(
-        "LINEUP_ARCHIVE_OUTBOX_MAX",
-        "--archive-outbox-max",
-        Long.toString(ArchiveSettings.DEFAULT_OUTBOX_MAX)),
-    EGRESS_ALLOW("LINEUP_EGRESS_ALLOW", "--egress-allow", null);
-
-    private final String variable;
-    private final String flag;
-    private final String defaultValue;
-
-    Setting(String variable, String flag, String defaultValue) {
-      this.variable = variable;
-      this.flag = flag;
-      this.defaultValue = defaultValue;
-    }
-
-    /** The environment variable, e.g. {@code LINEUP_PORT}. */
-    public String variable() {
-      return variable;
-    }
-
-    /** The flag, e.g. {@code --port}. */
-    public String flag() {
-      return flag;
-    }
-
-    /**
-     * The default as text, or null when there is none or it depends on another setting (see
-     * docs/operations.md).
-     */
-    public String defaultValue() {
-      return defaultValue;
-    }
-  }
-
   /**
    * Settings with these values, checked.
    *
-   * @throws InvalidSettingException when a value is missing or out of bounds (see {@link Setting});
-   *     the message names the setting's variable and flag
+   * @throws InvalidSettingException when a value is missing or out of bounds (see {@link
+   *     ServerSetting}); the message names the setting's variable and flag
    */
   public ServerSettings {
     if (host == null || host.isBlank()) {
-      throw new InvalidSettingException(describe(Setting.HOST) + " must not be empty");
+      throw new InvalidSettingException(HOST.describe() + " must not be empty");
     }
     host = host.trim();
-    within(Setting.PORT, port, 0, 65_535);
+    PORT.check(port);
     redisUrl = emptyToNull(redisUrl);
     adminToken = adminToken(adminToken);
     if (dataDir == null) {
-      throw new InvalidSettingException(describe(Setting.DATA_DIR) + " must not be empty");
+      throw new InvalidSettingException(DATA_DIR.describe() + " must not be empty");
     }
-    within(Setting.MAX_PAYLOAD_BYTES, maxPayloadBytes, 1, MAX_PAYLOAD_LIMIT);
-    within(
-        Setting.REDIS_TIMEOUT_MS,
-        millis(Setting.REDIS_TIMEOUT_MS, redisTimeout),
-        MIN_REDIS_TIMEOUT_MS,
-        MAX_REDIS_TIMEOUT_MS);
-    within(
-        Setting.SHUTDOWN_GRACE_MS,
-        millis(Setting.SHUTDOWN_GRACE_MS, shutdownGrace),
-        0,
-        MAX_SHUTDOWN_GRACE_MS);
+    MAX_PAYLOAD_BYTES.check(maxPayloadBytes);
+    REDIS_TIMEOUT_MS.check(millis(REDIS_TIMEOUT_MS, redisTimeout));
+    SHUTDOWN_GRACE_MS.check(millis(SHUTDOWN_GRACE_MS, shutdownGrace));
     egressAllow = emptyToNull(egressAllow);
     try {
       EgressAllowList.parse(egressAllow);
     } catch (IllegalArgumentException e) {
-      throw new InvalidSettingException(describe(Setting.EGRESS_ALLOW) + ": " + e.getMessage());
+      throw new InvalidSettingException(EGRESS_ALLOW.describe() + ": " + e.getMessage());
     }
   }
 
@@ -253,44 +192,20 @@ public record ServerSettings(
    *     unknown; the message names the setting
    */
   public static ServerSettings parse(Map<String, String> environment, List<String> args) {
-    Map<Setting, String> values = new LinkedHashMap<>();
-    for (Setting setting : Setting.values()) {
-      String value = environment.get(setting.variable);
-      if (value != null && !value.isBlank()) {
-        values.put(setting, value.trim());
-      }
-    }
-    for (int i = 0; i < args.size(); i++) {
-      String arg = args.get(i);
-      String name = arg;
-      String value = null;
-      int equals = arg.indexOf('=');
-      if (equals > 0) {
-        name = arg.substring(0, equals);
-        value = arg.substring(equals + 1);
-      }
-      Setting setting = byFlag(name);
-      if (value == null) {
-        if (i + 1 >= args.size()) {
-          throw new InvalidSettingException(name + " needs a value, e.g. " + name + "=...");
-        }
-        value = args.get(++i);
-      }
-      values.put(setting, value.trim());
-    }
+    Map<ServerSetting, String> values = ServerFlags.read(environment, args);
     return builder()
-        .host(values.containsKey(Setting.HOST) ? text(values, Setting.HOST) : null)
-        .port(intNumber(values, Setting.PORT))
-        .redisUrl(values.get(Setting.REDIS_URL))
-        .adminToken(values.get(Setting.ADMIN_TOKEN))
-        .dataDir(Path.of(text(values, Setting.DATA_DIR)))
-        .metricsPublic(bool(values, Setting.METRICS_PUBLIC))
-        .maxPayloadBytes(intNumber(values, Setting.MAX_PAYLOAD_BYTES))
-        .redisTimeout(Duration.ofMillis(number(values, Setting.REDIS_TIMEOUT_MS)))
-        .shutdownGrace(Duration.ofMillis(number(values, Setting.SHUTDOWN_GRACE_MS)))
-        .logRequests(bool(values, Setting.LOG_REQUESTS))
+        .host(values.containsKey(HOST) ? HOST.text(values.get(HOST)) : null)
+        .port(PORT.intNumber(values.get(PORT)))
+        .redisUrl(values.get(REDIS_URL))
+        .adminToken(values.get(ADMIN_TOKEN))
+        .dataDir(Path.of(DATA_DIR.text(values.get(DATA_DIR))))
+        .metricsPublic(METRICS_PUBLIC.bool(values.get(METRICS_PUBLIC)))
+        .maxPayloadBytes(MAX_PAYLOAD_BYTES.intNumber(values.get(MAX_PAYLOAD_BYTES)))
+        .redisTimeout(Duration.ofMillis(REDIS_TIMEOUT_MS.number(values.get(REDIS_TIMEOUT_MS))))
+        .shutdownGrace(Duration.ofMillis(SHUTDOWN_GRACE_MS.number(values.get(SHUTDOWN_GRACE_MS))))
+        .logRequests(LOG_REQUESTS.bool(values.get(LOG_REQUESTS)))
         .archive(archive(values))
-        .egressAllow(values.get(Setting.EGRESS_ALLOW))
+        .egressAllow(values.get(EGRESS_ALLOW))
         .build();
   }
 
@@ -300,8 +215,8 @@ public record ServerSettings(
   }
 
   /** The archive's settings from the variables, or null without LINEUP_ARCHIVE_JDBC_URL. */
-  private static ArchiveSettings archive(Map<Setting, String> values) {
-    String url = emptyToNull(values.get(Setting.ARCHIVE_JDBC_URL));
+  private static ArchiveSettings archive(Map<ServerSetting, String> values) {
+    String url = emptyToNull(values.get(ARCHIVE_JDBC_URL));
     if (url == null) {
       return null;
     }
@@ -309,24 +224,22 @@ public record ServerSettings(
     try {
       base = ArchiveSettings.defaults(url);
     } catch (IllegalArgumentException e) {
-      throw new InvalidSettingException(describe(Setting.ARCHIVE_JDBC_URL) + " " + e.getMessage());
+      throw new InvalidSettingException(ARCHIVE_JDBC_URL.describe() + " " + e.getMessage());
     }
-    long retention = number(values, Setting.ARCHIVE_RETENTION_MS);
-    within(
-        Setting.ARCHIVE_RETENTION_MS,
-        retention,
-        MIN_ARCHIVE_RETENTION_MS,
-        MAX_ARCHIVE_RETENTION_MS);
-    long batch = number(values, Setting.ARCHIVE_BATCH_SIZE);
-    within(Setting.ARCHIVE_BATCH_SIZE, batch, 1, 10_000);
-    long retentionBatch = number(values, Setting.ARCHIVE_RETENTION_BATCH_SIZE);
-    within(Setting.ARCHIVE_RETENTION_BATCH_SIZE, retentionBatch, 1, 100_000);
-    long outboxMax = number(values, Setting.ARCHIVE_OUTBOX_MAX);
-    within(Setting.ARCHIVE_OUTBOX_MAX, outboxMax, 1, 100_000_000);
+    long retention = checked(ARCHIVE_RETENTION_MS, values);
+    long batch = checked(ARCHIVE_BATCH_SIZE, values);
+    long retentionBatch = checked(ARCHIVE_RETENTION_BATCH_SIZE, values);
+    long outboxMax = checked(ARCHIVE_OUTBOX_MAX, values);
     return base.withCredentials(
-            emptyToNull(values.get(Setting.ARCHIVE_USER)),
-            emptyToNull(values.get(Setting.ARCHIVE_PASSWORD)))
+            emptyToNull(values.get(ARCHIVE_USER)), emptyToNull(values.get(ARCHIVE_PASSWORD)))
         .withLimits(Duration.ofMillis(retention), (int) batch, (int) retentionBatch, outboxMax);
+  }
+
+  /** A number setting, given or its default, within the bounds of {@link ServerSetting}. */
+  private static long checked(ServerSetting setting, Map<ServerSetting, String> values) {
+    long value = setting.number(values.get(setting));
+    setting.check(value);
+    return value;
   }
 
   /** Whether the server runs its own Redis. */
@@ -334,59 +247,9 @@ public record ServerSettings(
     return redisUrl == null;
   }
 
-  private static Setting byFlag(String flag) {
-    for (Setting setting : Setting.values()) {
-      if (setting.flag.equals(flag)) {
-        return setting;
-      }
-    }
-    throw new InvalidSettingException("unknown flag " + flag + "; known flags: " + knownFlags());
-  }
-
-  private static String knownFlags() {
-    StringBuilder flags = new StringBuilder();
-    for (Setting setting : Setting.values()) {
-      flags.append(flags.isEmpty() ? "" : ", ").append(setting.flag);
-    }
-    return flags.toString();
-  }
-
-  private static String text(Map<Setting, String> values, Setting setting) {
-    String value = values.getOrDefault(setting, setting.defaultValue);
-    if (value == null || value.isBlank()) {
-      throw new InvalidSettingException(describe(setting) + " must not be empty");
-    }
-    return value;
-  }
-
-  private static long number(Map<Setting, String> values, Setting setting) {
-    String value = text(values, setting);
-    try {
-      return Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      throw new InvalidSettingException(
-          describe(setting) + " must be a whole number, got '" + value + "'");
-    }
-  }
-
-  private static int intNumber(Map<Setting, String> values, Setting setting) {
-    long parsed = number(values, setting);
-    if (parsed != (int) parsed) {
-      throw new InvalidSettingException(describe(setting) + " is out of range, got " + parsed);
-    }
-    return (int) parsed;
-  }
-
-  private static void within(Setting setting, long value, long min, long max) {
-    if (value < min || value > max) {
-      throw new InvalidSettingException(
-          describe(setting) + " must be between " + min + " and " + max + ", got " + value);
-    }
-  }
-
-  private static long millis(Setting setting, Duration duration) {
+  private static long millis(ServerSetting setting, Duration duration) {
     if (duration == null) {
-      throw new InvalidSettingException(describe(setting) + " must not be empty");
+      throw new InvalidSettingException(setting.describe() + " must not be empty");
     }
     try {
       return duration.toMillis();
@@ -395,39 +258,24 @@ public record ServerSettings(
     }
   }
 
-  private static boolean bool(Map<Setting, String> values, Setting setting) {
-    String value = text(values, setting).toLowerCase(Locale.ROOT);
-    return switch (value) {
-      case "true", "yes", "1", "on" -> true;
-      case "false", "no", "0", "off" -> false;
-      default ->
-          throw new InvalidSettingException(
-              describe(setting) + " must be true or false, got '" + value + "'");
-    };
-  }
-
   private static String adminToken(String token) {
     String value = emptyToNull(token);
     if (value != null && value.length() < MIN_ADMIN_TOKEN_LENGTH) {
       throw new InvalidSettingException(
-          describe(Setting.ADMIN_TOKEN)
+          ADMIN_TOKEN.describe()
               + " must be at least "
               + MIN_ADMIN_TOKEN_LENGTH
               + " characters (leave it unset to have one generated)");
     }
     if (value != null && !value.chars().allMatch(c -> c > 32 && c < 127)) {
       throw new InvalidSettingException(
-          describe(Setting.ADMIN_TOKEN) + " may only contain printable ASCII without spaces");
+          ADMIN_TOKEN.describe() + " may only contain printable ASCII without spaces");
     }
     return value;
   }
 
   private static String emptyToNull(String value) {
     return value == null || value.isBlank() ? null : value.trim();
-  }
-
-  private static String describe(Setting setting) {
-    return setting.variable + " (" + setting.flag + ")";
   }
 
   /**
@@ -485,8 +333,8 @@ public record ServerSettings(
     }
 
     /**
-     * The Redis the engine uses (see {@link Setting#REDIS_URL} for the forms); null (the default)
-     * runs an embedded Redis under the data folder.
+     * The Redis the engine uses (see {@link ServerSetting#REDIS_URL} for the forms); null (the
+     * default) runs an embedded Redis under the data folder.
      */
     public Builder redisUrl(String redisUrl) {
       this.redisUrl = redisUrl;

@@ -281,11 +281,12 @@ class DispatchCallbacksTest {
       try (Lineup engine = Lineup.connect(LineupOptions.builder(server.redis().uri()).build())) {
         engine.configure(
             callbacks,
-            QueueSettings.change()
-                .withMaxAttempts(3)
-                .withBackoff(
+            QueueSettings.builder()
+                .maxAttempts(3)
+                .backoff(
                     new Backoff(
-                        Backoff.Kind.FIXED, Duration.ofMillis(50), Duration.ofMillis(50), 0)));
+                        Backoff.Kind.FIXED, Duration.ofMillis(50), Duration.ofMillis(50), 0))
+                .build());
         String id = submit(api, ep, "{\"callback_url\": \"" + receiver.url() + "/done\"}");
         await().atMost(Duration.ofSeconds(15)).until(() -> engine.stats(callbacks).dead() == 1);
         assertThat(receiver.count()).isEqualTo(3);

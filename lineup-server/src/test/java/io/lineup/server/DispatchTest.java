@@ -477,7 +477,7 @@ class DispatchTest {
       // The endpoint's queue is reserved (the queue routes refuse it): set on the engine.
       engine.configure(
           QueueName.of(NS, "dispatch." + name),
-          QueueSettings.change().withTimeToRun(Duration.ofMillis(300)));
+          QueueSettings.builder().timeToRun(Duration.ofMillis(300)).build());
       JsonNode task = awaitEnd(api, ep, submit(api, ep, "{}"));
       assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
       assertThat(task.path("attempts")).hasSize(1);

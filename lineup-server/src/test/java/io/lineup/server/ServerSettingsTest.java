@@ -88,6 +88,33 @@ class ServerSettingsTest {
   }
 
   @Test
+  void aFlagGivenTwiceKeepsItsLastValueAndAnyTextIsAValue() {
+    ServerSettings settings =
+        ServerSettings.parse(
+            Map.of(),
+            List.of(
+                "--port=8800",
+                "--port",
+                "9900",
+                "--data-dir",
+                "@lineup-data",
+                "--admin-token",
+                "-starts-with-a-dash",
+                "--redis-url=redis://10.0.0.5:6379/0?timeout=5s"));
+    assertThat(settings.port()).isEqualTo(9900);
+    assertThat(settings.dataDir()).as("not a file of arguments").isEqualTo(Path.of("@lineup-data"));
+    assertThat(settings.adminToken()).isEqualTo("-starts-with-a-dash");
+    assertThat(settings.redisUrl()).isEqualTo("redis://10.0.0.5:6379/0?timeout=5s");
+    assertThatThrownBy(() -> ServerSettings.parse(Map.of(), List.of("--colour", "red")))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageStartingWith("unknown flag --colour; known flags: --host, --port, ");
+    assertThatThrownBy(() -> ServerSettings.parse(Map.of(), List.of("7700")))
+        .hasMessageStartingWith("unknown flag 7700; ");
+    assertThatThrownBy(() -> ServerSettings.parse(Map.of(), List.of("--port")))
+        .hasMessage("--port needs a value, e.g. --port=...");
+  }
+
+  @Test
   void theArchiveIsOffUnlessAJdbcUrlIsGivenAndItsPasswordIsNeverPrinted() {
     assertThat(ServerSettings.parse(Map.of(), List.of()).archiving()).isFalse();
 

@@ -93,10 +93,11 @@ final class Callbacks implements AutoCloseable {
                 .lineup()
                 .configure(
                     queue(n),
-                    QueueSettings.change()
-                        .withMaxAttempts(MAX_ATTEMPTS)
-                        .withBackoff(BACKOFF)
-                        .withTimeToRun(TIMEOUT.plusSeconds(5)));
+                    QueueSettings.builder()
+                        .maxAttempts(MAX_ATTEMPTS)
+                        .backoff(BACKOFF)
+                        .timeToRun(TIMEOUT.plusSeconds(5))
+                        .build());
             return service
                 .lineup()
                 .worker(

@@ -401,19 +401,19 @@ public final class DispatchService implements AutoCloseable {
     }
     lineup.configure(
         key.queue(),
-        QueueSettings.change()
-            .withPaused(paused)
-            .withRateLimit(spec.rate())
-            .withRatePeriod(Duration.ofMillis(spec.enginePeriodMs()))
-            .withRateBurst(spec.effectiveBurst())
-            .withConcurrencyLimit(concurrency)
-            .withMaxAttempts(spec.maxAttempts())
-            .withTimeToRun(Duration.ofMillis(spec.attemptTimeoutMs() + LEASE_MARGIN_MS))
-            .withRetention(Duration.ofMillis(spec.retentionMs()))
+        QueueSettings.builder()
+            .paused(paused)
+            .rateLimit(spec.rate())
+            .ratePeriod(Duration.ofMillis(spec.enginePeriodMs()))
+            .rateBurst(spec.effectiveBurst())
+            .concurrencyLimit(concurrency)
+            .maxAttempts(spec.maxAttempts())
+            .timeToRun(Duration.ofMillis(spec.attemptTimeoutMs() + LEASE_MARGIN_MS))
+            .retention(Duration.ofMillis(spec.retentionMs()))
             // The engine's ETA uses it until it has measured completions; 0 clears it.
-            .withExpectedServiceTime(
-                Duration.ofMillis(
-                    spec.expectedServiceMs() == null ? 0 : spec.expectedServiceMs())));
+            .expectedServiceTime(
+                Duration.ofMillis(spec.expectedServiceMs() == null ? 0 : spec.expectedServiceMs()))
+            .build());
     applied.put(key.recordId(), signature);
     submitEtas.forget(key.queue());
   }

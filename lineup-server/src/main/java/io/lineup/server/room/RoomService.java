@@ -158,16 +158,17 @@ public final class RoomService implements AutoCloseable {
     boolean passthrough = spec.method() == RoomSpec.Method.PASSTHROUGH;
     lineup.configure(
         key.queue(),
-        QueueSettings.change()
-            .withConcurrencyLimit(passthrough ? 0 : spec.maxActive())
-            .withRateLimit(passthrough ? 0 : spec.admitPerMinute())
-            .withRatePeriod(Duration.ofMinutes(1))
-            .withTimeToRun(Duration.ofMillis(spec.passTtlMs()))
-            .withMaxAttempts(1)
+        QueueSettings.builder()
+            .concurrencyLimit(passthrough ? 0 : spec.maxActive())
+            .rateLimit(passthrough ? 0 : spec.admitPerMinute())
+            .ratePeriod(Duration.ofMinutes(1))
+            .timeToRun(Duration.ofMillis(spec.passTtlMs()))
+            .maxAttempts(1)
             // Until admissions have been measured, a slot frees at the latest when its pass ends.
-            .withExpectedServiceTime(Duration.ofMillis(spec.passTtlMs()))
-            .withRetention(Duration.ofMillis(MARKER_KEEP_MS))
-            .withPaused(spec.suspended()));
+            .expectedServiceTime(Duration.ofMillis(spec.passTtlMs()))
+            .retention(Duration.ofMillis(MARKER_KEEP_MS))
+            .paused(spec.suspended())
+            .build());
     settings.save(key, spec, record);
     signingKeys.keySet(key, true);
     etas.forget(key);
