@@ -7,13 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.internal.store.RedisGateway;
+import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.internal.store.ScriptReplies.LeaseReply;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -32,8 +34,7 @@ abstract class DueWatchTest extends EngineSuite {
   static final Duration SLACK = Duration.ofMillis(200);
 
   @Test
-  void ofTwoIdleWorkersOnlyTheWatcherLeasesAtEachDueTimeAndTheOtherAboutOnceInTheSlack()
-      throws Exception {
+  void twoIdleWorkersSharingADueWatchLeaseEveryDelayedJobOnce() throws Exception {
     QueueName queue = aFreshQueue();
     int jobs = 30;
     try (Lineup one = anEngineWithoutSweeps();
@@ -59,7 +60,6 @@ abstract class DueWatchTest extends EngineSuite {
       assertThat(lateness.count()).as("distinct jobs handled").isEqualTo(jobs);
       Map<String, Long> leases = calls.byClient("\"lineup_lease_");
       assertThat(leases).as("lease calls by engine connection").hasSize(2);
-      long follower = Collections.min(leases.values());
       long latest = lateness.latest();
       // Wakes the scripts pushed: a watcher whose lease filled its slots hands the watch on, and
       // jobs left in the line wake another consumer; each may cost the follower a lease with a
@@ -70,21 +70,80 @@ abstract class DueWatchTest extends EngineSuite {
       System.out.printf(
           "due watch: lease calls %s; jobs leased at most %d ms after their due time; %d wakes%n",
           leases, latest, wakes);
-      if (latest >= SLACK.toMillis()) {
-        // The watcher leased a job SLACK or more after its due time (Redis clock): a busy machine
-        // woke it that late, and the other worker, whose wait ends when the watch is SLACK
-        // overdue, took over as designed (issue 49: 44 and 11 calls, 28 and 26 in runs beside two
-        // busy loops). Who leased how often then says how busy the machine was; that every job
-        // was leased once is what holds.
-        return;
-      }
-      // Without the watch both lease at every due time. The follower leases at its start, at its
-      // close, when the watch it follows is SLACK overdue (about every 200 ms of the 580), and
-      // when a script woke it.
-      assertThat(follower)
-          .as("the other worker's lease calls, %s, with %d wakes", leases, wakes)
-          .isLessThanOrEqualTo(jobs / 3 + 2 * wakes);
+      // How often the follower leased is printed, not asserted: it wakes when the watch is SLACK
+      // overdue and when a script wakes it, and on a busy machine both come as often as the
+      // scheduler makes them (issue 49: 37 calls with 3 wakes and every job leased within 200 ms,
+      // beside a parallel build). The follower's wait itself, the decision that makes it rare, is
+      // asserted on a fixed clock by the test after this one.
     }
+  }
+
+  @Test
+  void aFollowerWaitsUntilTheWatchIsTheSlackOverdueAndTheWatcherUntilTheJobIsDue() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(options -> options.maintenance(false).timeSource(clock));
+        RedisStore store = aStoreOn(clock)) {
+      lineup.publish(queue, aDelayedJob("due in a second", Duration.ofSeconds(1)));
+      LeaseReply watcher = store.sendLease(queue, 4, List.of(), "watcher").await();
+      LeaseReply follower = store.sendLease(queue, 4, List.of(), "follower").await();
+      assertThat(watcher.jobs()).isEmpty();
+      assertThat(follower.jobs()).isEmpty();
+      assertThat(watcher.waitMicros())
+          .as("the watcher waits until the job is due")
+          .isEqualTo(1_000_000);
+      assertThat(follower.waitMicros())
+          .as("the follower waits until the watch is SLACK overdue")
+          .isEqualTo(1_000_000 + SLACK.toMillis() * 1000);
+      assertThat(watchOf(queue)).isEqualTo("watcher");
+
+      // The watcher renews its watch; the follower, leasing again, still follows it.
+      clock.advance(Duration.ofMillis(400));
+      assertThat(store.sendLease(queue, 4, List.of(), "watcher").await().waitMicros())
+          .isEqualTo(600_000);
+      assertThat(store.sendLease(queue, 4, List.of(), "follower").await().waitMicros())
+          .isEqualTo(600_000 + SLACK.toMillis() * 1000);
+    }
+  }
+
+  @Test
+  void aWatcherWhoseLeaseFillsItsSlotsGivesTheWatchUp() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(options -> options.maintenance(false).timeSource(clock));
+        RedisStore store = aStoreOn(clock)) {
+      lineup.publish(queue, aDelayedJob("first", Duration.ofMillis(600)));
+      lineup.publish(queue, aDelayedJob("second", Duration.ofMillis(650)));
+      store.sendLease(queue, 1, List.of(), "watcher").await();
+      assertThat(watchOf(queue)).isEqualTo("watcher");
+      clock.advance(Duration.ofMillis(600));
+      LeaseReply full = store.sendLease(queue, 1, List.of(), "watcher").await();
+      assertThat(full.jobs()).extracting(LeasedJob::payloadText).containsExactly("first");
+      assertThat(watchOf(queue)).as("given up by the lease that filled its one slot").isNull();
+      // The next consumer to lease takes the watch for the second at once.
+      LeaseReply next = store.sendLease(queue, 1, List.of(), "other").await();
+      assertThat(next.waitMicros()).isEqualTo(50_000);
+      assertThat(watchOf(queue)).isEqualTo("other");
+    }
+  }
+
+  /** A store of the engine's internals on the suite's Redis, reading {@code clock}. */
+  private RedisStore aStoreOn(ManualClock clock) {
+    LineupOptions options = LineupOptions.builder(redis().uri()).timeSource(clock).build();
+    return new RedisStore(
+        new RedisGateway(
+            options.redisUri(),
+            options.commandTimeout(),
+            options.maxWaitingConnections(),
+            options.latencyListener()),
+        clock);
+  }
+
+  /** The queue's due watcher, null when none. */
+  private String watchOf(QueueName queue) {
+    byte[] watcher =
+        raw().hget(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], bytes("due_watcher"));
+    return watcher == null ? null : new String(watcher, UTF_8);
   }
 
   @Test
@@ -106,48 +165,6 @@ abstract class DueWatchTest extends EngineSuite {
       assertThat(lateness.of("watched by the dead"))
           .as("ms late on the Redis clock: waited for the watcher until its watch was overdue")
           .isGreaterThanOrEqualTo(SLACK.toMillis() - 20);
-    }
-  }
-
-  @Test
-  void aWatcherWhoseLeaseFillsItsSlotsGivesTheWatchUpForTheNextJob() throws Exception {
-    QueueName queue = aFreshQueue();
-    CountDownLatch finish = new CountDownLatch(1);
-    Lateness lateness = new Lateness();
-    JobHandler holdTheFirst =
-        job -> {
-          lateness.handle(job);
-          if (job.payloadText().equals("first")) {
-            finish.await();
-          }
-          return null;
-        };
-    try (Lineup lineup = anEngineWithoutSweeps();
-        MonitoredCalls calls = MonitoredCalls.on(nodeOf(queue))) {
-      lineup.publish(queue, aDelayedJob("first", Duration.ofMillis(600)));
-      lineup.publish(queue, aDelayedJob("second", Duration.ofMillis(650)));
-      WorkerOptions one = WorkerOptions.defaults().withConcurrency(1);
-      try (Worker a = lineup.worker(queue, holdTheFirst, one).start();
-          Worker b = lineup.worker(queue, holdTheFirst, one).start()) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> lateness.of("second") != null);
-        // Read before the workers close, which gives the watch up too. Left to the watch's end,
-        // the other worker would take the watch over SLACK after the first was due (an HSET),
-        // and the watch would never have been given up.
-        // MONITOR's lines come on their own connection, maybe after the lease's reply.
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .untilAsserted(() ->
-                assertThat(calls.scriptCommands("\"hdel\"", "\"due_watcher\""))
-                    .as("watches given up by a lease that filled its slots")
-                    .isPositive());
-        finish.countDown();
-      }
-      // How late the second was leased is printed, not asserted: SLACK - 50 ms after its due
-      // time without the hand-on, a few ms with it at rest, and on a busy machine as late as the
-      // scheduler makes it (issue 49: 250 and 368 ms beside two busy loops).
-      System.out.printf(
-          "due watch hand-on: the second job leased %d ms after its due time%n",
-          lateness.of("second"));
     }
   }
 
