@@ -217,7 +217,8 @@ abstract class LimitsTest extends EngineSuite {
       System.out.println("Gaps between leases at 20/s with a burst of 1 (ms): " + gaps);
       // One lease per 50 ms; never two closer than the interval.
       assertThat(gaps).allSatisfy(gap -> assertThat(gap).isGreaterThanOrEqualTo(49L));
-      assertThat(leasedAt.get(11) - leasedAt.get(0)).isLessThan(11 * 50 + 400L);
+      // How soon the twelve went is the machine's pace, not the limiter's decision (issue 49):
+      // reaching the limit is lineup-bench's figure.
     }
   }
 
@@ -306,7 +307,8 @@ abstract class LimitsTest extends EngineSuite {
   void aPausedQueueAcceptsJobsButLeasesNothingUntilResumedAndThenWakesItsWaitingConsumer()
       throws Exception {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup = anEngine()) {
+    try (Lineup lineup = anEngine();
+        MonitoredCalls calls = MonitoredCalls.on(nodeOf(queue))) {
       lineup.pause(queue);
       PublishResult published = lineup.publish(queue, aJob("held"));
       assertThat(published.state()).isEqualTo(JobState.READY);
@@ -319,12 +321,18 @@ abstract class LimitsTest extends EngineSuite {
           Executors.newVirtualThreadPerTaskExecutor()
               .submit(() -> lineup.lease(queue, 1, Duration.ofSeconds(10)));
       await().atMost(Duration.ofSeconds(5)).until(() -> infoSum("clients", "blocked_clients") == 1);
-      long resumedAt = System.nanoTime();
+      long wakesBefore = calls.scriptCommands("\"rpush\"", ":wake\"");
       lineup.resume(queue);
       Leases resumed = waiting.get();
-      long tookMs = Duration.ofNanos(System.nanoTime() - resumedAt).toMillis();
       assertThat(resumed.jobs()).extracting(LeasedJob::id).containsExactly(published.id());
-      assertThat(tookMs).as("woken by the resume, not by a timeout").isLessThan(1000);
+      // Woken by the resume, not found by a timeout: the resume pushed a wake-up for the waiting
+      // consumer (seen on Redis's MONITOR, whose lines may come after the lease's reply).
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(() ->
+              assertThat(calls.scriptCommands("\"rpush\"", ":wake\""))
+                  .as("wake-ups pushed by the resume")
+                  .isGreaterThan(wakesBefore));
     }
   }
 }

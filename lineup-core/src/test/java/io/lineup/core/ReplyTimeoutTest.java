@@ -4,6 +4,7 @@ import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.lineup.testing.BusyRedis;
 import io.lineup.testing.RedisServerExtension;
@@ -24,25 +25,45 @@ class ReplyTimeoutTest {
   void callsFromVirtualAndPlatformThreadsFailAfterTheCommandTimeoutWhileRedisIsBusy()
       throws Exception {
     QueueName queue = aFreshQueue();
-    try (Lineup lineup =
-            Fixtures.anEngine(redis, b -> b.maintenance(false).commandTimeout(TIMEOUT));
+    try (Lineup lineup = anEngineWithTheShortTimeout();
         ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor()) {
-      lineup.publish(queue, aJob("registers the queue"));
+      // On a busy machine even an idle Redis's answer can take longer than the short timeout:
+      // tried until one comes in time, since only the busy Redis below is the test (issue 49).
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptions()
+          .until(() -> lineup.publish(queue, aJob("registers the queue")).created());
       Thread spin = BusyRedis.keepBusy(redis.process(), Duration.ofSeconds(3));
 
-      long start = System.nanoTime();
       Future<Long> fromVirtual = virtual.submit(() -> timeToFail(() -> lineup.stats(queue)));
       long fromPlatform = timeToFail(() -> lineup.publish(queue, aJob("not answered")));
       long fromVirtualMillis = fromVirtual.get();
-      long allMillis = (System.nanoTime() - start) / 1_000_000;
+      // Both failed as unavailable while Redis was still busy (it answers only after 3 s, and a
+      // call that waited for it would have succeeded), after at least the command timeout. How
+      // soon after it a busy machine ran them is not the engine's decision (issue 49).
+      assertThat(spin.isAlive()).as("Redis still busy when both calls had failed").isTrue();
       spin.join();
 
-      assertThat(fromPlatform).isBetween(TIMEOUT.toMillis(), TIMEOUT.toMillis() + 1000);
-      assertThat(fromVirtualMillis).isBetween(TIMEOUT.toMillis(), TIMEOUT.toMillis() + 1000);
-      assertThat(allMillis).isLessThan(3000);
+      assertThat(fromPlatform).isGreaterThanOrEqualTo(TIMEOUT.toMillis());
+      assertThat(fromVirtualMillis).isGreaterThanOrEqualTo(TIMEOUT.toMillis());
       // Once Redis answers again, so does the engine.
-      assertThat(lineup.publish(queue, aJob("answered")).created()).isTrue();
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptionsInstanceOf(RedisUnavailableException.class)
+          .until(() -> lineup.publish(queue, aJob("answered")).created());
     }
+  }
+
+  /**
+   * An engine whose calls time out after {@link #TIMEOUT}, connected once Redis answers in time.
+   */
+  private static Lineup anEngineWithTheShortTimeout() {
+    return await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptionsInstanceOf(RedisUnavailableException.class)
+        .until(
+            () -> Fixtures.anEngine(redis, b -> b.maintenance(false).commandTimeout(TIMEOUT)),
+            engine -> engine != null);
   }
 
   /** Runs a call that must fail as unavailable; returns how long it took, in milliseconds. */
