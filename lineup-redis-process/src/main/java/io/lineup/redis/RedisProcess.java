@@ -48,7 +48,23 @@ public final class RedisProcess implements AutoCloseable {
   private final Map<String, String> settings;
   private final boolean sentinel;
   private int port;
+
+  /** Whether this process picks its own port (none was given): then a port taken is tried again. */
+  private final boolean picksItsPort;
+
+  /** Picks a free port; a test may give one that picks a taken port first. */
+  private final java.util.function.IntSupplier portPicker;
+
   private Process process;
+
+  /**
+   * How many ports a process that picks its own tries when another process took the one it picked
+   * between the pick and the bind (machines that run several test JVMs at once).
+   */
+  static final int PORT_ATTEMPTS = 5;
+
+  /** A cluster node's bus port is its port plus this (Redis's default, used by CLUSTER MEET). */
+  private static final int CLUSTER_BUS_OFFSET = 10_000;
 
   private RedisProcess(Builder builder) {
     this.binary = builder.binary != null ? builder.binary : RedisBinary.locate();
@@ -72,6 +88,11 @@ public final class RedisProcess implements AutoCloseable {
       settings.remove(LISTPACK_VALUE_SETTING);
     }
     this.port = builder.port;
+    this.picksItsPort = builder.port == 0;
+    this.portPicker =
+        builder.portPicker != null
+            ? builder.portPicker
+            : () -> freePort("yes".equals(settings.get("cluster-enabled")));
   }
 
   /**
@@ -85,6 +106,11 @@ public final class RedisProcess implements AutoCloseable {
   /**
    * Starts the process and waits until it answers PING.
    *
+   * <p>A process built without a port picks a free one on its first start (with a free bus port too
+   * for a cluster node) and, when another process took it between the pick and the bind, picks
+   * another, up to {@link #PORT_ATTEMPTS} times: a race for a port, not a slow start, which is
+   * never retried.
+   *
    * @throws IllegalStateException when it exits or does not answer within {@link
    *     #DEFAULT_START_TIMEOUT}; the message carries the tail of its log
    */
@@ -92,9 +118,38 @@ public final class RedisProcess implements AutoCloseable {
     if (isRunning()) {
       return this;
     }
-    if (port == 0) {
-      port = freePort();
+    boolean firstStart = port == 0;
+    for (int attempt = 1; ; attempt++) {
+      if (port == 0) {
+        port = portPicker.getAsInt();
+      }
+      try {
+        launch();
+        return this;
+      } catch (PortTakenException taken) {
+        if (!(picksItsPort && firstStart) || attempt >= PORT_ATTEMPTS) {
+          throw new IllegalStateException(taken.getMessage());
+        }
+        // A fresh node on a fresh port: nothing of the attempt that lost its port is kept.
+        port = 0;
+        deleteQuietly(dataDir.resolve("redis.log"));
+        deleteQuietly(dataDir.resolve("redis.stdout"));
+        String nodes = settings.get("cluster-config-file");
+        if (nodes != null) {
+          deleteQuietly(dataDir.resolve(nodes));
+        }
+      }
     }
+  }
+
+  /** The process exited because its port (or bus port) was taken by another. */
+  private static final class PortTakenException extends RuntimeException {
+    PortTakenException(String message) {
+      super(message);
+    }
+  }
+
+  private void launch() {
     List<String> command = new ArrayList<>();
     command.add(binary.toString());
     if (sentinel) {
@@ -125,7 +180,6 @@ public final class RedisProcess implements AutoCloseable {
       throw new IllegalStateException("Could not run " + binary, e);
     }
     awaitPong(DEFAULT_START_TIMEOUT);
-    return this;
   }
 
   /** Stops the server gracefully (SHUTDOWN, which flushes the append-only file when enabled). */
@@ -280,13 +334,18 @@ public final class RedisProcess implements AutoCloseable {
     long deadline = started + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(
+        String log = logTail();
+        String message =
             "redis-server exited with code "
                 + process.exitValue()
                 + " "
                 + Duration.ofNanos(System.nanoTime() - started).toMillis()
                 + " ms after it was started: "
-                + logTail());
+                + log;
+        if (log.contains("Address in use") || log.contains("Address already in use")) {
+          throw new PortTakenException(message);
+        }
+        throw new IllegalStateException(message);
       }
       try {
         if ("+PONG".equals(command("PING"))) {
@@ -332,11 +391,46 @@ public final class RedisProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * A port free now on 127.0.0.1; for a cluster node, one whose bus port (port + 10,000) is a valid
+   * port and free now too.
+   */
+  private static int freePort(boolean clusterNode) {
+    for (int tries = 0; tries < 1000; tries++) {
+      int candidate = freePort();
+      if (!clusterNode) {
+        return candidate;
+      }
+      int bus = candidate + CLUSTER_BUS_OFFSET;
+      if (bus <= 65_535 && isFree(bus)) {
+        return candidate;
+      }
+    }
+    throw new IllegalStateException("No free port with a free cluster bus port");
+  }
+
   private static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException("No free port", e);
+    }
+  }
+
+  private static void deleteQuietly(Path path) {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException ignored) {
+      // The next attempt's log starts after it anyway.
+    }
+  }
+
+  private static boolean isFree(int port) {
+    try (ServerSocket socket =
+        new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException taken) {
+      return false;
     }
   }
 
@@ -358,6 +452,7 @@ public final class RedisProcess implements AutoCloseable {
     private int port;
     private final Map<String, String> settings = new LinkedHashMap<>();
     private boolean sentinel;
+    private java.util.function.IntSupplier portPicker;
 
     private Builder() {
       settings.put("save", "");
@@ -380,6 +475,12 @@ public final class RedisProcess implements AutoCloseable {
     /** The port; 0 (default) picks a free one. */
     public Builder port(int port) {
       this.port = port;
+      return this;
+    }
+
+    /** For tests of the port race: how a process without a port picks one. */
+    Builder portPicker(java.util.function.IntSupplier picker) {
+      this.portPicker = picker;
       return this;
     }
 

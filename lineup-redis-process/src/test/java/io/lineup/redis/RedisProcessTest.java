@@ -3,7 +3,10 @@ package io.lineup.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,5 +43,37 @@ class RedisProcessTest {
       assertThat(redis.isRunning()).isTrue();
     }
     assertThat(dataDir.resolve("redis.log")).exists();
+  }
+
+  @Test
+  void aProcessThatPicksItsPortPicksAnotherWhenAnotherProcessTookTheFirst() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      AtomicInteger picks = new AtomicInteger();
+      int free;
+      try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        free = probe.getLocalPort();
+      }
+      int freePort = free;
+      try (RedisProcess redis =
+          RedisProcess.builder()
+              .portPicker(() -> picks.getAndIncrement() == 0 ? taken.getLocalPort() : freePort)
+              .build()
+              .start()) {
+        assertThat(picks).hasValue(2);
+        assertThat(redis.port()).isEqualTo(freePort);
+        assertThat(redis.command("PING")).isEqualTo("+PONG");
+      }
+    }
+  }
+
+  @Test
+  void aProcessGivenATakenPortFailsAtOnceAndSaysWhy() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        RedisProcess redis = RedisProcess.builder().port(taken.getLocalPort()).build()) {
+      assertThatThrownBy(redis::start)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("redis-server exited")
+          .hasMessageContaining("in use");
+    }
   }
 }
