@@ -18,7 +18,7 @@ class PackageCyclesTest {
         .should()
         .beFreeOfCycles()
         .ignoreDependency(
-            KnownCoreCycle.theEnginesInternals(), KnownCoreCycle.theApiTypesTheInternalsStillUse())
+            KnownCoreCycle.theStorageLayer(), KnownCoreCycle.theApiTypesTheStoreStillUses())
         .check(LineupClasses.all());
   }
 }
