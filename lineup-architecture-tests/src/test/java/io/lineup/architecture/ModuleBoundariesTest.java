@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Which module may use which, on the classes rather than on the Maven dependencies: a module sees
  * its dependencies' dependencies at compile time too, so Maven alone would let the command line use
- * the engine through the server, or an example use the server through the client's tests. Every
- * package must belong to a module here; a new module gets its line and its allowed users.
+ * the engine through the server it runs. Every package must belong to a module here; a new module
+ * gets its layer and its allowed users. The examples, for one, use Lineup only through the client
+ * and lineup-pass, as a user's program does.
  */
 class ModuleBoundariesTest {
   @Test
@@ -98,23 +99,6 @@ class ModuleBoundariesTest {
             resideInAPackage("io.lineup.server..").and(not(name("io.lineup.server.Main"))))
         .because(
             "lineup server starts the server's Main; every other command goes through the client")
-        .check(LineupClasses.all());
-  }
-
-  @Test
-  void theExamplesUseLineupOnlyThroughTheClientAndThePassCheck() {
-    noClasses()
-        .that()
-        .resideInAPackage("io.lineup.examples..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(
-            "io.lineup.core..",
-            "io.lineup.server..",
-            "io.lineup.archive..",
-            "io.lineup.redis..",
-            "io.lineup.testing..")
-        .because("they show what a user writes against a running server")
         .check(LineupClasses.all());
   }
 }
