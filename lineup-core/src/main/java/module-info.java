@@ -6,8 +6,8 @@
  * owner of Redis I/O, and {@code internal.maintenance}, the background sweeps) are not exported: on
  * the module path nothing outside the engine can reach them. lineup-bench's micro-benchmarks, which
  * run on the class path, use the store's argument builders and reply decoders so that they measure
- * the engine's own code; an architecture test (lineup-server's {@code ArchitectureTest}) keeps
- * every other module off the internals, on the class path too.
+ * the engine's own code; the architecture tests (module lineup-architecture-tests) keep every other
+ * module off the internals, on the class path too.
  */
 module io.lineup.core {
   requires lettuce.core;

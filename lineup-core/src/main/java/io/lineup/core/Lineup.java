@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * The Lineup engine: publish, lease, settle and inspect jobs of Redis-backed queues.
@@ -39,14 +40,20 @@ public final class Lineup implements AutoCloseable {
   private final ArchiveOutbox archiveOutbox;
   private final RecordWrites recordWrites;
 
+  /** The engine's latency listener as the store takes it: a plain callback, or none. */
+  private static BiConsumer<String, Duration> latencyListener(LineupOptions options) {
+    CommandLatencyListener listener = options.latencyListener();
+    return listener == null ? null : listener::record;
+  }
+
   private Lineup(LineupOptions options) {
     RedisGateway gateway =
         new RedisGateway(
             options.redisUri(),
             options.commandTimeout(),
             options.maxWaitingConnections(),
-            options.latencyListener());
-    RedisStore store = new RedisStore(gateway, options.timeSource());
+            latencyListener(options));
+    RedisStore store = new RedisStore(gateway, options.timeSource()::scriptArgument);
     this.engine = new Engine(store, options);
     this.publisher = new Publisher(engine);
     this.leaser = new Leaser(engine);

@@ -36,8 +36,8 @@ class DurabilityDefaultsTest {
                 options.redisUri(),
                 options.commandTimeout(),
                 options.maxWaitingConnections(),
-                options.latencyListener()),
-            options.timeSource());
+                options.latencyListener() == null ? null : options.latencyListener()::record),
+            options.timeSource()::scriptArgument);
   }
 
   @AfterAll

@@ -127,7 +127,7 @@ final class HttpApi implements AutoCloseable {
       app.start();
     } catch (JavalinBindException e) {
       // LineupServer checked the port before starting Redis; another process took it since.
-      throw LineupServer.portTaken(settings.host(), settings.port(), e);
+      throw StartupException.portTaken(settings.host(), settings.port(), e);
     }
   }
 

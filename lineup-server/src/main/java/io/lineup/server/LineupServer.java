@@ -23,7 +23,6 @@ import io.lineup.server.redis.EmbeddedRedis;
 import io.lineup.server.redis.RedisStartupCheck;
 import io.lineup.server.room.RoomService;
 import java.io.IOException;
-import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Clock;
@@ -276,31 +275,8 @@ public final class LineupServer implements AutoCloseable {
       probe.setReuseAddress(true);
       probe.bind(new InetSocketAddress(host, port));
     } catch (IOException e) {
-      throw portTaken(host, port, e);
+      throw StartupException.portTaken(host, port, e);
     }
-  }
-
-  /**
-   * The one-line failure for an address that cannot be bound, with the operating system's reason
-   * (e.g. "Address already in use") when the failure carries one.
-   */
-  static StartupException portTaken(String host, int port, Throwable cause) {
-    String reason = cause.getMessage();
-    for (Throwable t = cause; t != null; t = t.getCause()) {
-      if (t instanceof BindException bind && bind.getMessage() != null) {
-        reason = bind.getMessage();
-        break;
-      }
-    }
-    return new StartupException(
-        "Cannot listen on "
-            + host
-            + " port "
-            + port
-            + " ("
-            + reason
-            + "); stop what uses it, or choose another port with LINEUP_PORT or --port",
-        cause);
   }
 
   private static boolean isWildcard(String host) {

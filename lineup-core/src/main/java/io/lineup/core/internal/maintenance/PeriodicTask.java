@@ -1,6 +1,6 @@
 package io.lineup.core.internal.maintenance;
 
-import io.lineup.core.RedisUnavailableException;
+import io.lineup.core.internal.store.RedisStore;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,10 +37,12 @@ public abstract class PeriodicTask implements AutoCloseable {
     while (running) {
       try {
         runOnce();
-      } catch (RedisUnavailableException e) {
-        LOG.debug("{}: Redis unavailable, will retry: {}", name, e.getMessage());
       } catch (RuntimeException e) {
-        LOG.warn("{}: round failed", name, e);
+        if (RedisStore.isUnreachable(e)) {
+          LOG.debug("{}: Redis unavailable, will retry: {}", name, e.getMessage());
+        } else {
+          LOG.warn("{}: round failed", name, e);
+        }
       }
       try {
         Thread.sleep(interval);

@@ -1,6 +1,5 @@
 package io.lineup.core.internal.maintenance;
 
-import io.lineup.core.QueueName;
 import io.lineup.core.internal.store.RedisStore;
 import java.time.Duration;
 
@@ -31,12 +30,6 @@ public final class QueueSweep extends PeriodicTask {
 
   @Override
   protected void runOnce() {
-    for (QueueName queue : store.queues()) {
-      for (int call = 0; call < MAX_CALLS_PER_ROUND; call++) {
-        if (store.sweep(sweep, queue, BATCH) < BATCH) {
-          break;
-        }
-      }
-    }
+    store.sweepEveryQueue(sweep, BATCH, MAX_CALLS_PER_ROUND);
   }
 }

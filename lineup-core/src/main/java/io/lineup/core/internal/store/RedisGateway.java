@@ -21,7 +21,6 @@ import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
-import io.lineup.core.CommandLatencyListener;
 import io.lineup.core.LineupException;
 import io.lineup.core.QueueName;
 import io.lineup.core.RedisOutOfMemoryException;
@@ -39,6 +38,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -74,6 +74,7 @@ public final class RedisGateway implements AutoCloseable {
   /**
    * Connects to one server, a Sentinel group, or (a comma list of nodes) a Redis Cluster.
    *
+   * @param latencyListener told each command's name and latency, or null for none
    * @throws RedisUnavailableException when Redis cannot be reached
    * @throws io.lineup.core.InvalidArgumentException when the address is not a Redis URI
    */
@@ -81,7 +82,7 @@ public final class RedisGateway implements AutoCloseable {
       String uri,
       Duration commandTimeout,
       int maxWaitingConnections,
-      CommandLatencyListener latencyListener) {
+      BiConsumer<String, Duration> latencyListener) {
     this.commandTimeout = commandTimeout;
     this.deadlines = new ReplyDeadlines(commandTimeout);
     RedisEndpoints endpoints = RedisEndpoints.parse(uri);
@@ -178,13 +179,13 @@ public final class RedisGateway implements AutoCloseable {
     return nodeClient != null;
   }
 
-  private static CommandLatencyRecorder latencyRecorder(CommandLatencyListener listener) {
+  private static CommandLatencyRecorder latencyRecorder(BiConsumer<String, Duration> listener) {
     if (listener == null) {
       // Also spares every command the default latency collector's bookkeeping.
       return CommandLatencyRecorder.disabled();
     }
     return (local, remote, command, firstResponseNanos, completionNanos) ->
-        listener.record(command.toString(), Duration.ofNanos(completionNanos));
+        listener.accept(command.toString(), Duration.ofNanos(completionNanos));
   }
 
   /**

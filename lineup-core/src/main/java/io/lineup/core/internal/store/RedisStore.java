@@ -18,7 +18,7 @@ import io.lineup.core.PublishResult;
 import io.lineup.core.QueueEvent;
 import io.lineup.core.QueueName;
 import io.lineup.core.RedisServerInfo;
-import io.lineup.core.TimeSource;
+import io.lineup.core.RedisUnavailableException;
 import io.lineup.core.internal.store.ScriptReplies.BatchReply;
 import io.lineup.core.internal.store.ScriptReplies.CancelReply;
 import io.lineup.core.internal.store.ScriptReplies.ExtendReply;
@@ -38,6 +38,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * The engine's one owner of Redis I/O: a typed method per script and per plain command. Each builds
@@ -53,15 +54,16 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class RedisStore implements AutoCloseable {
   private final RedisGateway gateway;
-  private final TimeSource time;
+  private final Supplier<String> scriptTime;
 
   /**
    * @param gateway the connections
-   * @param time the clock the scripts compare due times against
+   * @param scriptTime the clock the scripts compare due times against, as the argument every script
+   *     takes: empty for the Redis server's clock, or a time in milliseconds a test set
    */
-  public RedisStore(RedisGateway gateway, TimeSource time) {
+  public RedisStore(RedisGateway gateway, Supplier<String> scriptTime) {
     this.gateway = gateway;
-    this.time = time;
+    this.scriptTime = scriptTime;
   }
 
   /** An ack a caller asks for: the job, its lease token, and its result (null = none). */
@@ -88,7 +90,7 @@ public final class RedisStore implements AutoCloseable {
   }
 
   private String now() {
-    return time.scriptArgument();
+    return scriptTime.get();
   }
 
   private Object run(LuaScript script, QueueName queue, Args args) {
@@ -374,6 +376,36 @@ public final class RedisStore implements AutoCloseable {
               Instant.ofEpochMilli(Long.parseLong(fields.get("at")))));
     }
     return events;
+  }
+
+  /**
+   * Runs a sweep on every registered queue, again on a queue while a call hit its limit, at most
+   * {@code maxCallsPerQueue} calls per queue so that one busy queue cannot starve the others. Each
+   * call is atomic, so every instance may sweep at once.
+   *
+   * @param sweep what to do to each queue
+   * @param limit most jobs one call handles
+   * @param maxCallsPerQueue most calls on one queue
+   */
+  public void sweepEveryQueue(Sweep sweep, int limit, int maxCallsPerQueue) {
+    for (QueueName queue : queues()) {
+      for (int call = 0; call < maxCallsPerQueue; call++) {
+        if (sweep(sweep, queue, limit) < limit) {
+          break;
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether a failure only means that Redis could not be reached (it passes: the caller tries again
+   * later), rather than that Redis refused a command.
+   *
+   * @param failure what a store call threw
+   * @return true when Redis was unreachable
+   */
+  public static boolean isUnreachable(RuntimeException failure) {
+    return failure instanceof RedisUnavailableException;
   }
 
   /** Runs one round of a sweep on a queue; returns how many jobs it handled. */

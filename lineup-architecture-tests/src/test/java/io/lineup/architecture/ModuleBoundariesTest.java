@@ -1,0 +1,104 @@
+package io.lineup.architecture;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which module may use which, on the classes rather than on the Maven dependencies: a module sees
+ * its dependencies' dependencies at compile time too, so Maven alone would let the command line use
+ * the engine through the server it runs. Every package must belong to a module here; a new module
+ * gets its layer and its allowed users. The examples, for one, use Lineup only through the client
+ * and lineup-pass, as a user's program does.
+ */
+class ModuleBoundariesTest {
+  @Test
+  void eachModuleIsUsedOnlyByTheModulesAboveIt() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .ensureAllClassesAreContainedInArchitecture()
+        .layer("redis-process")
+        .definedBy("io.lineup.redis..")
+        .layer("testing")
+        .definedBy("io.lineup.testing..")
+        .layer("pass")
+        .definedBy("io.lineup.pass..")
+        .layer("core")
+        .definedBy("io.lineup.core..")
+        .layer("archive")
+        .definedBy("io.lineup.archive..")
+        .layer("server")
+        .definedBy("io.lineup.server..")
+        .layer("client")
+        .definedBy("io.lineup.client..")
+        .layer("cli")
+        .definedBy("io.lineup.cli..")
+        .layer("bench")
+        .definedBy("io.lineup.bench..")
+        .layer("examples")
+        .definedBy("io.lineup.examples..")
+        .whereLayer("redis-process")
+        .mayOnlyBeAccessedByLayers("testing", "server", "bench")
+        .whereLayer("testing")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("pass")
+        .mayOnlyBeAccessedByLayers("server", "bench", "examples")
+        .whereLayer("core")
+        .mayOnlyBeAccessedByLayers("archive", "server", "bench")
+        .whereLayer("archive")
+        .mayOnlyBeAccessedByLayers("server", "bench")
+        .whereLayer("server")
+        .mayOnlyBeAccessedByLayers("cli", "bench")
+        .whereLayer("client")
+        .mayOnlyBeAccessedByLayers("cli", "examples")
+        .whereLayer("cli")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("bench")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("examples")
+        .mayNotBeAccessedByAnyLayer()
+        .check(LineupClasses.all());
+  }
+
+  @Test
+  void thePassCheckNeedsNothingButTheJdk() {
+    classes()
+        .that()
+        .resideInAPackage("io.lineup.pass..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("io.lineup.pass..", "java..", "javax..")
+        .because("a gateway checks passes offline with lineup-pass alone on its class path")
+        .check(LineupClasses.all());
+  }
+
+  @Test
+  void theClientNeedsNothingButTheJdkAndJackson() {
+    classes()
+        .that()
+        .resideInAPackage("io.lineup.client..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("io.lineup.client..", "java..", "com.fasterxml.jackson..")
+        .because("the client talks HTTP to a server; it never runs the server's or engine's code")
+        .check(LineupClasses.all());
+  }
+
+  @Test
+  void theCommandLineUsesTheServerOnlyToRunIt() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.lineup.cli..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("io.lineup.server..").and(not(name("io.lineup.server.Main"))))
+        .because(
+            "lineup server starts the server's Main; every other command goes through the client")
+        .check(LineupClasses.all());
+  }
+}
