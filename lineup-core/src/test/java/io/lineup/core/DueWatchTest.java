@@ -132,11 +132,8 @@ abstract class DueWatchTest extends EngineSuite {
     LineupOptions options = LineupOptions.builder(redis().uri()).timeSource(clock).build();
     return new RedisStore(
         new RedisGateway(
-            options.redisUri(),
-            options.commandTimeout(),
-            options.maxWaitingConnections(),
-            options.latencyListener()),
-        clock);
+            options.redisUri(), options.commandTimeout(), options.maxWaitingConnections(), null),
+        clock::scriptArgument);
   }
 
   /** The queue's due watcher, null when none. */
