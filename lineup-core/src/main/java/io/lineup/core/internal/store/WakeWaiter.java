@@ -280,6 +280,11 @@ public final class WakeWaiter implements AutoCloseable {
     endInBackground(standing.link(), standing.pop(), key);
   }
 
+  /** How many links wait idle in the pools, for tests: a wait on one needs no new connection. */
+  int idleLinks() {
+    return idle.values().stream().mapToInt(ConcurrentLinkedDeque::size).sum();
+  }
+
   private Link borrow(byte[] key) {
     String server = links.serverOf(key);
     ConcurrentLinkedDeque<Link> pool =

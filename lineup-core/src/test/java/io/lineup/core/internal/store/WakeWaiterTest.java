@@ -1,6 +1,7 @@
 package io.lineup.core.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
@@ -42,10 +43,12 @@ class WakeWaiterTest {
     RedisClient client = RedisClient.create(redis.uri());
     try (RedisGateway gateway = new RedisGateway(redis.uri(), Duration.ofSeconds(5), 8, null);
         StatefulRedisConnection<String, String> busy = client.connect()) {
-      // A first wait opens the waiter's link while Redis is idle: opening one needs Redis's
-      // answer, which a busy Redis would hold back.
-      assertThat(gateway.waiter().await(wakeKey, 1_000)).isFalse();
       for (int round = 0; round < 3; round++) {
+        // The wait takes an idle link: opening a new one needs Redis's answer, which a busy
+        // Redis would hold back. A first wait opens it; the last round's comes back once its
+        // unblock is done.
+        assertThat(gateway.waiter().await(wakeKey, 1_000)).isFalse();
+        await().atMost(Duration.ofSeconds(30)).until(() -> gateway.waiter().idleLinks() >= 1);
         // Redis is busy when the pop and then the unblock of a 1 ms wait reach it, so it may read
         // the unblock first, when the pop is not blocked yet; the wait must still end on time
         // rather than at the pop's backstop timeout (over a second).
