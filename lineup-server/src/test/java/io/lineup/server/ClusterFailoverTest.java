@@ -256,6 +256,8 @@ class ClusterFailoverTest {
     JsonNode[] view = {joined};
     await()
         .atMost(Duration.ofSeconds(10))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(20))
         .until(() -> {
           view[0] = RoomFixtures.poll(api, room, ticket);
           return view[0].path("status").asText().equals("admitted");
@@ -270,11 +272,15 @@ class ClusterFailoverTest {
         .json();
   }
 
-  /** Calls until the answer is {@code expected}; 503 and dropped connections are tried again. */
+  /**
+   * Calls until the answer is {@code expected}, the first time at once; 503 and dropped connections
+   * are tried again.
+   */
   private static Reply retriedWhileUnavailable(Supplier<Reply> call, int expected) {
     Reply[] last = new Reply[1];
     await()
         .atMost(Duration.ofSeconds(30))
+        .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(200))
         .ignoreExceptionsMatching(
             e -> e instanceof UncheckedIOException || e instanceof IllegalStateException)

@@ -32,11 +32,17 @@ final class DispatchFixtures {
     return reply.field("id");
   }
 
-  /** Waits for the task to end and returns it. */
+  /**
+   * Waits for the task to end and returns it. The first read is at once (no poll delay: a test
+   * reads hundreds of tasks that have ended, one after another) and each read is a long poll that
+   * the server answers when the task ends, so no fixed wait is added.
+   */
   static JsonNode awaitEnd(Api api, String endpoint, String id) {
     JsonNode[] last = new JsonNode[1];
     await()
         .atMost(Duration.ofSeconds(30))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(20))
         .until(() -> {
           Reply reply = api.get(endpoint + "/tasks/" + id + "?wait_ms=2000");
           last[0] = reply.json();

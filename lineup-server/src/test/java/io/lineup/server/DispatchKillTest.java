@@ -37,7 +37,7 @@ class DispatchKillTest {
       Api second =
           new Api(
               survivor.awaitListening(Duration.ofSeconds(60)), LineupServerExtension.ADMIN_TOKEN);
-      target.latency(1_500);
+      target.latency(1_000);
       // Created and fed through the instance to be killed, which starts sending at once; the
       // other one follows the endpoint within 250 ms.
       String ep =
@@ -95,7 +95,7 @@ class DispatchKillTest {
       // once, well within its attempt timeout: an attempt that timed out first would be nacked
       // and go to the back after its backoff, which is not what this test is about.
       target.latency(60_000);
-      String settings = "\"concurrency\": 1, \"attempt_timeout_ms\": 5000";
+      String settings = "\"concurrency\": 1, \"attempt_timeout_ms\": 3000";
       String ep =
           endpoint(first, "kill", name("place"), target.url(), settings + ", \"paused\": true");
       String inFlight = submit(first, ep, "{}");

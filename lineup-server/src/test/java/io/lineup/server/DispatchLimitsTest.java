@@ -76,12 +76,16 @@ class DispatchLimitsTest {
       String name = name("rate");
       String settings = "\"rate\": 20, \"concurrency\": 0, \"max_attempts\": 1";
       String ep = endpoint(api, NS, name, own.url(), settings + ", \"paused\": true");
+      // 100 tasks at 20 a second: five seconds of sends, every sliding second of them full.
       List<String> ids = new ArrayList<>();
-      for (int i = 0; i < 300; i++) {
+      for (int i = 0; i < 100; i++) {
         ids.add(submit(api, ep, "{\"body\": " + i + "}"));
       }
       endpoint(api, NS, name, own.url(), settings);
-      await().atMost(Duration.ofSeconds(120)).until(() -> own.count() >= 300);
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> own.count() >= 100);
       List<Long> sentAt = DispatchFixtures.sendTimes(api, ep, ids);
       List<TestTarget.Seen> seen = own.seen();
       long first = seen.stream().mapToLong(TestTarget.Seen::arrivedNanos).min().orElseThrow();
@@ -95,9 +99,9 @@ class DispatchLimitsTest {
           busiestWindowMillis(sentAt, 1000),
           busiestWindow(seen, 1000),
           (seen.size() - 1) / ((last - first) / 1e9));
-      assertThat(sentAt).as("one attempt per task").hasSize(300);
+      assertThat(sentAt).as("one attempt per task").hasSize(100);
       assertThat(busiestWindowMillis(sentAt, 1000)).isLessThanOrEqualTo(20);
-      assertThat(seen).hasSize(300);
+      assertThat(seen).hasSize(100);
     }
   }
 
@@ -132,14 +136,17 @@ class DispatchLimitsTest {
       for (int i = 0; i < 80; i++) {
         submit(api, ep, "{}");
       }
-      await().atMost(Duration.ofSeconds(30)).until(() -> own.count() >= 80);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> own.count() >= 80);
       System.out.printf("concurrency 4: observed at most %d in flight%n", own.maxInFlight());
       assertThat(own.maxInFlight()).isLessThanOrEqualTo(4).isGreaterThanOrEqualTo(2);
     }
   }
 
   @Test
-  void vipTasksSubmittedAfterTwoHundredNormalOnesStartFirstAndPositionsMatchTheOrderSeen() {
+  void vipTasksSubmittedAfterSixtyNormalOnesStartFirstAndPositionsMatchTheOrderSeen() {
     TestTarget own = TestTarget.start();
     try (own) {
       String vipToken = DispatchFixtures.token(api, NS, "[\"publish\"]", 10);
@@ -149,7 +156,7 @@ class DispatchLimitsTest {
       String ep = endpoint(api, NS, name, own.url(), settings + ", \"paused\": true");
       Map<String, Long> positionAtSubmit = new HashMap<>();
       Map<String, Integer> priority = new HashMap<>();
-      for (int i = 0; i < 200; i++) {
+      for (int i = 0; i < 60; i++) {
         Reply r = api.post(ep + "/tasks", "{}");
         positionAtSubmit.put(r.field("id"), r.json().path("position").asLong());
         priority.put(r.field("id"), 0);
@@ -162,14 +169,17 @@ class DispatchLimitsTest {
         priority.put(r.field("id"), 10);
       }
       endpoint(api, NS, name, own.url(), settings);
-      await().atMost(Duration.ofSeconds(30)).until(() -> own.count() >= 210);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> own.count() >= 70);
       List<String> order = own.seen().stream().map(s -> s.header("Lineup-Task-Id")).toList();
       List<String> vips = order.subList(0, 10);
       assertThat(vips).allSatisfy(id -> assertThat(priority.get(id)).isEqualTo(10));
       // FIFO within a priority: each group is seen in the order of its positions at submit.
       assertThat(vips.stream().map(positionAtSubmit::get).toList()).isSorted();
-      List<Long> normals = order.subList(10, 210).stream().map(positionAtSubmit::get).toList();
-      assertThat(normals).isSorted().hasSize(200);
+      List<Long> normals = order.subList(10, 70).stream().map(positionAtSubmit::get).toList();
+      assertThat(normals).isSorted().hasSize(60);
       assertThat(normals.get(0)).isZero();
     }
   }
@@ -232,27 +242,31 @@ class DispatchLimitsTest {
   void aRatePerLongerPeriodHoldsInEverySlidingWindowOfThatPeriod() {
     TestTarget own = TestTarget.start();
     try (own) {
-      // 6 per 3 s stands for "300 per minute": the same check, fast enough for a test.
+      // 4 per 2 s stands for "300 per minute": the same check (a period longer than the default
+      // second, a burst of the whole rate), fast enough for a test.
       String ep =
           endpoint(
-              api, NS, name("minute"), own.url(), "\"rate\": 6, \"period_ms\": 3000, \"burst\": 6");
+              api, NS, name("minute"), own.url(), "\"rate\": 4, \"period_ms\": 2000, \"burst\": 4");
       List<String> ids = new ArrayList<>();
-      for (int i = 0; i < 14; i++) {
+      for (int i = 0; i < 10; i++) {
         ids.add(submit(api, ep, "{}"));
       }
-      await().atMost(Duration.ofSeconds(60)).until(() -> own.count() >= 14);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> own.count() >= 10);
       List<Long> sentAt = DispatchFixtures.sendTimes(api, ep, ids);
       long span =
           sentAt.stream().mapToLong(x -> x).max().orElseThrow()
               - sentAt.stream().mapToLong(x -> x).min().orElseThrow();
       System.out.printf(
-          "6 per 3 s: busiest 3 s window of decided sends %d, at the target %d; 14 sends over"
+          "4 per 2 s: busiest 2 s window of decided sends %d, at the target %d; 10 sends over"
               + " %.2f s%n",
-          busiestWindowMillis(sentAt, 3000), busiestWindow(own.seen(), 3000), span / 1e3);
-      assertThat(busiestWindowMillis(sentAt, 3000)).isLessThanOrEqualTo(6);
+          busiestWindowMillis(sentAt, 2000), busiestWindow(own.seen(), 2000), span / 1e3);
+      assertThat(busiestWindowMillis(sentAt, 2000)).isLessThanOrEqualTo(4);
       assertThat(span)
-          .as("14 sends need two whole periods after the first six")
-          .isGreaterThanOrEqualTo(6000);
+          .as("10 sends need two whole periods after the first four")
+          .isGreaterThanOrEqualTo(4000);
     }
   }
 }
