@@ -467,21 +467,23 @@ class DispatchTest {
   void aRequestLongerThanItsLeaseHasTheLeaseExtendedAndIsSentOnce() {
     TestTarget slow = TestTarget.start();
     try (slow) {
-      slow.latency(2_500);
+      slow.latency(4_000);
       String name = name("long");
       String ep =
           endpoint(api, NS, name, slow.url(), "\"attempt_timeout_ms\": 10000, \"concurrency\": 2");
-      // A lease of 300 ms for the engine (the server sets attempt timeout + 2 s only when the
-      // endpoint changes): the 2.5 s request outlives it eight times over unless it is extended,
-      // and the endpoint's second slot would then lease and send the task again.
+      // A lease of 1.5 s for the engine (the server sets attempt timeout + 2 s only when the
+      // endpoint changes): the 4 s request outlives it unless it is extended, and the endpoint's
+      // second slot would then lease and send the task again. Not shorter: a busy machine can
+      // stall the heartbeat for a few hundred ms, and a lease that runs out then is
+      // at-least-once working as designed (issue 49: sent twice with a 300 ms lease).
       // The endpoint's queue is reserved (the queue routes refuse it): set on the engine.
       engine.configure(
           QueueName.of(NS, "dispatch." + name),
-          QueueSettings.builder().timeToRun(Duration.ofMillis(300)).build());
+          QueueSettings.builder().timeToRun(Duration.ofMillis(1_500)).build());
       JsonNode task = awaitEnd(api, ep, submit(api, ep, "{}"));
       assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("succeeded");
       assertThat(task.path("attempts")).hasSize(1);
-      assertThat(task.path("attempts").get(0).path("duration_ms").asLong()).isGreaterThan(2_000);
+      assertThat(task.path("attempts").get(0).path("duration_ms").asLong()).isGreaterThan(3_500);
       assertThat(slow.count()).isEqualTo(1);
     }
   }
