@@ -156,8 +156,9 @@ abstract class DelayedPunctualityTest extends EngineSuite {
       // Each job ends a wait on time; a wait that ended its pop and sent a new one would cost
       // two calls per job (30 pops and 30 unblocks). A pop lives at least a second in Redis, and
       // one that takes a token between waits is sent again: a few per second of the run. At rest
-      // the run lasts under a second (jobs / 4 pops at most); on a busy machine it lasts longer
-      // (8 pops in one run beside two busy loops), and the bound grows by one a second.
+      // the run lasts under a second (jobs / 4 pops at most); on a busy machine more tokens come
+      // between waits (8 pops in 960 ms beside a parallel build). The bound, half the jobs and
+      // one a second, still fails a worker that sends a pop per job (issue 49).
       long pops = commandCallsSum("blpop") - blpopsBefore;
       System.out.printf("%d pops for %d delayed jobs over %d ms%n", pops, jobs, runMs);
       assertThat(commandCallsSum("client|unblock") - unblocksBefore)
@@ -165,7 +166,7 @@ abstract class DelayedPunctualityTest extends EngineSuite {
           .isLessThanOrEqualTo(2);
       assertThat(pops)
           .as("pops sent for %d jobs over %d ms", jobs, runMs)
-          .isLessThanOrEqualTo(jobs / 4 + runMs / 1000);
+          .isLessThanOrEqualTo(jobs / 2 + runMs / 1000);
     }
   }
 
