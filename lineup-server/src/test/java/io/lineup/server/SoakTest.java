@@ -51,6 +51,7 @@ class SoakTest {
     assertThat(api.patch(queue, "{\"retention_ms\": 10000}").status()).isEqualTo(200);
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong acked = new AtomicLong();
+    AtomicLong published = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
     threads.add(
         Thread.ofVirtual()
@@ -67,7 +68,9 @@ class SoakTest {
                         .append("x".repeat(100))
                         .append("\"}");
                   }
-                  api.post(queue + "/jobs", body.append(']').toString());
+                  if (api.post(queue + "/jobs", body.append(']').toString()).status() == 201) {
+                    published.addAndGet(10);
+                  }
                 }
                 sleep(10);
               }
@@ -112,6 +115,10 @@ class SoakTest {
           sample.heapBytes());
       previousAcked = sample.acked();
     }
+    // What was published and not yet acked when the run ended: the workers kept up with the
+    // publishers if it is no more than a few seconds of publishing, however fast this machine
+    // published (issue 49: no rate asserted).
+    long backlog = published.get() - acked.get();
     stop.set(true);
     for (Thread thread : threads) {
       thread.join(Duration.ofSeconds(10));
@@ -134,7 +141,9 @@ class SoakTest {
         first.threads(),
         last.threads(),
         100.0 * (last.heapBytes() - first.heapBytes()) / first.heapBytes());
-    assertThat(rate).as("the workers kept up with the publishers").isGreaterThan(RATE * 0.9);
+    assertThat(backlog)
+        .as("jobs published and not acked at the end (the workers kept up)")
+        .isLessThanOrEqualTo(RATE * 5L);
     assertThat(last.redisBytes()).as("Redis memory is flat").isLessThan(first.redisBytes() * 5 / 4);
     assertThat(last.redisClients())
         .as("no connection leak")
