@@ -24,7 +24,7 @@ public record EndpointKey(String namespace, String name) {
   public EndpointKey {
     if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
       throw new InvalidArgumentException(
-          "endpoint", "must be 1 to " + MAX_NAME_LENGTH + " characters of A-Z a-z 0-9 _ . -");
+          "endpoint", "must be 1 to " + MAX_NAME_LENGTH + " characters of " + Names.CHARACTERS);
     }
     QueueName.of(namespace, QUEUE_PREFIX + name);
     if (Names.isOnlyDots(name)) {

@@ -24,7 +24,7 @@ public record RoomKey(String namespace, String name) {
   public RoomKey {
     if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
       throw new InvalidArgumentException(
-          "room", "must be 1 to " + MAX_NAME_LENGTH + " characters of A-Z a-z 0-9 _ . -");
+          "room", "must be 1 to " + MAX_NAME_LENGTH + " characters of " + Names.CHARACTERS);
     }
     QueueName.of(namespace, QUEUE_PREFIX + name);
     if (Names.isOnlyDots(name)) {
