@@ -10,6 +10,7 @@
  * module off the internals, on the class path too.
  */
 module io.lineup.core {
+  requires transitive io.lineup.api;
   requires lettuce.core;
   requires org.slf4j;
 

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * its dependencies' dependencies at compile time too, so Maven alone would let the command line use
  * the engine through the server it runs. Every package must belong to a module here; a new module
  * gets its layer and its allowed users. The examples, for one, use Lineup only through the client
- * and lineup-pass, as a user's program does.
+ * and lineup-pass, as a user's program does. lineup-api, what every side of the HTTP API shares,
+ * depends on no other module and every module may use it.
  */
 class ModuleBoundariesTest {
   @Test
@@ -22,6 +23,8 @@ class ModuleBoundariesTest {
     layeredArchitecture()
         .consideringOnlyDependenciesInLayers()
         .ensureAllClassesAreContainedInArchitecture()
+        .layer("api")
+        .definedBy("io.lineup.api..")
         .layer("redis-process")
         .definedBy("io.lineup.redis..")
         .layer("testing")
@@ -42,6 +45,7 @@ class ModuleBoundariesTest {
         .definedBy("io.lineup.bench..")
         .layer("examples")
         .definedBy("io.lineup.examples..")
+        // api: every layer may use it (no rule), and it uses none (theApiNeedsNothingButTheJdk).
         .whereLayer("redis-process")
         .mayOnlyBeAccessedByLayers("testing", "server", "bench")
         .whereLayer("testing")
@@ -78,13 +82,26 @@ class ModuleBoundariesTest {
   }
 
   @Test
-  void theClientNeedsNothingButTheJdkAndJackson() {
+  void theApiNeedsNothingButTheJdk() {
+    classes()
+        .that()
+        .resideInAPackage("io.lineup.api..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("io.lineup.api..", "java..")
+        .because("every module, the client's users included, may use it without pulling in more")
+        .check(LineupClasses.all());
+  }
+
+  @Test
+  void theClientNeedsNothingButTheJdkJacksonAndTheApi() {
     classes()
         .that()
         .resideInAPackage("io.lineup.client..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("io.lineup.client..", "java..", "com.fasterxml.jackson..")
+        .resideInAnyPackage(
+            "io.lineup.client..", "io.lineup.api..", "java..", "com.fasterxml.jackson..")
         .because("the client talks HTTP to a server; it never runs the server's or engine's code")
         .check(LineupClasses.all());
   }

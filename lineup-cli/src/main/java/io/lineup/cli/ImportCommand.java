@@ -2,6 +2,7 @@ package io.lineup.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.PublishFields;
 import io.lineup.client.InvalidRequestException;
 import io.lineup.client.LineupClient;
 import io.lineup.client.LineupClientException;
@@ -53,19 +54,9 @@ import picocli.CommandLine.Parameters;
       "Example: lineup import shop/reminders --file reminders.ndjson"
     })
 final class ImportCommand implements Callable<Integer> {
-  private static final Set<String> FIELDS =
-      Set.of(
-          "payload",
-          "payload_base64",
-          "id",
-          "priority",
-          "delay_ms",
-          "run_at",
-          "max_attempts",
-          "ttr_ms",
-          "ttl_ms",
-          "unique_key",
-          "unique_window_ms");
+  /** The fields of a job line: the publish route's. */
+  private static final Set<String> FIELDS = PublishFields.ALL;
+
   private static final Pattern JOB_FIELD = Pattern.compile("^jobs\\[(\\d+)]\\.?(.*)$");
 
   @Mixin Connection connection;
@@ -267,50 +258,53 @@ final class ImportCommand implements Callable<Integer> {
       }
     }
     NewJob job;
-    if (node.hasNonNull("payload_base64")) {
+    if (node.hasNonNull(PublishFields.PAYLOAD_BASE64)) {
       try {
-        job = NewJob.of(Base64.getDecoder().decode(node.get("payload_base64").asText()));
+        job =
+            NewJob.of(Base64.getDecoder().decode(node.get(PublishFields.PAYLOAD_BASE64).asText()));
       } catch (IllegalArgumentException e) {
         throw new CliException(
             ExitCodes.USAGE, "line " + number + ": payload_base64 is not base64");
       }
-    } else if (node.has("payload")) {
-      job = NewJob.ofJson(node.get("payload").toString());
+    } else if (node.has(PublishFields.PAYLOAD)) {
+      job = NewJob.ofJson(node.get(PublishFields.PAYLOAD).toString());
     } else {
       throw new CliException(
           ExitCodes.USAGE,
           "line " + number + ": no payload (each line is {\"payload\": ...}, or use --payloads)");
     }
     try {
-      if (node.hasNonNull("id")) {
-        job.id(node.get("id").asText());
+      if (node.hasNonNull(PublishFields.ID)) {
+        job.id(node.get(PublishFields.ID).asText());
       }
-      if (node.hasNonNull("priority")) {
-        job.priority(integer(number, node, "priority"));
+      if (node.hasNonNull(PublishFields.PRIORITY)) {
+        job.priority(integer(number, node, PublishFields.PRIORITY));
       }
-      if (node.hasNonNull("delay_ms")) {
-        job.delay(Duration.ofMillis(number(number, node, "delay_ms")));
+      if (node.hasNonNull(PublishFields.DELAY_MS)) {
+        job.delay(Duration.ofMillis(number(number, node, PublishFields.DELAY_MS)));
       }
-      if (node.hasNonNull("run_at")) {
-        job.runAt(Instant.ofEpochMilli(number(number, node, "run_at")));
+      if (node.hasNonNull(PublishFields.RUN_AT)) {
+        job.runAt(Instant.ofEpochMilli(number(number, node, PublishFields.RUN_AT)));
       }
-      if (node.hasNonNull("max_attempts")) {
-        job.maxAttempts(integer(number, node, "max_attempts"));
+      if (node.hasNonNull(PublishFields.MAX_ATTEMPTS)) {
+        job.maxAttempts(integer(number, node, PublishFields.MAX_ATTEMPTS));
       }
-      if (node.hasNonNull("ttr_ms")) {
-        job.timeToRun(Duration.ofMillis(number(number, node, "ttr_ms")));
+      if (node.hasNonNull(PublishFields.TTR_MS)) {
+        job.timeToRun(Duration.ofMillis(number(number, node, PublishFields.TTR_MS)));
       }
-      if (node.hasNonNull("ttl_ms")) {
-        job.ttl(Duration.ofMillis(number(number, node, "ttl_ms")));
+      if (node.hasNonNull(PublishFields.TTL_MS)) {
+        job.ttl(Duration.ofMillis(number(number, node, PublishFields.TTL_MS)));
       }
-      if (node.hasNonNull("unique_key") || node.hasNonNull("unique_window_ms")) {
-        if (!node.hasNonNull("unique_key") || !node.hasNonNull("unique_window_ms")) {
+      if (node.hasNonNull(PublishFields.UNIQUE_KEY)
+          || node.hasNonNull(PublishFields.UNIQUE_WINDOW_MS)) {
+        if (!node.hasNonNull(PublishFields.UNIQUE_KEY)
+            || !node.hasNonNull(PublishFields.UNIQUE_WINDOW_MS)) {
           throw new CliException(
               ExitCodes.USAGE, "line " + number + ": unique_key and unique_window_ms go together");
         }
         job.uniqueKey(
-            node.get("unique_key").asText(),
-            Duration.ofMillis(number(number, node, "unique_window_ms")));
+            node.get(PublishFields.UNIQUE_KEY).asText(),
+            Duration.ofMillis(number(number, node, PublishFields.UNIQUE_WINDOW_MS)));
       }
     } catch (ArithmeticException e) {
       throw new CliException(ExitCodes.USAGE, "line " + number + ": a number is out of range");

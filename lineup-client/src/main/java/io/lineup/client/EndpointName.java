@@ -1,30 +1,26 @@
 package io.lineup.client;
 
+import io.lineup.api.Names;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * An endpoint's name for API dispatch: a namespace (1 to 64 characters) and a name (1 to 55
- * characters), each of {@code A-Z a-z 0-9 _ . -}, the name not only dots. Written {@code
- * namespace/name}, e.g. {@code shop/images}.
+ * characters), each of {@code A-Z a-z 0-9 _ . -}, neither only dots: the server's rule, {@link
+ * Names}. Written {@code namespace/name}, e.g. {@code shop/images}.
  *
  * @param namespace the namespace (a token acts in one namespace)
  * @param name the endpoint's name in its namespace
  */
 public record EndpointName(String namespace, String name) {
   /** Longest endpoint name, in characters (its queue's name adds {@code dispatch.}). */
-  public static final int MAX_LENGTH = 55;
-
-  private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9_.\\-]{1,64}");
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,55}");
+  public static final int MAX_LENGTH = Names.MAX_ENDPOINT_LENGTH;
 
   /**
    * @throws IllegalArgumentException when a part is null or malformed
    */
   public EndpointName {
-    Names.check("endpoint", "namespace", namespace, NAMESPACE, "1-64");
-    Names.check("endpoint", "name", name, NAME, "1-55");
-    Names.notOnlyDots("endpoint", name);
+    NameChecks.check("endpoint", "namespace", namespace, Names.MAX_LENGTH);
+    NameChecks.check("endpoint", "name", name, MAX_LENGTH);
   }
 
   /**
@@ -43,7 +39,7 @@ public record EndpointName(String namespace, String name) {
    */
   public static EndpointName parse(String text) {
     String[] parts =
-        Names.split(Objects.requireNonNull(text, "text"), "an endpoint", "shop/images");
+        NameChecks.split(Objects.requireNonNull(text, "text"), "an endpoint", "shop/images");
     return new EndpointName(parts[0], parts[1]);
   }
 

@@ -1,11 +1,13 @@
 package io.lineup.client;
 
+import io.lineup.api.ErrorCode;
+
 /** 409 {@code job_finished}: the job to cancel already finished; {@link #state()} says how. */
 public class JobFinishedException extends LineupClientException {
   private final JobState state;
 
   JobFinishedException(String field, String message, String requestId, JobState state) {
-    super(409, "job_finished", field, message, requestId);
+    super(409, ErrorCode.JOB_FINISHED.code(), field, message, requestId);
     this.state = state;
   }
 

@@ -1,5 +1,7 @@
 package io.lineup.client;
 
+import io.lineup.api.ErrorCode;
+
 /**
  * 409 {@code lease_lost}: the lease token no longer holds the job. {@link #reason()} says why:
  * {@code expired_lease}, {@code leased_again}, {@code nacked}, {@code released}, {@code acked},
@@ -9,7 +11,7 @@ public class LeaseLostException extends LineupClientException {
   private final String reason;
 
   LeaseLostException(String field, String message, String requestId, String reason) {
-    super(409, "lease_lost", field, message, requestId);
+    super(409, ErrorCode.LEASE_LOST.code(), field, message, requestId);
     this.reason = reason;
   }
 

@@ -1,5 +1,6 @@
 package io.lineup.client;
 
+import io.lineup.api.PublishFields;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -120,36 +121,36 @@ public final class NewJob {
   com.fasterxml.jackson.databind.node.ObjectNode toJson() {
     com.fasterxml.jackson.databind.node.ObjectNode node = Json.object();
     if (json) {
-      node.set("payload", Json.parse(new String(payload, StandardCharsets.UTF_8)));
+      node.set(PublishFields.PAYLOAD, Json.parse(new String(payload, StandardCharsets.UTF_8)));
     } else {
-      node.put("payload_base64", java.util.Base64.getEncoder().encodeToString(payload));
+      node.put(PublishFields.PAYLOAD_BASE64, java.util.Base64.getEncoder().encodeToString(payload));
     }
     if (id != null) {
-      node.put("id", id);
+      node.put(PublishFields.ID, id);
     }
     if (priority != null) {
-      node.put("priority", priority);
+      node.put(PublishFields.PRIORITY, priority);
     }
     if (delay != null) {
-      node.put("delay_ms", delay.toMillis());
+      node.put(PublishFields.DELAY_MS, delay.toMillis());
     }
     if (runAt != null) {
-      node.put("run_at", runAt.toEpochMilli());
+      node.put(PublishFields.RUN_AT, runAt.toEpochMilli());
     }
     if (maxAttempts != null) {
-      node.put("max_attempts", maxAttempts);
+      node.put(PublishFields.MAX_ATTEMPTS, maxAttempts);
     }
     if (timeToRun != null) {
-      node.put("ttr_ms", timeToRun.toMillis());
+      node.put(PublishFields.TTR_MS, timeToRun.toMillis());
     }
     if (ttl != null) {
-      node.put("ttl_ms", ttl.toMillis());
+      node.put(PublishFields.TTL_MS, ttl.toMillis());
     }
     if (uniqueKey != null) {
-      node.put("unique_key", uniqueKey);
+      node.put(PublishFields.UNIQUE_KEY, uniqueKey);
     }
     if (uniqueWindow != null) {
-      node.put("unique_window_ms", uniqueWindow.toMillis());
+      node.put(PublishFields.UNIQUE_WINDOW_MS, uniqueWindow.toMillis());
     }
     return node;
   }

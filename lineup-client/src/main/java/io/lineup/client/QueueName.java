@@ -1,28 +1,27 @@
 package io.lineup.client;
 
+import io.lineup.api.Names;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
- * A queue's name: a namespace and a name, each 1 to 64 characters of {@code A-Z a-z 0-9 _ . -}.
- * Written {@code namespace/name}, e.g. {@code shop/close-unpaid}.
+ * A queue's name: a namespace and a name, each 1 to 64 characters of {@code A-Z a-z 0-9 _ . -}, not
+ * made only of dots (the server's rule, {@link Names}). Written {@code namespace/name}, e.g. {@code
+ * shop/close-unpaid}.
  *
  * @param namespace the namespace (a token acts in one namespace)
  * @param name the queue's name in its namespace
  */
 public record QueueName(String namespace, String name) {
   /** Longest namespace or name, in characters. */
-  public static final int MAX_LENGTH = 64;
-
-  private static final Pattern PART = Pattern.compile("[A-Za-z0-9_.\\-]{1,64}");
+  public static final int MAX_LENGTH = Names.MAX_LENGTH;
 
   /**
-   * @throws IllegalArgumentException when a part is null, empty, too long or has a character
-   *     outside {@code A-Z a-z 0-9 _ . -}
+   * @throws IllegalArgumentException when a part is null, empty, too long, has a character outside
+   *     {@code A-Z a-z 0-9 _ . -} or is made only of dots
    */
   public QueueName {
-    check("namespace", namespace);
-    check("name", name);
+    NameChecks.check("queue", "namespace", namespace, MAX_LENGTH);
+    NameChecks.check("queue", "name", name, MAX_LENGTH);
   }
 
   /**
@@ -41,22 +40,8 @@ public record QueueName(String namespace, String name) {
    */
   public static QueueName parse(String text) {
     Objects.requireNonNull(text, "text");
-    int slash = text.indexOf('/');
-    if (slash < 0 || slash != text.lastIndexOf('/')) {
-      throw new IllegalArgumentException(
-          "a queue is written namespace/name, e.g. shop/close-unpaid; got '" + text + "'");
-    }
-    return new QueueName(text.substring(0, slash), text.substring(slash + 1));
-  }
-
-  private static void check(String what, String value) {
-    if (value == null || !PART.matcher(value).matches()) {
-      throw new IllegalArgumentException(
-          "the queue's "
-              + what
-              + " must be 1-64 characters of A-Z a-z 0-9 _ . -; got "
-              + (value == null ? "null" : "'" + value + "'"));
-    }
+    String[] parts = NameChecks.split(text, "a queue", "shop/close-unpaid");
+    return new QueueName(parts[0], parts[1]);
   }
 
   /** {@code namespace/name}. */

@@ -1,30 +1,26 @@
 package io.lineup.client;
 
+import io.lineup.api.Names;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * A waiting room's name: a namespace (1 to 64 characters) and a name (1 to 59 characters), each of
- * {@code A-Z a-z 0-9 _ . -}, the name not only dots. Written {@code namespace/name}, e.g. {@code
- * shop/checkout}; a pass's audience is this text.
+ * {@code A-Z a-z 0-9 _ . -}, neither only dots: the server's rule, {@link Names}. Written {@code
+ * namespace/name}, e.g. {@code shop/checkout}; a pass's audience is this text.
  *
  * @param namespace the namespace (a token acts in one namespace)
  * @param name the room's name in its namespace
  */
 public record RoomName(String namespace, String name) {
   /** Longest room name, in characters (its queue's name adds {@code room.}). */
-  public static final int MAX_LENGTH = 59;
-
-  private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9_.\\-]{1,64}");
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,59}");
+  public static final int MAX_LENGTH = Names.MAX_ROOM_LENGTH;
 
   /**
    * @throws IllegalArgumentException when a part is null or malformed
    */
   public RoomName {
-    Names.check("room", "namespace", namespace, NAMESPACE, "1-64");
-    Names.check("room", "name", name, NAME, "1-59");
-    Names.notOnlyDots("room", name);
+    NameChecks.check("room", "namespace", namespace, Names.MAX_LENGTH);
+    NameChecks.check("room", "name", name, MAX_LENGTH);
   }
 
   /**
@@ -42,7 +38,8 @@ public record RoomName(String namespace, String name) {
    * @throws IllegalArgumentException when the text is not two well-formed parts around one slash
    */
   public static RoomName parse(String text) {
-    String[] parts = Names.split(Objects.requireNonNull(text, "text"), "a room", "shop/checkout");
+    String[] parts =
+        NameChecks.split(Objects.requireNonNull(text, "text"), "a room", "shop/checkout");
     return new RoomName(parts[0], parts[1]);
   }
 

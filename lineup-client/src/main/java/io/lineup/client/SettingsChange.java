@@ -1,6 +1,7 @@
 package io.lineup.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.QueueSettingField;
 import java.time.Duration;
 
 /**
@@ -23,72 +24,98 @@ public final class SettingsChange {
 
   /** Pauses (true) or resumes (false) leasing. */
   public SettingsChange paused(boolean value) {
-    body.put("paused", value);
-    return this;
+    return put(QueueSettingField.PAUSED, value);
   }
 
   /** Most leases per sliding second across all consumers, 0 to 100000; 0 = no limit. */
   public SettingsChange rateLimit(long value) {
-    body.put("rate_limit", value);
-    return this;
+    return put(QueueSettingField.RATE_LIMIT, value);
   }
 
   /** Most jobs leased at once across all consumers, 0 to 1000000; 0 = no limit. */
   public SettingsChange concurrencyLimit(long value) {
-    body.put("concurrency_limit", value);
-    return this;
+    return put(QueueSettingField.CONCURRENCY_LIMIT, value);
   }
 
   /** Deliveries before dead letters for jobs that set none, 1 to 1000. */
   public SettingsChange maxAttempts(int value) {
-    body.put("max_attempts", value);
-    return this;
+    return put(QueueSettingField.MAX_ATTEMPTS, value);
   }
 
   /** Lease length for jobs that set none, 100 ms to 24 h. */
   public SettingsChange timeToRun(Duration value) {
-    body.put("ttr_ms", value.toMillis());
-    return this;
+    return put(QueueSettingField.TIME_TO_RUN, value.toMillis());
   }
 
   /** {@code fixed} or {@code exponential}. */
   public SettingsChange backoffKind(String value) {
-    backoff().put("kind", value);
-    return this;
+    return put(QueueSettingField.BACKOFF_KIND, value);
   }
 
   /** Wait before the first retry when a nack names no delay, 0 to 24 h. */
   public SettingsChange backoffInitial(Duration value) {
-    backoff().put("initial_ms", value.toMillis());
-    return this;
+    return put(QueueSettingField.BACKOFF_INITIAL, value.toMillis());
   }
 
   /** Longest wait between retries, 0 to 24 h. */
   public SettingsChange backoffMax(Duration value) {
-    backoff().put("max_ms", value.toMillis());
-    return this;
+    return put(QueueSettingField.BACKOFF_MAX, value.toMillis());
   }
 
   /** Largest fraction a retry wait is shortened by at random, 0 to 1. */
   public SettingsChange backoffJitter(double value) {
-    backoff().put("jitter", value);
-    return this;
+    return put(QueueSettingField.BACKOFF_JITTER, value);
   }
 
   /** How long finished records are kept, 0 to 30 days. */
   public SettingsChange retention(Duration value) {
-    body.put("retention_ms", value.toMillis());
-    return this;
+    return put(QueueSettingField.RETENTION, value.toMillis());
   }
 
   /** Most finished records kept, 0 to 10000000. */
   public SettingsChange retentionMax(long value) {
-    body.put("retention_max", value);
-    return this;
+    return put(QueueSettingField.RETENTION_MAX, value);
   }
 
-  private ObjectNode backoff() {
-    return body.has("backoff") ? (ObjectNode) body.get("backoff") : body.putObject("backoff");
+  /** The period of the rate limit, 10 ms to 24 h (default a second). */
+  public SettingsChange ratePeriod(Duration value) {
+    return put(QueueSettingField.RATE_PERIOD, value.toMillis());
+  }
+
+  /**
+   * How many leases may start at once under a rate limit, 0 to 100000: 0 lets the whole rate go at
+   * once; n lets n go at once, then spaces the leases evenly.
+   */
+  public SettingsChange rateBurst(long value) {
+    return put(QueueSettingField.RATE_BURST, value);
+  }
+
+  /**
+   * Time one job is expected to take from lease to ack, 0 to 24 h, which ETAs use until the queue
+   * has served jobs; zero = none.
+   */
+  public SettingsChange expectedServiceTime(Duration value) {
+    return put(QueueSettingField.EXPECTED_SERVICE_TIME, value.toMillis());
+  }
+
+  /**
+   * Redis replicas that must acknowledge a publish before it is answered, for publishes that name
+   * none; 0 = answer at once.
+   */
+  public SettingsChange durableReplicas(int value) {
+    return put(QueueSettingField.DURABLE_REPLICAS, value);
+  }
+
+  private SettingsChange put(QueueSettingField field, Object value) {
+    ObjectNode object = body;
+    if (field.group() != null) {
+      object =
+          body.has(field.group())
+              ? (ObjectNode) body.get(field.group())
+              : body.putObject(field.group());
+    }
+    object.set(field.jsonName(), Json.MAPPER.valueToTree(value));
+    return this;
   }
 
   ObjectNode toJson() {

@@ -1,6 +1,7 @@
 package io.lineup.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.api.ErrorCode;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -153,40 +154,42 @@ final class Transport {
       message = "HTTP " + status + " from " + response.uri();
     }
     if (code == null) {
-      code =
+      ErrorCode byStatus =
           switch (status) {
-            case 401 -> "unauthorized";
-            case 403 -> "forbidden";
-            case 404 -> "not_found";
+            case 401 -> ErrorCode.UNAUTHORIZED;
+            case 403 -> ErrorCode.FORBIDDEN;
+            case 404 -> ErrorCode.NOT_FOUND;
             default -> null;
           };
+      code = byStatus == null ? null : byStatus.code();
     }
+    ErrorCode known = ErrorCode.byCode(code);
     Duration retryAfter = retryAfter(body, response);
     return switch (status) {
       case 400, 405, 414, 431 ->
           new InvalidRequestException(status, code, field, message, requestId);
       case 401 -> new UnauthorizedException(status, code, field, message, requestId);
       case 403 ->
-          switch (code == null ? "" : code) {
-            case "grant_refused" ->
+          switch (known == null ? ErrorCode.FORBIDDEN : known) {
+            case GRANT_REFUSED ->
                 new GrantRefusedException(status, code, field, message, requestId);
-            case "pass_rejected" ->
+            case PASS_REJECTED ->
                 new PassRejectedException(
                     status, code, field, message, requestId, Json.text(body, "reason"));
             default -> new ForbiddenException(status, code, field, message, requestId);
           };
       case 404 -> new NotFoundException(status, code, field, message, requestId);
       case 409 ->
-          switch (code == null ? "" : code) {
-            case "lease_lost" ->
+          switch (known == null ? ErrorCode.INTERNAL : known) {
+            case LEASE_LOST ->
                 new LeaseLostException(field, message, requestId, Json.text(body, "reason"));
-            case "job_finished" ->
+            case JOB_FINISHED ->
                 new JobFinishedException(
                     field, message, requestId, stateOrNull(Json.text(body, "state")));
-            case "already_exists" ->
+            case ALREADY_EXISTS ->
                 new AlreadyExistsException(status, code, field, message, requestId);
-            case "room_full" -> new RoomFullException(status, code, field, message, requestId);
-            case "not_renewable" ->
+            case ROOM_FULL -> new RoomFullException(status, code, field, message, requestId);
+            case NOT_RENEWABLE ->
                 new NotRenewableException(status, code, field, message, requestId);
             default -> new ServerErrorException(status, code, field, message, requestId);
           };

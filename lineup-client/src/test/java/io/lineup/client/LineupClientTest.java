@@ -184,6 +184,41 @@ class LineupClientTest {
   }
 
   @Test
+  void everyQueueSettingIsChangedAndReadBack() {
+    QueueName q = queue("all-settings");
+    client.publish(q, NewJob.ofJson("1"));
+    QueueSettings settings =
+        client
+            .configure(
+                q,
+                SettingsChange.create()
+                    .rateLimit(40)
+                    .ratePeriod(Duration.ofSeconds(2))
+                    .rateBurst(4)
+                    .concurrencyLimit(7)
+                    .timeToRun(Duration.ofSeconds(45))
+                    .backoffKind("fixed")
+                    .backoffMax(Duration.ofMinutes(1))
+                    .backoffJitter(0.5)
+                    .retentionMax(99)
+                    .expectedServiceTime(Duration.ofMillis(250))
+                    .durableReplicas(0))
+            .settings();
+    assertThat(settings.rateLimit()).isEqualTo(40);
+    assertThat(settings.ratePeriod()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(settings.rateBurst()).isEqualTo(4);
+    assertThat(settings.concurrencyLimit()).isEqualTo(7);
+    assertThat(settings.timeToRun()).isEqualTo(Duration.ofSeconds(45));
+    assertThat(settings.backoffKind()).isEqualTo("fixed");
+    assertThat(settings.backoffMax()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(settings.backoffJitter()).isEqualTo(0.5);
+    assertThat(settings.retentionMax()).isEqualTo(99);
+    assertThat(settings.expectedServiceTime()).isEqualTo(Duration.ofMillis(250));
+    assertThat(settings.durableReplicas()).isZero();
+    assertThat(settings.retention()).as("kept its default").isEqualTo(Duration.ofHours(1));
+  }
+
+  @Test
   void namespacesAndTokensAreManagedAndARevokedTokenIsRefused() {
     String ns = RedisServerExtension.uniqueName("ns");
     Namespace created = client.admin().createNamespace(ns);

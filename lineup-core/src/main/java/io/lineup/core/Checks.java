@@ -9,19 +9,6 @@ import java.time.Duration;
 final class Checks {
   private Checks() {}
 
-  /**
-   * Whether {@code c} is one of A-Z a-z 0-9 _ . -, the characters of namespaces and queue names
-   * (job ids may also hold {@code :}).
-   */
-  static boolean isNameChar(char c) {
-    return (c >= 'a' && c <= 'z')
-        || (c >= 'A' && c <= 'Z')
-        || (c >= '0' && c <= '9')
-        || c == '_'
-        || c == '.'
-        || c == '-';
-  }
-
   /** A job id as callers may give it back: 1 to {@value Limits#MAX_ID_LENGTH} characters. */
   static void id(String id) {
     if (id == null || id.isEmpty() || id.length() > Limits.MAX_ID_LENGTH) {

@@ -1,5 +1,7 @@
 package io.lineup.core;
 
+import io.lineup.api.JobIds;
+
 /**
  * The documented bounds of every input; values outside them throw {@link InvalidArgumentException}.
  * The bounds of queue settings are part of their definitions, {@link QueueSetting}.
@@ -15,7 +17,7 @@ public final class Limits {
   public static final int MAX_ATTEMPTS = 1000;
 
   /** Longest caller-given job id, in characters from {@code A-Z a-z 0-9 _ . : -}. */
-  public static final int MAX_ID_LENGTH = 128;
+  public static final int MAX_ID_LENGTH = JobIds.MAX_LENGTH;
 
   /** Longest unique key, in UTF-8 bytes. */
   public static final int MAX_UNIQUE_KEY_BYTES = 256;

@@ -1,5 +1,6 @@
 package io.lineup.core;
 
+import io.lineup.api.JobIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -143,17 +144,6 @@ final class Publisher {
     return payloadBytes;
   }
 
-  /** Whether every character is one of A-Z a-z 0-9 _ . : - (a loop: it runs on every publish). */
-  private static boolean isIdText(String id) {
-    for (int i = 0; i < id.length(); i++) {
-      char c = id.charAt(i);
-      if (!Checks.isNameChar(c) && c != ':') {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private void check(NewJob job) {
     if (job == null) {
       throw new InvalidArgumentException("jobs", "a job must not be null");
@@ -163,9 +153,8 @@ final class Publisher {
       throw new PayloadTooLargeException("payload", max, job.payload().length);
     }
     if (job.id() != null) {
-      if (job.id().isEmpty() || job.id().length() > Limits.MAX_ID_LENGTH || !isIdText(job.id())) {
-        throw new InvalidArgumentException(
-            "id", "must be 1 to " + Limits.MAX_ID_LENGTH + " characters from A-Z a-z 0-9 _ . : -");
+      if (!JobIds.isCallerId(job.id())) {
+        throw new InvalidArgumentException("id", JobIds.CALLER_ID_RULE);
       }
     }
     if (job.priority() < Limits.MIN_PRIORITY || job.priority() > Limits.MAX_PRIORITY) {

@@ -1,18 +1,21 @@
 package io.lineup.core;
 
+import io.lineup.api.Names;
+
 /**
  * A queue's address: a namespace (a tenant or application) and a name within it.
  *
  * <p>Each part is 1 to {@value #MAX_LENGTH} characters from {@code A-Z a-z 0-9 _ . -}, not made
  * only of dots: {@code .} and {@code ..} are path segments that browsers, HTTP clients and proxies
- * resolve away, so such a queue could not be reached over HTTP.
+ * resolve away, so such a queue could not be reached over HTTP. The rule is {@link Names}'s, which
+ * the server and the client apply too.
  *
  * @param namespace the namespace
  * @param name the queue name
  */
 public record QueueName(String namespace, String name) {
   /** Longest namespace or queue name, in characters. */
-  public static final int MAX_LENGTH = 64;
+  public static final int MAX_LENGTH = Names.MAX_LENGTH;
 
   /**
    * @throws InvalidArgumentException when a part is empty, too long, has other characters or is
@@ -42,26 +45,9 @@ public record QueueName(String namespace, String name) {
   }
 
   private static void check(String field, String value) {
-    if (value == null || value.isEmpty()) {
-      throw new InvalidArgumentException(field, "must not be empty");
-    }
-    if (value.length() > MAX_LENGTH) {
-      throw new InvalidArgumentException(
-          field, "must be at most " + MAX_LENGTH + " characters, got " + value.length());
-    }
-    // A loop, not a regular expression: names are checked on every call that takes a queue.
-    boolean onlyDots = true;
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (!Checks.isNameChar(c)) {
-        throw new InvalidArgumentException(
-            field, "may only contain A-Z a-z 0-9 _ . - but was '" + value + "'");
-      }
-      onlyDots &= c == '.';
-    }
-    if (onlyDots) {
-      throw new InvalidArgumentException(
-          field, "must not be made only of dots (. and .. are path segments), got '" + value + "'");
+    String problem = Names.problem(value, MAX_LENGTH);
+    if (problem != null) {
+      throw new InvalidArgumentException(field, problem);
     }
   }
 

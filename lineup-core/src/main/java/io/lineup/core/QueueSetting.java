@@ -1,5 +1,6 @@
 package io.lineup.core;
 
+import io.lineup.api.QueueSettingField;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -31,7 +32,7 @@ public enum QueueSetting {
       null,
       "paused",
       "paused",
-      "paused",
+      QueueSettingField.PAUSED,
       0,
       1,
       false,
@@ -44,7 +45,7 @@ public enum QueueSetting {
       null,
       "rateLimit",
       "rate",
-      "rate_limit",
+      QueueSettingField.RATE_LIMIT,
       0,
       100_000,
       0L,
@@ -58,7 +59,7 @@ public enum QueueSetting {
       null,
       "ratePeriod",
       "rate_period_ms",
-      "rate_period_ms",
+      QueueSettingField.RATE_PERIOD,
       10,
       24L * 60 * 60 * 1000,
       1000L,
@@ -71,7 +72,7 @@ public enum QueueSetting {
       null,
       "rateBurst",
       "rate_burst",
-      "rate_burst",
+      QueueSettingField.RATE_BURST,
       0,
       100_000,
       0L,
@@ -85,7 +86,7 @@ public enum QueueSetting {
       null,
       "concurrencyLimit",
       "concurrency",
-      "concurrency_limit",
+      QueueSettingField.CONCURRENCY_LIMIT,
       0,
       1_000_000,
       0L,
@@ -98,7 +99,7 @@ public enum QueueSetting {
       null,
       "maxAttempts",
       "max_attempts",
-      "max_attempts",
+      QueueSettingField.MAX_ATTEMPTS,
       1,
       Limits.MAX_ATTEMPTS,
       3L,
@@ -111,7 +112,7 @@ public enum QueueSetting {
       null,
       "timeToRun",
       "ttr_ms",
-      "ttr_ms",
+      QueueSettingField.TIME_TO_RUN,
       Limits.MIN_TTR_MS,
       Limits.MAX_TTR_MS,
       Duration.ofSeconds(30).toMillis(),
@@ -124,7 +125,7 @@ public enum QueueSetting {
       "backoff",
       "kind",
       "backoff",
-      "kind",
+      QueueSettingField.BACKOFF_KIND,
       0,
       0,
       "exponential",
@@ -138,7 +139,7 @@ public enum QueueSetting {
       "backoff",
       "initial",
       "backoff_ms",
-      "initial_ms",
+      QueueSettingField.BACKOFF_INITIAL,
       0,
       Duration.ofDays(1).toMillis(),
       Duration.ofSeconds(1).toMillis(),
@@ -151,7 +152,7 @@ public enum QueueSetting {
       "backoff",
       "max",
       "backoff_max_ms",
-      "max_ms",
+      QueueSettingField.BACKOFF_MAX,
       0,
       Duration.ofDays(1).toMillis(),
       Duration.ofMinutes(5).toMillis(),
@@ -164,7 +165,7 @@ public enum QueueSetting {
       "backoff",
       "jitter",
       "backoff_jitter",
-      "jitter",
+      QueueSettingField.BACKOFF_JITTER,
       0,
       1,
       0.2,
@@ -178,7 +179,7 @@ public enum QueueSetting {
       null,
       "retention",
       "retention_ms",
-      "retention_ms",
+      QueueSettingField.RETENTION,
       0,
       Duration.ofDays(30).toMillis(),
       Duration.ofHours(1).toMillis(),
@@ -191,7 +192,7 @@ public enum QueueSetting {
       null,
       "retentionMax",
       "retention_max",
-      "retention_max",
+      QueueSettingField.RETENTION_MAX,
       0,
       10_000_000,
       10_000L,
@@ -204,7 +205,7 @@ public enum QueueSetting {
       null,
       "expectedServiceTime",
       "expected_service_ms",
-      "expected_service_ms",
+      QueueSettingField.EXPECTED_SERVICE_TIME,
       0,
       Duration.ofDays(1).toMillis(),
       0L,
@@ -218,7 +219,7 @@ public enum QueueSetting {
       null,
       "durableReplicas",
       "durable_replicas",
-      "durable_replicas",
+      QueueSettingField.DURABLE_REPLICAS,
       0,
       Durability.MAX_REPLICAS,
       0L,
@@ -252,7 +253,7 @@ public enum QueueSetting {
   private final String group;
   private final String engineName;
   private final String storedName;
-  private final String jsonName;
+  private final QueueSettingField field;
   private final long min;
   private final long max;
   private final Object defaultValue;
@@ -264,7 +265,7 @@ public enum QueueSetting {
       String group,
       String name,
       String storedName,
-      String jsonName,
+      QueueSettingField field,
       long min,
       long max,
       Object defaultValue,
@@ -274,7 +275,7 @@ public enum QueueSetting {
     this.group = group;
     this.engineName = group == null ? name : group + "." + name;
     this.storedName = storedName;
-    this.jsonName = jsonName;
+    this.field = field;
     this.min = min;
     this.max = max;
     this.defaultValue = defaultValue;
@@ -310,12 +311,17 @@ public enum QueueSetting {
 
   /** The name in the HTTP API's JSON, within the group's object if it has a group. */
   public String jsonName() {
-    return jsonName;
+    return field.jsonName();
+  }
+
+  /** The setting's names in the HTTP API's JSON, as lineup-api defines them for every side. */
+  public QueueSettingField field() {
+    return field;
   }
 
   /** The JSON name with its group in front: {@code rate_limit}, {@code backoff.initial_ms}. */
   public String jsonPath() {
-    return group == null ? jsonName : group + "." + jsonName;
+    return field.jsonPath();
   }
 
   /**

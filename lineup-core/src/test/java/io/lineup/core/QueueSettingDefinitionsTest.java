@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.api.QueueSettingField;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,6 +39,17 @@ class QueueSettingDefinitionsTest {
       "<!-- queue settings table: generated from QueueSetting, checked by a test -->";
 
   static final String TABLE_END = "<!-- end of queue settings table -->";
+
+  @Test
+  void eachSettingHasItsOwnJsonNamesFromLineupApiAndEveryOneOfThemIsASetting() {
+    assertThat(Arrays.stream(QueueSetting.values()).map(QueueSetting::field))
+        .doesNotHaveDuplicates()
+        .containsExactlyInAnyOrder(QueueSettingField.values());
+    for (QueueSetting setting : QueueSetting.values()) {
+      assertThat(setting.field().name()).isEqualTo(setting.name());
+      assertThat(setting.field().group()).isEqualTo(setting.group());
+    }
+  }
 
   @Test
   void everySettingHasItsOwnNameInJavaInJsonAndInRedis() {

@@ -1,11 +1,11 @@
 package io.lineup.server;
 
+import io.lineup.api.ErrorCode;
 import io.lineup.server.auth.Access;
 import io.lineup.server.auth.Authenticator;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Draining;
-import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.RequestIds;
 import io.lineup.server.metrics.ServerMetrics;
 import java.util.Set;

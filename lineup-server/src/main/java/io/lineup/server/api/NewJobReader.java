@@ -1,12 +1,13 @@
 package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.api.ErrorCode;
+import io.lineup.api.PublishFields;
 import io.lineup.core.Limits;
 import io.lineup.core.NewJob;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.CompactJson;
-import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.JsonFields;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,21 +19,9 @@ import java.util.Set;
 /** Reads the jobs of a publish body: one object, or an array of 1 to 1,000 objects. */
 final class NewJobReader {
   /** The field whose value is the job's payload as JSON, read as compact text. */
-  static final String PAYLOAD = "payload";
+  static final String PAYLOAD = PublishFields.PAYLOAD;
 
-  static final Set<String> FIELDS =
-      Set.of(
-          PAYLOAD,
-          "payload_base64",
-          "delay_ms",
-          "run_at",
-          "priority",
-          "max_attempts",
-          "ttr_ms",
-          "ttl_ms",
-          "id",
-          "unique_key",
-          "unique_window_ms");
+  static final Set<String> FIELDS = PublishFields.ALL;
 
   /** Longest unique key read, in characters (the engine's limit is in bytes). */
   private static final int MAX_UNIQUE_KEY_CHARS = Limits.MAX_UNIQUE_KEY_BYTES;
@@ -73,12 +62,13 @@ final class NewJobReader {
 
   private NewJob one(JsonFields f, Principal principal) {
     NewJob job = NewJob.of(payload(f));
-    Integer priority = f.optionalInt("priority", Limits.MIN_PRIORITY, Limits.MAX_PRIORITY);
+    Integer priority =
+        f.optionalInt(PublishFields.PRIORITY, Limits.MIN_PRIORITY, Limits.MAX_PRIORITY);
     if (priority != null) {
       if (priority > principal.maxPriority()) {
         throw new ApiException(
             ErrorCode.PRIORITY_NOT_ALLOWED,
-            f.path("priority"),
+            f.path(PublishFields.PRIORITY),
             "this token may publish with priority up to "
                 + principal.maxPriority()
                 + ", got "
@@ -88,15 +78,16 @@ final class NewJobReader {
     } else if (principal.maxPriority() < 0) {
       throw new ApiException(
           ErrorCode.PRIORITY_NOT_ALLOWED,
-          f.path("priority"),
+          f.path(PublishFields.PRIORITY),
           "this token may publish with priority up to "
               + principal.maxPriority()
               + "; give a priority at or below it");
     }
-    Long delay = f.optionalLong("delay_ms", 0, Limits.MAX_DELAY_MS);
-    Long runAt = f.optionalLong("run_at", 0, Long.MAX_VALUE / 2);
+    Long delay = f.optionalLong(PublishFields.DELAY_MS, 0, Limits.MAX_DELAY_MS);
+    Long runAt = f.optionalLong(PublishFields.RUN_AT, 0, Long.MAX_VALUE / 2);
     if (delay != null && runAt != null) {
-      throw ApiException.invalidField(f.path("run_at"), "give delay_ms or run_at, not both");
+      throw ApiException.invalidField(
+          f.path(PublishFields.RUN_AT), "give delay_ms or run_at, not both");
     }
     if (delay != null) {
       job.delay(Duration.ofMillis(delay));
@@ -104,41 +95,43 @@ final class NewJobReader {
     if (runAt != null) {
       job.runAt(Instant.ofEpochMilli(runAt));
     }
-    Integer maxAttempts = f.optionalInt("max_attempts", 1, Limits.MAX_ATTEMPTS);
+    Integer maxAttempts = f.optionalInt(PublishFields.MAX_ATTEMPTS, 1, Limits.MAX_ATTEMPTS);
     if (maxAttempts != null) {
       job.maxAttempts(maxAttempts);
     }
-    Long ttr = f.optionalLong("ttr_ms", Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
+    Long ttr = f.optionalLong(PublishFields.TTR_MS, Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
     if (ttr != null) {
       job.timeToRun(Duration.ofMillis(ttr));
     }
-    Long ttl = f.optionalLong("ttl_ms", 1, Limits.MAX_TTL_MS);
+    Long ttl = f.optionalLong(PublishFields.TTL_MS, 1, Limits.MAX_TTL_MS);
     if (ttl != null) {
       job.ttl(Duration.ofMillis(ttl));
     }
-    String id = f.optionalText("id", Limits.MAX_ID_LENGTH);
+    String id = f.optionalText(PublishFields.ID, Limits.MAX_ID_LENGTH);
     if (id != null) {
       job.id(id);
     }
-    String uniqueKey = f.optionalText("unique_key", MAX_UNIQUE_KEY_CHARS);
-    Long window = f.optionalLong("unique_window_ms", 1, Limits.MAX_UNIQUE_WINDOW_MS);
+    String uniqueKey = f.optionalText(PublishFields.UNIQUE_KEY, MAX_UNIQUE_KEY_CHARS);
+    Long window = f.optionalLong(PublishFields.UNIQUE_WINDOW_MS, 1, Limits.MAX_UNIQUE_WINDOW_MS);
     if (uniqueKey != null) {
       if (window == null) {
-        throw ApiException.invalidField(f.path("unique_window_ms"), "is required with unique_key");
+        throw ApiException.invalidField(
+            f.path(PublishFields.UNIQUE_WINDOW_MS), "is required with unique_key");
       }
       job.uniqueKey(uniqueKey, Duration.ofMillis(window));
     } else if (window != null) {
-      throw ApiException.invalidField(f.path("unique_key"), "is required with unique_window_ms");
+      throw ApiException.invalidField(
+          f.path(PublishFields.UNIQUE_KEY), "is required with unique_window_ms");
     }
     return job;
   }
 
   private byte[] payload(JsonFields f) {
     JsonNode json = f.has(PAYLOAD) ? f.raw(PAYLOAD) : null;
-    boolean hasBase64 = f.has("payload_base64");
+    boolean hasBase64 = f.has(PublishFields.PAYLOAD_BASE64);
     if (json != null && hasBase64) {
       throw ApiException.invalidField(
-          f.path("payload_base64"), "give payload or payload_base64, not both");
+          f.path(PublishFields.PAYLOAD_BASE64), "give payload or payload_base64, not both");
     }
     byte[] bytes;
     String field;
@@ -146,13 +139,14 @@ final class NewJobReader {
       bytes = CompactJson.bytesOf(json);
       field = f.path(PAYLOAD);
     } else if (hasBase64) {
-      String text = f.optionalText("payload_base64", Integer.MAX_VALUE);
+      String text = f.optionalText(PublishFields.PAYLOAD_BASE64, Integer.MAX_VALUE);
       try {
         bytes = Base64.getDecoder().decode(text);
       } catch (IllegalArgumentException e) {
-        throw ApiException.invalidField(f.path("payload_base64"), "is not valid base64");
+        throw ApiException.invalidField(
+            f.path(PublishFields.PAYLOAD_BASE64), "is not valid base64");
       }
-      field = f.path("payload_base64");
+      field = f.path(PublishFields.PAYLOAD_BASE64);
     } else {
       throw ApiException.invalidField(
           f.path(PAYLOAD), "is required: any JSON value, or payload_base64 for raw bytes");

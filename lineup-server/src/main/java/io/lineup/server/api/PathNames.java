@@ -1,27 +1,20 @@
 package io.lineup.server.api;
 
 import io.javalin.http.Context;
+import io.lineup.api.ErrorCode;
+import io.lineup.api.JobIds;
 import io.lineup.core.InvalidArgumentException;
-import io.lineup.core.Limits;
 import io.lineup.core.QueueName;
 import io.lineup.server.http.ApiException;
-import io.lineup.server.http.ErrorCode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /** Reads and checks the names in a request path: namespace, queue(s), job id. */
 public final class PathNames {
   /** Most queues one lease call may name (a comma list). */
   public static final int MAX_QUEUES_PER_LEASE = 16;
-
-  /**
-   * Job ids in paths: caller-given ids ({@code A-Z a-z 0-9 _ . : -}) and generated ones (which
-   * start with {@code ~}).
-   */
-  private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9_.:~-]+");
 
   private PathNames() {}
 
@@ -88,8 +81,7 @@ public final class PathNames {
   }
 
   /** What a job id is, for error messages. */
-  public static final String JOB_ID_RULE =
-      "a job id is 1 to " + Limits.MAX_ID_LENGTH + " characters from A-Z a-z 0-9 _ . : - ~";
+  public static final String JOB_ID_RULE = JobIds.PATH_ID_RULE;
 
   /** The {@code {id}} of the path. */
   public static String jobId(Context ctx) {
@@ -102,10 +94,7 @@ public final class PathNames {
 
   /** Whether a text can be a job id (one a caller gave, or one the engine generated). */
   public static boolean isJobId(String id) {
-    return id != null
-        && !id.isEmpty()
-        && id.length() <= Limits.MAX_ID_LENGTH
-        && JOB_ID.matcher(id).matches();
+    return JobIds.isJobId(id);
   }
 
   /**

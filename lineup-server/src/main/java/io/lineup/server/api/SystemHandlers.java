@@ -2,9 +2,9 @@ package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
+import io.lineup.api.ErrorCode;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
-import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.Json;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package io.lineup.server.archive;
 
+import io.lineup.api.ErrorCode;
 import io.lineup.archive.Archive;
 import io.lineup.archive.ArchivePage;
 import io.lineup.archive.ArchiveQuery;
@@ -10,7 +11,6 @@ import io.lineup.core.JobInfo;
 import io.lineup.core.Lineup;
 import io.lineup.core.QueueName;
 import io.lineup.server.http.ApiException;
-import io.lineup.server.http.ErrorCode;
 import java.time.Duration;
 import java.util.Optional;
 import org.slf4j.Logger;

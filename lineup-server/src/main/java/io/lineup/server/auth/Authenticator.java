@@ -1,7 +1,7 @@
 package io.lineup.server.auth;
 
+import io.lineup.api.ErrorCode;
 import io.lineup.server.http.ApiException;
-import io.lineup.server.http.ErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;

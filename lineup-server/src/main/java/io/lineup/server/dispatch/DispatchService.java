@@ -210,7 +210,7 @@ public final class DispatchService implements AutoCloseable {
 
   private static ApiException unknownEndpoint(EndpointKey key) {
     return new ApiException(
-            io.lineup.server.http.ErrorCode.NOT_FOUND,
+            io.lineup.api.ErrorCode.NOT_FOUND,
             "endpoint",
             "no endpoint " + key.name() + " in namespace " + key.namespace())
         .with("endpoint", key.name());
@@ -270,7 +270,7 @@ public final class DispatchService implements AutoCloseable {
       egressPolicy.checkRegistration(url);
     } catch (EgressRefusedException refused) {
       throw new ApiException(
-              io.lineup.server.http.ErrorCode.EGRESS_REFUSED,
+              io.lineup.api.ErrorCode.EGRESS_REFUSED,
               field,
               refused.getMessage()
                   + ": the server's egress policy does not allow it (an operator can allow it"

@@ -1,5 +1,6 @@
 package io.lineup.server.dispatch;
 
+import io.lineup.api.Names;
 import io.lineup.core.InvalidArgumentException;
 import io.lineup.core.QueueName;
 
@@ -12,10 +13,10 @@ import io.lineup.core.QueueName;
  */
 public record EndpointKey(String namespace, String name) {
   /** The prefix of an endpoint's queue name. */
-  public static final String QUEUE_PREFIX = "dispatch.";
+  public static final String QUEUE_PREFIX = Names.ENDPOINT_QUEUE_PREFIX;
 
   /** Longest endpoint name: the queue name's limit less the prefix. */
-  public static final int MAX_NAME_LENGTH = QueueName.MAX_LENGTH - QUEUE_PREFIX.length();
+  public static final int MAX_NAME_LENGTH = Names.MAX_ENDPOINT_LENGTH;
 
   /**
    * @throws InvalidArgumentException naming {@code endpoint} when the name is malformed
@@ -23,10 +24,10 @@ public record EndpointKey(String namespace, String name) {
   public EndpointKey {
     if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
       throw new InvalidArgumentException(
-          "endpoint", "must be 1 to " + MAX_NAME_LENGTH + " characters of A-Z a-z 0-9 _ . -");
+          "endpoint", "must be 1 to " + MAX_NAME_LENGTH + " characters of " + Names.CHARACTERS);
     }
     QueueName.of(namespace, QUEUE_PREFIX + name);
-    if (name.chars().allMatch(c -> c == '.')) {
+    if (Names.isOnlyDots(name)) {
       throw new InvalidArgumentException("endpoint", "must not be made only of dots");
     }
   }

@@ -1,10 +1,10 @@
 package io.lineup.server.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.api.ErrorCode;
 import io.lineup.core.Limits;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
-import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.JsonFields;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.lineup.server.http;
 
+import io.lineup.api.ErrorCode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,5 +1,6 @@
 package io.lineup.server.http;
 
+import io.lineup.api.PublishFields;
 import io.lineup.core.QueueSetting;
 import java.util.Map;
 
@@ -13,13 +14,13 @@ final class EngineFieldNames {
   private static final Map<String, String> HTTP_NAMES =
       Map.ofEntries(
           // Job options; the two that are also queue settings have the same names there.
-          Map.entry("timeToRun", "ttr_ms"),
-          Map.entry("maxAttempts", "max_attempts"),
-          Map.entry("runAt", "run_at"),
-          Map.entry("delay", "delay_ms"),
-          Map.entry("ttl", "ttl_ms"),
-          Map.entry("uniqueKey", "unique_key"),
-          Map.entry("uniqueWindow", "unique_window_ms"),
+          Map.entry("timeToRun", PublishFields.TTR_MS),
+          Map.entry("maxAttempts", PublishFields.MAX_ATTEMPTS),
+          Map.entry("runAt", PublishFields.RUN_AT),
+          Map.entry("delay", PublishFields.DELAY_MS),
+          Map.entry("ttl", PublishFields.TTL_MS),
+          Map.entry("uniqueKey", PublishFields.UNIQUE_KEY),
+          Map.entry("uniqueWindow", PublishFields.UNIQUE_WINDOW_MS),
           Map.entry("retryDelay", "retry_delay_ms"),
           Map.entry("wait", "wait_ms"),
           Map.entry("redisUrl", "redis_url"));

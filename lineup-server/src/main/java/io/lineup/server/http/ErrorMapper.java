@@ -3,6 +3,7 @@ package io.lineup.server.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.lineup.api.ErrorCode;
 import io.lineup.core.InvalidArgumentException;
 import io.lineup.core.JobFinishedException;
 import io.lineup.core.JobNotFoundException;

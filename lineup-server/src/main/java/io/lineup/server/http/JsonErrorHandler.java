@@ -1,5 +1,6 @@
 package io.lineup.server.http;
 
+import io.lineup.api.ErrorCode;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;

@@ -1,6 +1,7 @@
 package io.lineup.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.api.ErrorCode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,5 +1,6 @@
 package io.lineup.server.http;
 
+import io.lineup.api.ErrorCode;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;

@@ -2,6 +2,7 @@ package io.lineup.server.room;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.ErrorCode;
 import io.lineup.core.JobInfo;
 import io.lineup.core.JobState;
 import io.lineup.core.Lineup;
@@ -11,7 +12,6 @@ import io.lineup.pass.PassRejectedException;
 import io.lineup.pass.PassVerifier;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
-import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.JsonFields;
 import java.util.Optional;

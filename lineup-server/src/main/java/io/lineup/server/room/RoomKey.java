@@ -1,5 +1,6 @@
 package io.lineup.server.room;
 
+import io.lineup.api.Names;
 import io.lineup.core.InvalidArgumentException;
 import io.lineup.core.QueueName;
 
@@ -12,10 +13,10 @@ import io.lineup.core.QueueName;
  */
 public record RoomKey(String namespace, String name) {
   /** The prefix of a room's queue name. */
-  public static final String QUEUE_PREFIX = "room.";
+  public static final String QUEUE_PREFIX = Names.ROOM_QUEUE_PREFIX;
 
   /** Longest room name: the queue name's limit less the prefix (59 characters). */
-  public static final int MAX_NAME_LENGTH = QueueName.MAX_LENGTH - QUEUE_PREFIX.length();
+  public static final int MAX_NAME_LENGTH = Names.MAX_ROOM_LENGTH;
 
   /**
    * @throws InvalidArgumentException naming {@code room} when the name is malformed
@@ -23,10 +24,10 @@ public record RoomKey(String namespace, String name) {
   public RoomKey {
     if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
       throw new InvalidArgumentException(
-          "room", "must be 1 to " + MAX_NAME_LENGTH + " characters of A-Z a-z 0-9 _ . -");
+          "room", "must be 1 to " + MAX_NAME_LENGTH + " characters of " + Names.CHARACTERS);
     }
     QueueName.of(namespace, QUEUE_PREFIX + name);
-    if (name.chars().allMatch(c -> c == '.')) {
+    if (Names.isOnlyDots(name)) {
       throw new InvalidArgumentException("room", "must not be made only of dots");
     }
   }

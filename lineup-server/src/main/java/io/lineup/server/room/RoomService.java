@@ -2,6 +2,7 @@ package io.lineup.server.room;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.ErrorCode;
 import io.lineup.core.JobFinishedException;
 import io.lineup.core.JobNotFoundException;
 import io.lineup.core.LeaseLostException;
@@ -14,7 +15,6 @@ import io.lineup.core.RecordStore;
 import io.lineup.core.RedisUnavailableException;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
-import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.JsonFields;
 import java.io.IOException;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.ErrorCode;
 import io.lineup.core.QueueSetting;
 import io.lineup.core.QueueSettings;
 import io.lineup.server.http.ApiException;
-import io.lineup.server.http.ErrorCode;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.JsonFields;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package io.lineup.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.api.ErrorCode;
 import io.lineup.core.InvalidArgumentException;
 import io.lineup.core.QueueSetting;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package io.lineup.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.api.ErrorCode;
 import io.lineup.core.LineupException;
 import io.lineup.core.PayloadTooLargeException;
 import io.lineup.core.QueueName;

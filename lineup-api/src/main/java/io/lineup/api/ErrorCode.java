@@ -1,8 +1,11 @@
-package io.lineup.server.http;
+package io.lineup.api;
+
+import java.util.Locale;
 
 /**
- * The {@code error} codes of the API's error answers, each with its HTTP status. docs/server.md
- * lists them with the cases that produce them.
+ * The {@code error} codes of the API's error answers, each with its HTTP status: the server answers
+ * with them and the client maps them to its exceptions. docs/server.md lists them with the cases
+ * that produce them.
  */
 public enum ErrorCode {
   /** The body is not JSON, or not the JSON shape the route takes (an object, an array). */
@@ -97,6 +100,22 @@ public enum ErrorCode {
 
   /** The code as it appears in the JSON answer, e.g. {@code invalid_field}. */
   public String code() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * The code an answer's {@code error} names, or null for a code this version does not know (a
+   * newer server's) and for null.
+   */
+  public static ErrorCode byCode(String code) {
+    if (code == null) {
+      return null;
+    }
+    for (ErrorCode value : values()) {
+      if (value.code().equals(code)) {
+        return value;
+      }
+    }
+    return null;
   }
 }
