@@ -12,6 +12,7 @@
 module io.lineup.core {
   requires lettuce.core;
   requires org.slf4j;
+  requires io.lineup.consumer;
 
   exports io.lineup.core;
 }
