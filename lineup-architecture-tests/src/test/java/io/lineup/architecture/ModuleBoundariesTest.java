@@ -28,6 +28,8 @@ class ModuleBoundariesTest {
         .definedBy("io.lineup.testing..")
         .layer("pass")
         .definedBy("io.lineup.pass..")
+        .layer("consumer")
+        .definedBy("io.lineup.consumer..")
         .layer("core")
         .definedBy("io.lineup.core..")
         .layer("archive")
@@ -48,6 +50,8 @@ class ModuleBoundariesTest {
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("pass")
         .mayOnlyBeAccessedByLayers("server", "bench", "examples")
+        .whereLayer("consumer")
+        .mayOnlyBeAccessedByLayers("core", "client", "cli")
         .whereLayer("core")
         .mayOnlyBeAccessedByLayers("archive", "server", "bench")
         .whereLayer("archive")
@@ -78,14 +82,30 @@ class ModuleBoundariesTest {
   }
 
   @Test
+  void theConsumerLoopNeedsNothingButTheJdk() {
+    classes()
+        .that()
+        .resideInAPackage("io.lineup.consumer..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("io.lineup.consumer..", "java..")
+        .because(
+            "the engine's worker and the client's both run on it, and the client runs no engine")
+        .check(LineupClasses.all());
+  }
+
+  @Test
   void theClientNeedsNothingButTheJdkAndJackson() {
     classes()
         .that()
         .resideInAPackage("io.lineup.client..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("io.lineup.client..", "java..", "com.fasterxml.jackson..")
-        .because("the client talks HTTP to a server; it never runs the server's or engine's code")
+        .resideInAnyPackage(
+            "io.lineup.client..", "io.lineup.consumer..", "java..", "com.fasterxml.jackson..")
+        .because(
+            "the client talks HTTP to a server; it never runs the server's or engine's code (its"
+                + " worker runs on the shared consumer loop, which needs only the JDK)")
         .check(LineupClasses.all());
   }
 
