@@ -10,10 +10,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -87,7 +89,8 @@ final class ConsumeCommand implements Callable<Integer> {
                   .stopOnLeaseError(true)
                   .name("lineup-consume")
                   .label(name.toString())
-                  .build());
+                  .build(),
+              ConsumeCommand::log);
       try {
         loop.start().awaitEnd();
       } finally {
@@ -109,6 +112,13 @@ final class ConsumeCommand implements Callable<Integer> {
       }
     }
     return failed > 0 ? ExitCodes.JOBS_FAILED : ExitCodes.OK;
+  }
+
+  /** The loop's warnings and notices on standard error, as the command's own lines. */
+  private static void log(Level level, Supplier<String> message) {
+    if (level.getSeverity() >= Level.INFO.getSeverity()) {
+      System.err.println("lineup: " + message.get());
+    }
   }
 
   /** Prints the job; it is acked when this returns. */

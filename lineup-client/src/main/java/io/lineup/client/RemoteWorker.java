@@ -1,5 +1,6 @@
 package io.lineup.client;
 
+import io.lineup.consumer.ConsumerLog;
 import io.lineup.consumer.ConsumerLoop;
 import io.lineup.consumer.ConsumerOptions;
 
@@ -33,7 +34,8 @@ public final class RemoteWorker implements AutoCloseable {
                 .shutdownGrace(options.shutdownGrace())
                 .name("lineup-remote")
                 .label(queue.toString())
-                .build());
+                .build(),
+            ConsumerLog.system(RemoteWorker.class.getName()));
   }
 
   /** Starts leasing; returns this. */

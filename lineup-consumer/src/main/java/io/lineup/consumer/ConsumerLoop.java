@@ -28,7 +28,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param <J> the source's leased job
  */
 public final class ConsumerLoop<J> implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger(ConsumerLoop.class.getName());
   private static final long MAX_BACKOFF_MS = 1000;
 
   private final LeaseSource<J> source;
@@ -36,6 +35,7 @@ public final class ConsumerLoop<J> implements AutoCloseable {
   private final ConsumerOptions options;
   private final Heartbeats<J> heartbeats;
   private final Settler settler;
+  private final ConsumerLog log;
   private final Map<String, RunningJob<J>> running = new ConcurrentHashMap<>();
   private final Semaphore slotFreed = new Semaphore(0);
   private final AtomicLong leased = new AtomicLong();
@@ -46,13 +46,28 @@ public final class ConsumerLoop<J> implements AutoCloseable {
   private volatile RuntimeException leaseError;
   private Thread fetcher;
 
-  /** A loop that has not started; {@link #start()} starts it. */
+  /** A loop that has not started, logging with the JDK's logger of this class's name. */
   public ConsumerLoop(LeaseSource<J> source, JobRunner<J> runner, ConsumerOptions options) {
+    this(source, runner, options, ConsumerLog.system(ConsumerLoop.class.getName()));
+  }
+
+  /**
+   * A loop that has not started; {@link #start()} starts it.
+   *
+   * @param source where jobs are leased and settled
+   * @param runner what runs each job
+   * @param options how the loop runs
+   * @param log where the loop reports a failed lease call, a lost lease or a job it could not
+   *     settle
+   */
+  public ConsumerLoop(
+      LeaseSource<J> source, JobRunner<J> runner, ConsumerOptions options, ConsumerLog log) {
     this.source = source;
     this.runner = runner;
     this.options = options;
-    this.heartbeats = new Heartbeats<>(source, options.name() + "-heartbeat");
-    this.settler = new Settler(source);
+    this.log = log;
+    this.heartbeats = new Heartbeats<>(source, options.name() + "-heartbeat", log);
+    this.settler = new Settler(source, log);
   }
 
   /** Starts leasing (once); returns this. */
@@ -116,7 +131,7 @@ public final class ConsumerLoop<J> implements AutoCloseable {
     try (IdleWait idle = source.openIdleWait()) {
       fetch(idle);
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "The consumer of {0} stopped leasing: {1}", options.label(), e);
+      log.log(Level.WARNING, () -> "The consumer of " + options.label() + " stopped leasing: " + e);
     } finally {
       leasing = false;
     }
@@ -257,12 +272,15 @@ public final class ConsumerLoop<J> implements AutoCloseable {
 
   private long backOff(long backoff, RuntimeException e) {
     long next = Math.min(MAX_BACKOFF_MS, Math.max(10, backoff * 2));
-    LOG.log(
+    log.log(
         Level.DEBUG,
-        "Lease from {0} failed, retrying in {1} ms: {2}",
-        options.label(),
-        next,
-        e.getMessage());
+        () ->
+            "Lease from "
+                + options.label()
+                + " failed, retrying in "
+                + next
+                + " ms: "
+                + e.getMessage());
     sleep(next);
     return next;
   }

@@ -14,16 +14,16 @@ import java.util.concurrent.TimeUnit;
  * source says is lost abandons its job and interrupts its runner.
  */
 final class Heartbeats<J> {
-  private static final System.Logger LOG = System.getLogger(Heartbeats.class.getName());
-
   /** No extension is scheduled sooner than this, however little of the lease is left. */
   static final long MIN_DELAY_MS = 10;
 
   private final LeaseSource<J> source;
   private final ScheduledExecutorService timer;
+  private final ConsumerLog log;
 
-  Heartbeats(LeaseSource<J> source, String threadName) {
+  Heartbeats(LeaseSource<J> source, String threadName, ConsumerLog log) {
     this.source = source;
+    this.log = log;
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name(threadName).factory());
@@ -68,11 +68,14 @@ final class Heartbeats<J> {
       schedule(run, run.leftMillis() / 2);
     } catch (RuntimeException e) {
       if (source.classify(e) == Failure.LOST) {
-        LOG.log(
+        log.log(
             Level.INFO,
-            "Lease of job {0} lost while running ({1}); interrupting its runner",
-            run.id,
-            e.getMessage());
+            () ->
+                "Lease of job "
+                    + run.id
+                    + " lost while running ("
+                    + e.getMessage()
+                    + "); interrupting its handler");
         run.abandoned = true;
         run.interrupt();
       } else {

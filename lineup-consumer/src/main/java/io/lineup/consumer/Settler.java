@@ -7,13 +7,14 @@ import java.lang.System.Logger.Level;
  * unavailable (5 tries, 100 ms doubling); a lost lease or a refusal ends it.
  */
 final class Settler {
-  private static final System.Logger LOG = System.getLogger(Settler.class.getName());
   static final int TRIES = 5;
 
   private final LeaseSource<?> source;
+  private final ConsumerLog log;
 
-  Settler(LeaseSource<?> source) {
+  Settler(LeaseSource<?> source, ConsumerLog log) {
     this.source = source;
+    this.log = log;
   }
 
   /** A settling call. */
@@ -36,21 +37,25 @@ final class Settler {
       } catch (RuntimeException e) {
         switch (source.classify(e)) {
           case LOST -> {
-            LOG.log(Level.DEBUG, "{0} of job {1} not needed: {2}", what, id, e.getMessage());
+            log.log(Level.DEBUG, () -> what + " of job " + id + " not needed: " + e.getMessage());
             return;
           }
           case REFUSED -> {
-            LOG.log(Level.WARNING, "{0} of job {1} was refused: {2}", what, id, e.getMessage());
+            log.log(
+                Level.WARNING, () -> what + " of job " + id + " was refused: " + e.getMessage());
             return;
           }
           case UNAVAILABLE -> ConsumerLoop.sleep(100L << attempt);
         }
       }
     }
-    LOG.log(
+    log.log(
         Level.WARNING,
-        "Could not {0} job {1}; it will be delivered again when its lease ends",
-        what,
-        id);
+        () ->
+            "Could not "
+                + what
+                + " job "
+                + id
+                + "; it will be delivered again when its lease ends");
   }
 }

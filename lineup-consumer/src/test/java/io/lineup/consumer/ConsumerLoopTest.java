@@ -205,6 +205,47 @@ class ConsumerLoopTest {
   }
 
   @Test
+  void anEmptyAnswerWithAdviceWaitsAsAdvisedAndLeasesAgainRatherThanStop() throws Exception {
+    FakeSource source = new FakeSource().add("a");
+    source.advicesLeft.set(2);
+    ConsumerLoop<FakeSource.Job> loop =
+        new ConsumerLoop<>(source, job -> null, options().stopWhenEmpty(true).build());
+    loop.start().awaitEnd();
+    loop.close();
+
+    assertThat(source.advicesSeen).containsExactly(Duration.ofMillis(1), Duration.ofMillis(1));
+    assertThat(source.acked).containsOnlyKeys("a");
+  }
+
+  @Test
+  void withTwoCallsInFlightEveryJobRunsOnceAndNoMoreThanTwoCallsAreOnTheirWay() throws Exception {
+    FakeSource source = new FakeSource();
+    source.async = true;
+    for (int i = 0; i < 200; i++) {
+      source.add("j" + i);
+    }
+    AtomicInteger now = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    ConsumerLoop<FakeSource.Job> loop =
+        new ConsumerLoop<>(
+            source,
+            job -> {
+              most.accumulateAndGet(now.incrementAndGet(), Math::max);
+              Thread.yield();
+              now.decrementAndGet();
+              return null;
+            },
+            options().concurrency(8).callsInFlight(2).stopWhenEmpty(true).build());
+    loop.start().awaitEnd();
+    loop.close();
+
+    assertThat(source.acked).hasSize(200);
+    assertThat(loop.handled()).isEqualTo(200);
+    assertThat(source.mostOutstanding.get()).isLessThanOrEqualTo(2);
+    assertThat(most.get()).isLessThanOrEqualTo(8);
+  }
+
+  @Test
   void optionsRefuseWhatTheLoopCannotRun() {
     assertThatThrownBy(() -> options().concurrency(0).build())
         .isInstanceOf(IllegalArgumentException.class);

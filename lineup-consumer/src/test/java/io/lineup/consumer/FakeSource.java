@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,6 +44,16 @@ final class FakeSource implements LeaseSource<FakeSource.Job> {
   final AtomicInteger ackFailuresLeft = new AtomicInteger();
   volatile Function<Job, RuntimeException> extendFailure = job -> null;
 
+  /** Empty answers with advice to wait still to give. */
+  final AtomicInteger advicesLeft = new AtomicInteger();
+
+  /** Answer lease calls on another thread, later (as the engine's store does). */
+  volatile boolean async;
+
+  final AtomicInteger outstanding = new AtomicInteger();
+  final AtomicInteger mostOutstanding = new AtomicInteger();
+  final List<Duration> advicesSeen = new CopyOnWriteArrayList<>();
+
   FakeSource add(String... ids) {
     for (String id : ids) {
       ready.add(new Job(id, Duration.ofMinutes(1)));
@@ -59,17 +70,56 @@ final class FakeSource implements LeaseSource<FakeSource.Job> {
     if (leaseFailuresLeft.getAndDecrement() > 0) {
       throw new Down();
     }
+    if (advicesLeft.getAndDecrement() > 0) {
+      return LeaseCall.answered(count, new LeaseReply<>(List.of(), Duration.ofMillis(1)));
+    }
     List<Job> jobs = new ArrayList<>();
     Job job;
     while (jobs.size() < count && (job = ready.poll()) != null) {
       jobs.add(job);
     }
-    return LeaseCall.answered(count, LeaseReply.of(jobs));
+    if (!async) {
+      return LeaseCall.answered(count, LeaseReply.of(jobs));
+    }
+    mostOutstanding.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
+    CompletableFuture<LeaseReply<Job>> reply = new CompletableFuture<>();
+    Thread.ofVirtual()
+        .start(() -> {
+          Thread.yield();
+          outstanding.decrementAndGet();
+          reply.complete(LeaseReply.of(jobs));
+        });
+    return new LeaseCall<>() {
+      @Override
+      public int count() {
+        return count;
+      }
+
+      @Override
+      public boolean isDone() {
+        return reply.isDone();
+      }
+
+      @Override
+      public void whenDone(Runnable action) {
+        reply.whenComplete((value, error) -> action.run());
+      }
+
+      @Override
+      public LeaseReply<Job> await() {
+        return reply.join();
+      }
+    };
   }
 
   @Override
   public IdleWait openIdleWait() {
-    return advice -> Thread.sleep(5);
+    return advice -> {
+      if (advice != null) {
+        advicesSeen.add(advice);
+      }
+      Thread.sleep(5);
+    };
   }
 
   @Override

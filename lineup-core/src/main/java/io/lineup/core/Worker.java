@@ -3,6 +3,10 @@ package io.lineup.core;
 import io.lineup.consumer.ConsumerLoop;
 import io.lineup.consumer.ConsumerOptions;
 import io.lineup.core.internal.store.RedisStore;
+import java.lang.System.Logger.Level;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a {@link JobHandler} for the jobs of one queue, {@code concurrency} at a time, each on its
@@ -18,6 +22,8 @@ import io.lineup.core.internal.store.RedisStore;
  * back to their place in line.
  */
 public final class Worker implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+
   /**
    * Lease calls one worker has on their way at most. With one at a time, Redis stood idle for about
    * a fifth of a busy drain while the worker unpacked each reply and started its jobs.
@@ -45,7 +51,21 @@ public final class Worker implements AutoCloseable {
                 .shutdownGrace(options.shutdownGrace())
                 .name("lineup")
                 .label(queue.toString())
-                .build());
+                .build(),
+            Worker::log);
+  }
+
+  /** The loop's lines, logged under this class's name like the rest of the engine's. */
+  private static void log(Level level, Supplier<String> message) {
+    switch (level) {
+      case WARNING, ERROR -> LOG.warn(message.get());
+      case INFO -> LOG.info(message.get());
+      default -> {
+        if (LOG.isDebugEnabled()) {
+          LOG.debug(message.get());
+        }
+      }
+    }
   }
 
   /** Starts leasing; returns this. */
