@@ -87,7 +87,10 @@ public final class ConsumerLoop<J> implements AutoCloseable {
     return running.size();
   }
 
-  /** Jobs leased since start. */
+  /**
+   * Jobs leased since start. While a lease call is on its way, the jobs it asked for count until
+   * its reply comes; once the loop has ended, the count is exact.
+   */
   public long leased() {
     return leased.get();
   }

@@ -1,5 +1,7 @@
 package io.lineup.consumer;
 
+import java.util.concurrent.ScheduledFuture;
+
 /** A job being run: its thread, its lease's end and its scheduled extension. */
 final class RunningJob<J> {
   final J job;
@@ -9,7 +11,7 @@ final class RunningJob<J> {
   volatile long leaseEndsAt;
 
   volatile Thread thread;
-  volatile java.util.concurrent.ScheduledFuture<?> heartbeat;
+  volatile ScheduledFuture<?> heartbeat;
 
   /** Set once the runner returned or threw: no more extensions. */
   volatile boolean finished;
