@@ -31,6 +31,8 @@ class ModuleBoundariesTest {
         .definedBy("io.lineup.testing..")
         .layer("pass")
         .definedBy("io.lineup.pass..")
+        .layer("consumer")
+        .definedBy("io.lineup.consumer..")
         .layer("core")
         .definedBy("io.lineup.core..")
         .layer("archive")
@@ -52,6 +54,8 @@ class ModuleBoundariesTest {
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("pass")
         .mayOnlyBeAccessedByLayers("server", "bench", "examples")
+        .whereLayer("consumer")
+        .mayOnlyBeAccessedByLayers("core", "client", "cli")
         .whereLayer("core")
         .mayOnlyBeAccessedByLayers("archive", "server", "bench")
         .whereLayer("archive")
@@ -94,15 +98,34 @@ class ModuleBoundariesTest {
   }
 
   @Test
-  void theClientNeedsNothingButTheJdkJacksonAndTheApi() {
+  void theConsumerLoopNeedsNothingButTheJdk() {
+    classes()
+        .that()
+        .resideInAPackage("io.lineup.consumer..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("io.lineup.consumer..", "java..")
+        .because(
+            "the engine's worker and the client's both run on it, and the client runs no engine")
+        .check(LineupClasses.all());
+  }
+
+  @Test
+  void theClientNeedsNothingButTheJdkJacksonTheApiAndTheConsumerLoop() {
     classes()
         .that()
         .resideInAPackage("io.lineup.client..")
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage(
-            "io.lineup.client..", "io.lineup.api..", "java..", "com.fasterxml.jackson..")
-        .because("the client talks HTTP to a server; it never runs the server's or engine's code")
+            "io.lineup.client..",
+            "io.lineup.api..",
+            "io.lineup.consumer..",
+            "java..",
+            "com.fasterxml.jackson..")
+        .because(
+            "the client talks HTTP to a server; it never runs the server's or engine's code (its"
+                + " worker runs on the shared consumer loop, which needs only the JDK)")
         .check(LineupClasses.all());
   }
 

@@ -1,26 +1,21 @@
 package io.lineup.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.client.LeaseLostException;
-import io.lineup.client.LeaseRefusedException;
 import io.lineup.client.LeasedJob;
 import io.lineup.client.LineupClient;
 import io.lineup.client.QueueName;
+import io.lineup.consumer.ConsumerLoop;
+import io.lineup.consumer.ConsumerOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -66,10 +61,6 @@ final class ConsumeCommand implements Callable<Integer> {
       description = "Jobs handled at once with --exec (default 1, up to 1000).")
   int concurrency = 1;
 
-  private final AtomicInteger acked = new AtomicInteger();
-  private final AtomicInteger failed = new AtomicInteger();
-  private ScheduledExecutorService heartbeats;
-
   @Override
   public Integer call() throws Exception {
     QueueName name = Queues.parse(queue);
@@ -83,59 +74,55 @@ final class ConsumeCommand implements Callable<Integer> {
     if (max < 0) {
       throw new CliException(ExitCodes.USAGE, "--max: 0 or more");
     }
-    heartbeats =
-        Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("lineup-consume-heartbeat").factory());
-    int handled = 0;
+    ConsumeSource source;
+    ConsumerLoop<LeasedJob> loop;
     try (LineupClient client = connection.connect()) {
-      while (max == 0 || handled < max) {
-        int want = exec == null ? 1 : concurrency;
-        if (max > 0) {
-          want = Math.min(want, max - handled);
-        }
-        List<LeasedJob> jobs;
-        try {
-          jobs = client.lease(name, want, waitFor);
-        } catch (LeaseRefusedException limited) {
-          Thread.sleep(limited.retryAfter().toMillis());
-          continue;
-        }
-        if (jobs.isEmpty()) {
-          if (follow) {
-            continue;
-          }
-          break;
-        }
-        if (exec == null) {
-          for (LeasedJob job : jobs) {
-            print(job);
-            client.ack(job, null);
-            acked.incrementAndGet();
-          }
-        } else {
-          runAll(client, jobs);
-        }
-        handled += jobs.size();
+      source = new ConsumeSource(client, name, waitFor, System.err);
+      loop =
+          new ConsumerLoop<>(
+              source,
+              exec == null ? this::print : this::runCommand,
+              ConsumerOptions.builder()
+                  .concurrency(exec == null ? 1 : concurrency)
+                  .limit(max)
+                  .stopWhenEmpty(!follow)
+                  .stopOnLeaseError(true)
+                  .name("lineup-consume")
+                  .label(name.toString())
+                  .build(),
+              ConsumeCommand::log);
+      try {
+        loop.start().awaitEnd();
+      } finally {
+        loop.close();
       }
-    } finally {
-      heartbeats.shutdownNow();
     }
+    long handled = loop.leased();
+    long failed = loop.failed() + source.lostAcks();
     if (exec != null) {
-      String summary = handled + " jobs: " + acked.get() + " acked, " + failed.get() + " failed";
+      String summary = handled + " jobs: " + source.acked() + " acked, " + failed + " failed";
       if (output.json) {
         ObjectNode node = Output.MAPPER.createObjectNode();
         node.put("jobs", handled);
-        node.put("acked", acked.get());
-        node.put("failed", failed.get());
+        node.put("acked", source.acked());
+        node.put("failed", failed);
         output.json(node);
       } else {
         System.err.println("lineup: " + summary);
       }
     }
-    return failed.get() > 0 ? ExitCodes.JOBS_FAILED : ExitCodes.OK;
+    return failed > 0 ? ExitCodes.JOBS_FAILED : ExitCodes.OK;
   }
 
-  private void print(LeasedJob job) {
+  /** The loop's warnings and notices on standard error, as the command's own lines. */
+  private static void log(Level level, Supplier<String> message) {
+    if (level.getSeverity() >= Level.INFO.getSeverity()) {
+      System.err.println("lineup: " + message.get());
+    }
+  }
+
+  /** Prints the job; it is acked when this returns. */
+  private byte[] print(LeasedJob job) {
     if (output.json) {
       output.json(Output.leased(job));
     } else {
@@ -149,22 +136,16 @@ final class ConsumeCommand implements Callable<Integer> {
               + Output.bytes(job.payload()));
       output.out.flush();
     }
+    return null;
   }
 
-  private void runAll(LineupClient client, List<LeasedJob> jobs) throws InterruptedException {
-    List<Thread> threads = new ArrayList<>();
-    for (LeasedJob job : jobs) {
-      threads.add(Thread.ofVirtual().start(() -> runOne(client, job)));
-    }
-    for (Thread thread : threads) {
-      thread.join();
-    }
-  }
-
-  private void runOne(LineupClient client, LeasedJob job) {
-    ScheduledFuture<?> beat = keepLease(client, job);
-    int status;
-    byte[] stdout;
+  /**
+   * Runs the command for the job. Exit status 0 returns its standard output (stripped; null when
+   * empty) for the ack; any other status, or a command that could not start, throws for the nack.
+   * An interrupt (the job's lease was lost) ends the command.
+   */
+  private byte[] runCommand(LeasedJob job) throws CommandFailed {
+    Process process;
     try {
       ProcessBuilder builder = new ProcessBuilder("sh", "-c", exec);
       builder.redirectError(ProcessBuilder.Redirect.INHERIT);
@@ -173,7 +154,11 @@ final class ConsumeCommand implements Callable<Integer> {
       env.put("LINEUP_JOB_ID", job.id());
       env.put("LINEUP_ATTEMPT", Integer.toString(job.attempt()));
       env.put("LINEUP_MAX_ATTEMPTS", Integer.toString(job.maxAttempts()));
-      Process process = builder.start();
+      process = builder.start();
+    } catch (IOException e) {
+      throw new CommandFailed("could not run the command: " + e.getMessage());
+    }
+    try {
       Thread feeder =
           Thread.ofVirtual()
               .start(() -> {
@@ -183,70 +168,21 @@ final class ConsumeCommand implements Callable<Integer> {
                   // The command did not read its input; that is its choice.
                 }
               });
-      stdout = readAll(process.getInputStream());
-      status = process.waitFor();
+      byte[] stdout = readAll(process.getInputStream());
+      int status = process.waitFor();
       feeder.join();
-    } catch (IOException e) {
-      beat.cancel(false);
-      failed.incrementAndGet();
-      nackQuietly(client, job, "could not run the command: " + e.getMessage());
-      return;
-    } catch (InterruptedException e) {
-      beat.cancel(false);
-      Thread.currentThread().interrupt();
-      return;
-    }
-    beat.cancel(false);
-    if (status == 0) {
-      try {
-        client.ack(job, result(stdout));
-        acked.incrementAndGet();
-      } catch (LeaseLostException lost) {
-        failed.incrementAndGet();
-        System.err.println(
-            "lineup: job " + job.id() + " finished after its lease was lost: " + lost.getMessage());
+      if (status != 0) {
+        throw new CommandFailed("the command exited with status " + status);
       }
-    } else {
-      failed.incrementAndGet();
-      nackQuietly(client, job, "the command exited with status " + status);
+      String text = new String(stdout, StandardCharsets.UTF_8).strip();
+      return text.isEmpty() ? null : text.getBytes(StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new CommandFailed("could not run the command: " + e.getMessage());
+    } catch (InterruptedException e) {
+      process.destroy();
+      Thread.currentThread().interrupt();
+      throw new CommandFailed("the command was stopped: its lease was lost");
     }
-  }
-
-  private static String result(byte[] stdout) {
-    String text = new String(stdout, StandardCharsets.UTF_8).strip();
-    if (text.isEmpty()) {
-      return null;
-    }
-    try {
-      Output.MAPPER.readTree(text);
-      return text;
-    } catch (IOException notJson) {
-      return Output.MAPPER.getNodeFactory().textNode(text).toString();
-    }
-  }
-
-  private static void nackQuietly(LineupClient client, LeasedJob job, String error) {
-    try {
-      client.nack(job, error, null);
-    } catch (LeaseLostException lost) {
-      // Its lease ended already; the job is delivered again or finished elsewhere.
-    }
-  }
-
-  /** Extends the job's lease when half of it is left, until cancelled. */
-  private ScheduledFuture<?> keepLease(LineupClient client, LeasedJob job) {
-    long half = Math.max(50, (job.leaseDeadline().toEpochMilli() - System.currentTimeMillis()) / 2);
-    return heartbeats.scheduleAtFixedRate(
-        () -> {
-          try {
-            client.extend(job, null);
-          } catch (RuntimeException e) {
-            // The next beat tries again; a lost lease shows when the job is settled.
-          }
-        },
-        half,
-        half,
-        TimeUnit.MILLISECONDS);
   }
 
   private static byte[] readAll(InputStream in) throws IOException {
