@@ -1,18 +1,22 @@
 package io.lineup.architecture;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.lang.ArchRule;
+import io.lineup.rooms.RoomException;
 import io.lineup.server.LineupServer;
 import io.lineup.server.Main;
 import org.junit.jupiter.api.Test;
 
 /**
- * The server's faces (queues over HTTP, dispatch, the waiting room) and what each may know of the
- * others: dispatch and the room use the engine through its API only and never a handler, and
- * nothing but the room knows the room.
+ * The server's faces (queues over HTTP, dispatch, the waiting rooms) and what each may know of the
+ * others: dispatch uses the engine through its API only and never a handler, and nothing but the
+ * room handlers (and the error mapping, for the rooms' errors) knows the waiting rooms, which are a
+ * module of their own ({@link RoomsBoundariesTest}).
  */
 class ServerBoundariesTest {
   private static void check(ArchRule rule) {
@@ -42,7 +46,7 @@ class ServerBoundariesTest {
   }
 
   @Test
-  void neitherTheEngineNorTheOtherFacesDependOnTheWaitingRoom() {
+  void neitherTheEngineNorTheOtherFacesDependOnTheWaitingRooms() {
     check(
         noClasses()
             .that()
@@ -50,26 +54,22 @@ class ServerBoundariesTest {
                 "io.lineup.core..",
                 "io.lineup.server.dispatch..",
                 "io.lineup.server.auth..",
-                "io.lineup.server.http..",
                 "io.lineup.server.metrics..",
                 "io.lineup.server.redis..")
             .should()
             .dependOnClassesThat()
-            .resideInAPackage("io.lineup.server.room.."));
+            .resideInAPackage("io.lineup.rooms.."));
   }
 
   @Test
-  void theWaitingRoomUsesTheEngineOnlyThroughItsApiAndKnowsNoHandlerNorDispatch() {
+  void theHttpLayerKnowsOnlyTheWaitingRoomsErrorsToAnswerThem() {
     check(
         noClasses()
             .that()
-            .resideInAPackage("io.lineup.server.room..")
+            .resideInAPackage("io.lineup.server.http..")
             .should()
-            .dependOnClassesThat()
-            .resideInAnyPackage(
-                "io.lineup.core.internal..",
-                "io.lineup.server.api..",
-                "io.lineup.server.dispatch.."));
+            .dependOnClassesThat(
+                resideInAPackage("io.lineup.rooms..").and(not(assignableTo(RoomException.class)))));
   }
 
   @Test

@@ -1,14 +1,13 @@
 package io.lineup.bench;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.bench.report.Figure;
-import io.lineup.server.auth.Principal;
-import io.lineup.server.http.Json;
-import io.lineup.server.room.RoomKey;
-import io.lineup.server.room.RoomService;
-import io.lineup.server.room.RoomSpec;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.lineup.rooms.Caller;
+import io.lineup.rooms.JoinRequest;
+import io.lineup.rooms.Room;
+import io.lineup.rooms.RoomKey;
+import io.lineup.rooms.RoomSpec;
+import io.lineup.rooms.Rooms;
+import io.lineup.rooms.Ticket;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -56,7 +55,7 @@ final class RoomEtaScenario {
   }
 
   static Figure run(BenchContext context, RoomCounts counts) {
-    RoomService rooms = new RoomService(context.lineup());
+    Rooms rooms = new Rooms(context.lineup());
     rooms.start();
     ExecutorService pollers = Executors.newFixedThreadPool(POLLERS);
     ScheduledExecutorService visits = Executors.newScheduledThreadPool(2);
@@ -64,17 +63,9 @@ final class RoomEtaScenario {
     String[] tickets = new String[counts.etaTickets()];
     try {
       long passTtl = Math.max(RoomSpec.MIN_PASS_TTL_MS, 5 * counts.etaVisitMs());
-      rooms.putRoom(
-          key,
-          RoomSpec.parse(
-              Json.MAPPER.readTree(
-                  "{\"max_active\": "
-                      + counts.etaSlots()
-                      + ", \"pass_ttl_ms\": "
-                      + passTtl
-                      + ", \"grace_ms\": "
-                      + GRACE_MS
-                      + "}")));
+      rooms
+          .room(key)
+          .put(RoomSpec.of(counts.etaSlots()).withPassTtlMs(passTtl).withGraceMs(GRACE_MS));
       context.say(
           "room_eta_mape: %,d tickets, %d slots, visits of %d ms on average, %.0f%% stop polling",
           tickets.length,
@@ -116,13 +107,14 @@ final class RoomEtaScenario {
           cost.redisMicrosPerJob(),
           cost.benchMicrosPerJob(),
           n);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     } finally {
       pollers.shutdownNow();
       visits.shutdownNow();
+      // Stopped first, so that no admission runs while the room is dropped.
       rooms.close();
-      RoomJoinScenario.drop(context, new RoomService(context.lineup()), key, tickets);
+      try (Rooms cleanup = new Rooms(context.lineup())) {
+        RoomJoinScenario.drop(context, cleanup, key, tickets);
+      }
     }
   }
 
@@ -153,9 +145,10 @@ final class RoomEtaScenario {
   }
 
   /** Joins every ticket, then picks those who stay (the others never poll again). */
-  private static List<String> joinAndSplit(RoomService rooms, RoomKey key, String[] tickets) {
+  private static List<String> joinAndSplit(Rooms rooms, RoomKey key, String[] tickets) {
+    Room room = rooms.room(key);
     for (int i = 0; i < tickets.length; i++) {
-      tickets[i] = rooms.join(key, Json.object(), Principal.ADMIN).path("ticket").asText();
+      tickets[i] = room.join(JoinRequest.of(Caller.ADMIN)).id();
     }
     List<String> shuffled = new ArrayList<>(List.of(tickets));
     Collections.shuffle(shuffled, new Random(42));
@@ -165,7 +158,7 @@ final class RoomEtaScenario {
 
   private static void simulate(
       BenchContext context,
-      RoomService rooms,
+      Rooms rooms,
       RoomKey key,
       RoomCounts counts,
       List<String> stayers,
@@ -214,7 +207,7 @@ final class RoomEtaScenario {
   }
 
   private static void poll(
-      RoomService rooms,
+      Rooms rooms,
       RoomKey key,
       String ticket,
       RoomCounts counts,
@@ -223,35 +216,36 @@ final class RoomEtaScenario {
       Map<String, Long> admitted,
       ScheduledExecutorService visits) {
     long now = System.currentTimeMillis();
-    ObjectNode view = rooms.poll(key, ticket);
-    switch (view.path("status").asText()) {
-      case "admitted" -> {
-        long at = view.path("admitted_at").asLong();
+    Room room = rooms.room(key);
+    Ticket view = room.poll(ticket);
+    switch (view.status()) {
+      case ADMITTED -> {
+        long at = view.pass().admittedAt();
         admitted.put(ticket, at);
         long visit =
             counts.etaVisitMs() / 2 + ThreadLocalRandom.current().nextLong(counts.etaVisitMs() + 1);
         visits.schedule(
-            () -> rooms.leave(key, ticket),
+            () -> room.leave(ticket),
             Math.max(0, at + visit - System.currentTimeMillis()),
             TimeUnit.MILLISECONDS);
       }
       // Admitted and expired between two polls of a slow round: never seen admitted.
-      case "gone" -> admitted.put(ticket, -1L);
-      case "waiting" -> {
+      case GONE -> admitted.put(ticket, -1L);
+      case WAITING -> {
         if (now - start >= counts.etaReadAfterMs()
-            && !view.path("eta_ms").isNull()
+            && view.eta() != null
             && !readings.containsKey(ticket)) {
           readings.put(
               ticket,
               new Reading(
                   now,
-                  view.path("eta_ms").asLong(),
-                  view.path("eta_low_ms").asLong(),
-                  view.path("eta_high_ms").asLong()));
+                  view.eta().point().toMillis(),
+                  view.eta().low().toMillis(),
+                  view.eta().high().toMillis()));
         }
       }
-      default -> {
-        // pre_queue: not in this room (no event start).
+      case PRE_QUEUE -> {
+        // Not in this room (no event start).
       }
     }
   }

@@ -1,31 +1,37 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
-import io.lineup.server.auth.Principal;
-import io.lineup.server.http.Json;
-import io.lineup.server.room.RoomKey;
-import io.lineup.server.room.RoomService;
-import io.lineup.server.room.RoomSpec;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.lineup.rooms.Caller;
+import io.lineup.rooms.JoinRequest;
+import io.lineup.rooms.RoomKey;
+import io.lineup.rooms.RoomSpec;
+import io.lineup.rooms.Rooms;
 
 /**
- * {@code room_join_per_s}: joins of a waiting room at the engine level, through the server's room
- * service in this process (no HTTP), {@link #IN_FLIGHT} joins at once. The room is full ({@code
- * max_active} 1), as at a sale, so each join is what a user meets then: its poll record, the
- * ticket's publish, an admission attempt refused by the limit, and the ticket's position and ETA.
+ * {@code room_join_per_s}: joins of a waiting room at the engine level, through the rooms' Java API
+ * in this process (no HTTP), {@link #IN_FLIGHT} joins at once. The room is full ({@code max_active}
+ * 1), as at a sale, so each join is what a user meets then: its poll record, the ticket's publish,
+ * an admission attempt refused by the limit, and the ticket's position and ETA.
  */
 final class RoomJoinScenario {
   /** Joins in flight at once (one platform thread each). */
   static final int IN_FLIGHT = 64;
 
   /** The room's settings: one pass at a time, and places kept for an hour without polls. */
+  static final RoomSpec SPEC = RoomSpec.of(1).withGraceMs(3_600_000);
+
+  /** {@link #SPEC} as the HTTP API takes it, for the scenarios over HTTP. */
   static final String SETTINGS = "{\"max_active\": 1, \"grace_ms\": 3600000}";
 
   private RoomJoinScenario() {}
 
   static Figure run(BenchContext context, RoomCounts counts) {
-    RoomService rooms = new RoomService(context.lineup()); // not started: a join admits by itself
+    try (Rooms rooms = new Rooms(context.lineup())) { // not started: a join admits by itself
+      return run(context, counts, rooms);
+    }
+  }
+
+  private static Figure run(BenchContext context, RoomCounts counts, Rooms rooms) {
     int joins = counts.joins();
     context.say("room_join_per_s: warm-up %,d joins", joins);
     RoomKey warm = freshRoom(context, rooms, "join-warmup");
@@ -55,26 +61,22 @@ final class RoomJoinScenario {
   }
 
   /** A room no earlier run used, in the bench's namespace. */
-  static RoomKey freshRoom(BenchContext context, RoomService rooms, String purpose) {
+  static RoomKey freshRoom(BenchContext context, Rooms rooms, String purpose) {
     RoomKey key = new RoomKey(BenchContext.NAMESPACE, context.freshQueue(purpose).name());
-    try {
-      rooms.putRoom(key, RoomSpec.parse(Json.MAPPER.readTree(SETTINGS)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    rooms.room(key).put(SPEC);
     return key;
   }
 
-  private static long join(RoomService rooms, RoomKey key, String[] tickets) {
+  private static long join(Rooms rooms, RoomKey key, String[] tickets) {
     return InFlight.run(
         tickets.length,
         IN_FLIGHT,
-        i -> tickets[i] = rooms.join(key, Json.object(), Principal.ADMIN).path("ticket").asText());
+        i -> tickets[i] = rooms.room(key).join(JoinRequest.of(Caller.ADMIN)).id());
   }
 
   /** Deletes the room, its queue and the poll and lease records of its tickets. */
-  static void drop(BenchContext context, RoomService rooms, RoomKey key, String[] tickets) {
-    rooms.deleteRoom(key);
+  static void drop(BenchContext context, Rooms rooms, RoomKey key, String[] tickets) {
+    rooms.room(key).delete();
     context.redis().dropQueue(key.queue());
     var polls = context.lineup().records(POLL_RECORDS);
     var leases = context.lineup().records(LEASE_RECORDS);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.InvalidArgumentException;
+import io.lineup.rooms.RoomKey;
 import io.lineup.server.dispatch.EndpointKey;
-import io.lineup.server.room.RoomKey;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;

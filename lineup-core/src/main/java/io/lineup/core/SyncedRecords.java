@@ -118,7 +118,10 @@ public final class SyncedRecords<T> implements AutoCloseable {
     return store;
   }
 
-  /** Every parsed record by id, as of the last sync (an unmodifiable map that does not change). */
+  /**
+   * Every parsed record by id, as of the last sync: an unmodifiable map that does not change, and
+   * the same object until a sync changes something.
+   */
   public Map<String, T> snapshot() {
     return snapshot;
   }
@@ -191,11 +194,15 @@ public final class SyncedRecords<T> implements AutoCloseable {
     Set<String> removed = new LinkedHashSet<>(before.keySet());
     removed.removeAll(after.keySet());
     unreadable.keySet().retainAll(texts.keySet());
+    Changes changes = new Changes(added, changed, removed);
+    if (changes.isEmpty()) {
+      return changes; // the snapshot stays the same object: readers may compare it by identity
+    }
     Map<String, T> values = new LinkedHashMap<>();
     after.forEach((id, entry) -> values.put(id, entry.value()));
     entries = after;
     snapshot = Collections.unmodifiableMap(values);
-    return new Changes(added, changed, removed);
+    return changes;
   }
 
   private void syncQuietly() {

@@ -2,6 +2,7 @@ package io.lineup.server;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
+import io.lineup.rooms.Rooms;
 import io.lineup.server.api.ApiContext;
 import io.lineup.server.api.RouteTable;
 import io.lineup.server.archive.JobArchive;
@@ -21,7 +22,6 @@ import io.lineup.server.metrics.EndpointBreaker;
 import io.lineup.server.metrics.ServerMetrics;
 import io.lineup.server.redis.EmbeddedRedis;
 import io.lineup.server.redis.RedisStartupCheck;
-import io.lineup.server.room.RoomService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -49,7 +49,7 @@ public final class LineupServer implements AutoCloseable {
   private final List<String> redisWarnings;
   private final HttpApi http;
   private final DispatchService dispatch;
-  private final RoomService rooms;
+  private final Rooms rooms;
   private final QueueHistory history;
   private final JobArchive archive;
   private boolean closed;
@@ -60,7 +60,7 @@ public final class LineupServer implements AutoCloseable {
     EmbeddedRedis redis = null;
     Lineup engine = null;
     DispatchService dispatch = null;
-    RoomService rooms = null;
+    Rooms rooms = null;
     QueueHistory history = null;
     JobArchive archive = null;
     try {
@@ -96,7 +96,7 @@ public final class LineupServer implements AutoCloseable {
       EgressPolicy egress = new EgressPolicy(settings.egressAllowList(), RedisServers.of(redisUrl));
       LOG.info("Dispatch and callbacks may reach {}", egress.describe());
       dispatch = new DispatchService(engine, settings.maxPayloadBytes(), archive, egress);
-      rooms = new RoomService(engine);
+      rooms = new Rooms(engine);
       history = new QueueHistory(engine);
       ApiContext api =
           new ApiContext(

@@ -1,6 +1,7 @@
 package io.lineup.server.api;
 
 import io.lineup.core.Lineup;
+import io.lineup.rooms.Rooms;
 import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
@@ -9,7 +10,6 @@ import io.lineup.server.history.QueueHistory;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
 import io.lineup.server.metrics.ServerMetrics;
-import io.lineup.server.room.RoomService;
 
 /**
  * What the handlers share, in a few named parts. A new face of the server (dispatch, the waiting
@@ -30,7 +30,7 @@ public record ApiContext(
     ServerState state,
     RequestLimits limits,
     DispatchService dispatch,
-    RoomService rooms,
+    Rooms rooms,
     QueueHistory history,
     JobArchive archive) {
 

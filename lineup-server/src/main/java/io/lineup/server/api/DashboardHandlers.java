@@ -101,7 +101,7 @@ public final class DashboardHandlers {
     if (manage) {
       for (String ns : namespaces) {
         api.dispatch().endpoints(ns).forEach(endpoints::add);
-        api.rooms().rooms(ns).forEach(rooms::add);
+        api.rooms().list(ns).forEach(info -> rooms.add(RoomJson.info(info)));
       }
     }
     Responses.json(ctx, 200, answer);
@@ -262,7 +262,7 @@ public final class DashboardHandlers {
     String ns = PathNames.namespace(ctx);
     ObjectNode answer = Json.object();
     ArrayNode list = answer.putArray("rooms");
-    api.rooms().rooms(ns).forEach(list::add);
+    api.rooms().list(ns).forEach(info -> list.add(RoomJson.info(info)));
     Responses.json(ctx, 200, answer);
   }
 

@@ -12,6 +12,7 @@ import io.lineup.core.PayloadTooLargeException;
 import io.lineup.core.RedisOutOfMemoryException;
 import io.lineup.core.RedisUnavailableException;
 import io.lineup.core.ReplicationTimeoutException;
+import io.lineup.rooms.RoomException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,6 +36,9 @@ public final class ErrorMapper {
   public static ApiException toApiException(Throwable error) {
     if (error instanceof ApiException api) {
       return api;
+    }
+    if (error instanceof RoomException room) {
+      return RoomErrors.toApiException(room);
     }
     if (error instanceof PayloadTooLargeException tooLarge) {
       return new ApiException(

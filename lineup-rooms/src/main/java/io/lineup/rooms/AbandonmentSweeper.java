@@ -1,0 +1,126 @@
+package io.lineup.rooms;
+
+import io.lineup.core.JobFinishedException;
+import io.lineup.core.JobNotFoundException;
+import io.lineup.core.JobState;
+import io.lineup.core.Lineup;
+import io.lineup.core.RecordStore;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drops the places of tickets that stopped polling (after their room's grace), and forgets what the
+ * room service no longer needs: ended leases, old abandonment and revocation markers, the dead
+ * letters expired passes leave. Every instance sweeps; each step is safe to repeat.
+ */
+final class AbandonmentSweeper {
+  private static final Logger LOG = LoggerFactory.getLogger(AbandonmentSweeper.class);
+
+  private final Lineup lineup;
+  private final RecordStore rooms;
+  private final RecordStore polls;
+  private final RecordStore leases;
+  private final RecordStore revoked;
+  private final Supplier<Map<RoomKey, RoomSpec>> known;
+  private final PreQueue preQueue;
+
+  AbandonmentSweeper(
+      Lineup lineup,
+      RecordStore rooms,
+      RecordStore polls,
+      RecordStore leases,
+      RecordStore revoked,
+      Supplier<Map<RoomKey, RoomSpec>> known,
+      PreQueue preQueue) {
+    this.lineup = lineup;
+    this.rooms = rooms;
+    this.polls = polls;
+    this.leases = leases;
+    this.revoked = revoked;
+    this.known = known;
+    this.preQueue = preQueue;
+  }
+
+  /** Sweeps every {@link Rooms#SWEEP_INTERVAL_MS} until interrupted or closed. */
+  void loop(BooleanSupplier closed) {
+    while (!closed.getAsBoolean()) {
+      try {
+        sweep(System.currentTimeMillis());
+        Thread.sleep(Rooms.SWEEP_INTERVAL_MS);
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        if (!closed.getAsBoolean()) {
+          LOG.warn("Sweeping rooms failed, trying again: {}", e.toString());
+          try {
+            Thread.sleep(1_000);
+          } catch (InterruptedException ie) {
+            return;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Drops the places of waiting tickets not polled within their room's grace (the place is
+   * cancelled, so it is no longer counted), forgets ended leases and old markers, and purges the
+   * dead letters expired passes leave.
+   */
+  void sweep(long now) {
+    Map<RoomKey, RoomSpec> known = this.known.get();
+    for (var e : polls.all().entrySet()) {
+      String[] parts = e.getValue().split(" ");
+      if (PollRecord.isAbandonedMarker(e.getValue())) {
+        if (now - Long.parseLong(parts[2]) > Rooms.MARKER_KEEP_MS) {
+          polls.delete(e.getKey());
+        }
+        continue;
+      }
+      RoomKey key = RoomKey.parse(parts[0]);
+      RoomSpec spec = known.get(key);
+      if (spec == null) {
+        if (!rooms.get(key.toString()).isPresent()) {
+          polls.delete(e.getKey());
+        }
+        continue;
+      }
+      if (now - Long.parseLong(parts[1]) > spec.graceMs()) {
+        String ticket = e.getKey();
+        if (preQueue.of(key).delete(ticket)) {
+          polls.put(ticket, PollRecord.abandoned(key, now));
+          continue;
+        }
+        try {
+          JobState before = lineup.cancel(key.queue(), ticket);
+          if (before == JobState.LEASED) {
+            // Admitted, but nobody fetched its pass within the grace: the user left, and the
+            // slot goes to the next ticket instead of waiting for the pass to expire.
+            LOG.debug("Ticket {} was admitted but its pass never fetched: dropped", ticket);
+          }
+          polls.put(ticket, PollRecord.abandoned(key, now));
+        } catch (JobNotFoundException | JobFinishedException ex) {
+          polls.delete(ticket);
+        }
+      }
+    }
+    for (var e : leases.all().entrySet()) {
+      long deadline = Long.parseLong(e.getValue().split(" ")[1]);
+      if (now - deadline > Rooms.MARKER_KEEP_MS) {
+        leases.delete(e.getKey());
+      }
+    }
+    for (var e : revoked.all().entrySet()) {
+      long exp = Long.parseLong(e.getValue().split(" ")[1]);
+      if (now - exp > Rooms.MARKER_KEEP_MS) {
+        revoked.delete(e.getKey());
+      }
+    }
+    for (RoomKey key : known.keySet()) {
+      lineup.purgeDead(key.queue());
+    }
+  }
+}

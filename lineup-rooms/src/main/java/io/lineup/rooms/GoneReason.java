@@ -1,0 +1,20 @@
+package io.lineup.rooms;
+
+import java.util.Locale;
+
+/** Why a ticket is no longer in its room. */
+public enum GoneReason {
+  /** Its holder gave the admitted slot back. */
+  RELEASED,
+  /** Its pass expired. */
+  EXPIRED,
+  /** It was dropped for not polling within the room's grace. */
+  ABANDONED,
+  /** Its holder left the line. */
+  LEFT;
+
+  /** The name callers see: lower case. */
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,203 @@
+package io.lineup.rooms;
+
+import io.lineup.core.Lineup;
+import io.lineup.core.RecordStore;
+import io.lineup.pass.Pass;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Waiting rooms on one engine, seen from this instance: rooms (settings in Redis, read by every
+ * instance), tickets (jobs of the room's queue: the engine keeps the exact position by priority
+ * then arrival), admission (a lease of the ticket, within the queue's concurrency limit = {@code
+ * max_active} and its rate limit = {@code admit_per_minute} per 60 s, so both hold across every
+ * instance), passes (Ed25519 JWTs whose lifetime is the lease's), abandonment, grants and
+ * revocations. Uses the engine's public API only.
+ *
+ * <p>{@link #room} gives one room's operations; {@link #start} runs this instance's share of the
+ * admissions and sweeps (without it, joins and polls still admit by themselves); {@link #close}
+ * stops them. Thread-safe.
+ */
+public final class Rooms implements AutoCloseable {
+  /** How often an instance admits tickets of every room, in ms. */
+  public static final long ADMIT_INTERVAL_MS = 50;
+
+  /** How often an instance drops abandoned places and stale records, in ms. */
+  public static final long SWEEP_INTERVAL_MS = 250;
+
+  /** Random bytes in a ticket id or a grant id: 128 bits, so ids cannot be guessed. */
+  public static final int ID_RANDOM_BYTES = 16;
+
+  /** Shortest suggested poll interval: 1 s. */
+  public static final long MIN_POLL_MS = 1_000;
+
+  /** Longest suggested poll interval: 15 s (and never more than a third of the grace). */
+  public static final long MAX_POLL_MS = 15_000;
+
+  /** Tickets admitted per engine call. */
+  static final int ADMIT_BATCH = 100;
+
+  /** How long a retired signing key stays published beyond the room's pass lifetime: 1 min. */
+  public static final long KEY_OVERLAP_MS = 60_000;
+
+  /** Longest grant lifetime: 30 days. */
+  public static final long MAX_GRANT_TTL_MS = 30L * 86_400_000;
+
+  /** Longest grant subject and note, in characters. */
+  public static final int MAX_GRANT_TEXT = 256;
+
+  /** How long markers of abandoned tickets and revoked passes are kept beyond their use, in ms. */
+  static final long MARKER_KEEP_MS = 3_600_000;
+
+  private static final Pattern TICKET_ID = Pattern.compile("t[A-Za-z0-9_-]{22}");
+
+  /** What a ticket id is, for error messages. */
+  public static final String TICKET_ID_RULE = "a ticket id is t and 22 characters of base64url";
+
+  private final RoomSettingsStore settings;
+  private final RoomSigningKeys signingKeys;
+  private final RoomGrants grants;
+  private final AdmissionTicker admissions;
+  private final OnlinePassCheck passCheck;
+  private final AbandonmentSweeper sweep;
+  private final TicketReader reader;
+  private final TicketPolls tickets;
+  private final TicketJoins joins;
+  private final RoomCatalog catalog;
+  private volatile boolean closed;
+  private Thread admitter;
+  private Thread sweeper;
+
+  /**
+   * Starts this instance's copy of the rooms' settings (read again every second); call {@link
+   * #close} to stop it.
+   *
+   * <p>While Redis is away the copy starts empty and fills once it answers.
+   *
+   * @param lineup the engine
+   */
+  public Rooms(Lineup lineup) {
+    RoomIds ids = new RoomIds();
+    this.settings = new RoomSettingsStore(lineup);
+    this.signingKeys = new RoomSigningKeys(lineup, ids);
+    RecordStore polls = lineup.records("room-polls");
+    RecordStore leases = lineup.records("room-leases");
+    RecordStore revoked = lineup.records("room-revoked");
+    this.grants = new RoomGrants(lineup, ids);
+    RoomEtas etas = new RoomEtas(lineup);
+    PreQueue preQueue = new PreQueue(lineup);
+    this.sweep =
+        new AbandonmentSweeper(
+            lineup, settings.records(), polls, leases, revoked, settings::known, preQueue);
+    this.admissions = new AdmissionTicker(lineup, leases, settings::known, preQueue, () -> closed);
+    this.passCheck = new OnlinePassCheck(lineup, revoked, signingKeys, settings::spec);
+    this.reader = new TicketReader(lineup, polls, leases, preQueue, etas, signingKeys);
+    this.tickets = new TicketPolls(lineup, polls, leases, preQueue, admissions, reader);
+    this.joins = new TicketJoins(lineup, polls, ids, grants, preQueue, admissions, reader, tickets);
+    this.catalog =
+        new RoomCatalog(lineup, settings, signingKeys, etas, admissions, preQueue, tickets);
+  }
+
+  /** Starts admitting tickets and sweeping abandoned places on this instance. */
+  public synchronized void start() {
+    if (admitter != null) {
+      return;
+    }
+    admitter = Thread.ofVirtual().name("lineup-room-admit").start(admissions::loop);
+    sweeper = Thread.ofVirtual().name("lineup-room-sweep").start(() -> sweep.loop(() -> closed));
+  }
+
+  /** Stops admitting, sweeping and reading the settings; waits up to 5 s for each to end. */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    for (Thread t : new Thread[] {admitter, sweeper}) {
+      if (t != null) {
+        t.interrupt();
+        try {
+          t.join(5_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+    settings.close();
+  }
+
+  /**
+   * One room's operations. Nothing is read here: each operation on a room that does not exist
+   * throws {@link RoomNotFoundException} (but {@link Room#put}, which creates it).
+   */
+  public Room room(RoomKey key) {
+    return new Room(this, key);
+  }
+
+  /** The rooms of a namespace with their settings and counts, by name. */
+  public List<RoomInfo> list(String namespace) {
+    return catalog.list(namespace);
+  }
+
+  /**
+   * Verifies a pass online: what {@link io.lineup.pass.PassVerifier} checks, and also that it was
+   * not revoked and that its ticket still holds its slot (not released, expired or abandoned).
+   *
+   * @param room the room the pass must be for
+   * @param token the pass (a compact JWT)
+   * @return the verified pass
+   * @throws RoomNotFoundException for an unknown room
+   * @throws PassRefusedException with the reason
+   */
+  public Pass verifyPass(RoomKey room, String token) {
+    return passCheck.verify(room, token);
+  }
+
+  /** Whether a text has the form of a ticket id. */
+  public static boolean isTicketId(String text) {
+    return text != null && TICKET_ID.matcher(text).matches();
+  }
+
+  /**
+   * @throws MalformedIdException when the text is not a ticket id
+   */
+  static void checkTicketId(String ticket) {
+    if (!isTicketId(ticket)) {
+      throw new MalformedIdException("ticket", TICKET_ID_RULE);
+    }
+  }
+
+  RoomSettingsStore settings() {
+    return settings;
+  }
+
+  RoomSigningKeys signingKeys() {
+    return signingKeys;
+  }
+
+  RoomGrants grants() {
+    return grants;
+  }
+
+  AdmissionTicker admissions() {
+    return admissions;
+  }
+
+  OnlinePassCheck passCheck() {
+    return passCheck;
+  }
+
+  TicketReader reader() {
+    return reader;
+  }
+
+  TicketPolls tickets() {
+    return tickets;
+  }
+
+  TicketJoins joins() {
+    return joins;
+  }
+
+  RoomCatalog catalog() {
+    return catalog;
+  }
+}

@@ -1,0 +1,143 @@
+package io.lineup.rooms;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.lineup.core.Lineup;
+import io.lineup.core.LineupOptions;
+import io.lineup.pass.Jwks;
+import io.lineup.pass.Pass;
+import io.lineup.pass.PassRejectedException;
+import io.lineup.pass.PassVerifier;
+import io.lineup.testing.RedisServerExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The rooms used from Java, without HTTP: a room made, joined, its line moving as passes are given
+ * back, a priority grant, and the pass verified online and offline; the errors are typed.
+ */
+class RoomsJavaApiTest {
+  @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  static Lineup lineup;
+  static Rooms rooms;
+
+  @BeforeAll
+  static void start() {
+    lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build());
+    rooms = new Rooms(lineup);
+    rooms.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    rooms.close();
+    lineup.close();
+  }
+
+  static Room aRoomOfOne() {
+    Room room = rooms.room(new RoomKey("java", RedisServerExtension.uniqueName("sale")));
+    assertThat(room.put(RoomSpec.of(1).withGraceMs(60_000))).as("created").isTrue();
+    return room;
+  }
+
+  @Test
+  void aWaitingTicketMovesUpAndIsAdmittedWhenTheOneBeforeItLeaves() {
+    Room room = aRoomOfOne();
+    Ticket first = room.join(JoinRequest.of(Caller.ADMIN));
+    Ticket second = room.join(JoinRequest.of(Caller.ADMIN));
+
+    await().until(() -> room.poll(first.id()).status() == TicketStatus.ADMITTED);
+    Ticket waiting = room.poll(second.id());
+    assertThat(waiting.status()).isEqualTo(TicketStatus.WAITING);
+    assertThat(waiting.position()).isZero();
+    assertThat(room.info()).hasValueSatisfying(info -> assertThat(info.active()).isEqualTo(1));
+
+    assertThat(room.leave(first.id()).previous()).isEqualTo(TicketStatus.ADMITTED);
+    await().until(() -> room.poll(second.id()).status() == TicketStatus.ADMITTED);
+    assertThat(room.poll(first.id()).reason()).isEqualTo(GoneReason.RELEASED);
+  }
+
+  @Test
+  void anAdmittedTicketsPassVerifiesOnlineAndOfflineUntilRevoked() throws Exception {
+    Room room = aRoomOfOne();
+    Ticket ticket = room.join(JoinRequest.of(Caller.ADMIN));
+    await().until(() -> room.poll(ticket.id()).status() == TicketStatus.ADMITTED);
+    AdmittedPass pass = room.poll(ticket.id()).pass();
+
+    Pass online = rooms.verifyPass(room.key(), pass.token());
+    assertThat(online.ticket()).isEqualTo(ticket.id());
+    assertThat(online.id()).isEqualTo(pass.id());
+    Pass offline =
+        PassVerifier.of(Jwks.parse(room.jwks())).verify(pass.token(), room.key().toString());
+    assertThat(offline.id()).isEqualTo(pass.id());
+
+    room.revoke(pass.id());
+    assertThatThrownBy(() -> rooms.verifyPass(room.key(), pass.token()))
+        .isInstanceOfSatisfying(
+            PassRefusedException.class,
+            e -> assertThat(e.reason()).isEqualTo(PassRejectedException.Reason.REVOKED));
+  }
+
+  @Test
+  void aGrantMovesItsHolderAheadOnceAndIsLoggedWithItsTicket() {
+    Room room = aRoomOfOne();
+    room.join(JoinRequest.of(Caller.ADMIN)); // holds the one slot
+    Ticket plain = room.join(JoinRequest.of(Caller.ADMIN));
+    Grant grant =
+        room.createGrant(new GrantRequest(Caller.ADMIN, 10, 60_000, "alice", "support case"));
+
+    Ticket granted = room.join(new JoinRequest(Caller.ADMIN, grant.id(), "alice", null));
+
+    assertThat(granted.priority()).isEqualTo(10);
+    assertThat(room.poll(granted.id()).position()).isZero();
+    assertThat(room.poll(plain.id()).position()).isEqualTo(1);
+    assertThat(room.grants())
+        .singleElement()
+        .satisfies(entry -> {
+          assertThat(entry.grant().id()).isEqualTo(grant.id());
+          assertThat(entry.usedByTicket()).isEqualTo(granted.id());
+        });
+    assertThatThrownBy(() -> room.join(new JoinRequest(Caller.ADMIN, grant.id(), "alice", null)))
+        .isInstanceOf(GrantRefusedException.class)
+        .hasMessage("the grant was used already");
+  }
+
+  @Test
+  void theErrorsAreTypedAndSayWhat() {
+    Room missing = rooms.room(new RoomKey("java", "no-such-room"));
+    assertThatThrownBy(() -> missing.join(JoinRequest.of(Caller.ADMIN)))
+        .isInstanceOf(RoomNotFoundException.class)
+        .hasMessage("no room no-such-room in namespace java");
+
+    Room room = aRoomOfOne();
+    assertThatThrownBy(() -> room.poll("t" + "A".repeat(22)))
+        .isInstanceOf(TicketNotFoundException.class);
+    assertThatThrownBy(() -> room.poll("nope")).isInstanceOf(MalformedIdException.class);
+    Caller low = new Caller(false, 5, "tok-1");
+    assertThatThrownBy(() -> room.join(new JoinRequest(low, null, null, 9)))
+        .isInstanceOfSatisfying(
+            PriorityNotAllowedException.class, e -> assertThat(e.maxPriority()).isEqualTo(5));
+  }
+
+  @Test
+  void aRoomMadeOnOneInstanceIsKnownToAnotherWithinASync() {
+    try (Rooms other = new Rooms(lineup)) {
+      Room here = aRoomOfOne();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> other.room(here.key()).spec().maxActive() == 1);
+      here.delete();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(() ->
+              assertThatThrownBy(() -> other.room(here.key()).spec())
+                  .isInstanceOf(RoomNotFoundException.class));
+    }
+  }
+}
