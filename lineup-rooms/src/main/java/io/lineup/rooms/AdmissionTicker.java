@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * they hold across instances), made by a ticker for every room, on a release, and on joins and
  * polls while the room was not found full ({@link AdmissionGate}). An admission records the pass's
  * lease and wakes this instance's event streams of the ticket; the ticket's poll record stays until
- * its pass is handed out ({@link TicketViews}).
+ * its pass is handed out ({@link TicketReader}).
  */
 final class AdmissionTicker {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionTicker.class);
