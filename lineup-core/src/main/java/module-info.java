@@ -16,4 +16,5 @@ module io.lineup.core {
   requires io.lineup.consumer;
 
   exports io.lineup.core;
+  exports io.lineup.core.model;
 }

@@ -4,7 +4,7 @@ import io.lineup.archive.Archive;
 import io.lineup.archive.ArchiveSettings;
 import io.lineup.bench.report.Figure;
 import io.lineup.core.ArchiveOutbox;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

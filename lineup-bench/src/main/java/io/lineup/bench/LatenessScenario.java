@@ -2,10 +2,10 @@ package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
 import io.lineup.core.JobHandler;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
 import io.lineup.core.Worker;
 import io.lineup.core.WorkerOptions;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package io.lineup.core;
 
+import io.lineup.core.model.LeasedJob;
+
 /** Work done for one job by a {@link Worker}. */
 @FunctionalInterface
 public interface JobHandler {

@@ -3,6 +3,8 @@ package io.lineup.core;
 import io.lineup.consumer.ConsumerLoop;
 import io.lineup.consumer.ConsumerOptions;
 import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.QueueName;
 import java.lang.System.Logger.Level;
 import java.util.function.Supplier;
 import org.slf4j.Logger;

@@ -20,7 +20,7 @@ import static io.lineup.server.ServerSetting.REDIS_URL;
 import static io.lineup.server.ServerSetting.SHUTDOWN_GRACE_MS;
 
 import io.lineup.archive.ArchiveSettings;
-import io.lineup.core.Limits;
+import io.lineup.core.model.Limits;
 import io.lineup.server.egress.EgressAllowList;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.lineup.api.ErrorCode;
-import io.lineup.core.InvalidArgumentException;
+import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.RequestBody;

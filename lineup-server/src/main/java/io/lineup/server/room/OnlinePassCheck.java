@@ -3,10 +3,10 @@ package io.lineup.server.room;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.api.ErrorCode;
-import io.lineup.core.JobInfo;
-import io.lineup.core.JobState;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
 import io.lineup.pass.Pass;
 import io.lineup.pass.PassRejectedException;
 import io.lineup.pass.PassVerifier;
@@ -57,7 +57,7 @@ final class OnlinePassCheck {
     RoomKey key;
     try {
       key = RoomKey.parse(roomText);
-    } catch (io.lineup.core.InvalidArgumentException e) {
+    } catch (io.lineup.core.model.InvalidArgumentException e) {
       throw ApiException.invalidField("room", "must be namespace/room: " + e.reason());
     }
     if (!principal.covers(key.namespace())) {

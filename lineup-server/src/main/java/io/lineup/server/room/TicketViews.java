@@ -1,10 +1,10 @@
 package io.lineup.server.room;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.core.Eta;
-import io.lineup.core.JobInfo;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.JobInfo;
 import io.lineup.pass.Pass;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
