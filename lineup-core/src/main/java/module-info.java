@@ -13,7 +13,7 @@ module io.lineup.core {
   requires transitive io.lineup.api;
   requires lettuce.core;
   requires org.slf4j;
-  requires io.lineup.consumer;
+  requires transitive io.lineup.consumer;
 
   exports io.lineup.core;
   exports io.lineup.core.model;

@@ -55,7 +55,7 @@ class ModuleBoundariesTest {
         .whereLayer("pass")
         .mayOnlyBeAccessedByLayers("server", "bench", "examples")
         .whereLayer("consumer")
-        .mayOnlyBeAccessedByLayers("core", "client", "cli")
+        .mayOnlyBeAccessedByLayers("core", "server", "client", "cli", "bench", "examples")
         .whereLayer("core")
         .mayOnlyBeAccessedByLayers("archive", "server", "bench")
         .whereLayer("archive")

@@ -13,10 +13,6 @@ import org.junit.jupiter.api.Test;
 class PackageCyclesTest {
   @Test
   void noPackageOfAnyModuleIsPartOfACycle() {
-    slices()
-        .matching("io.lineup.(**)")
-        .should()
-        .beFreeOfCycles()
-        .check(LineupClasses.all());
+    slices().matching("io.lineup.(**)").should().beFreeOfCycles().check(LineupClasses.all());
   }
 }

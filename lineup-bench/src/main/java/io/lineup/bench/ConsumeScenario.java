@@ -1,8 +1,8 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.Worker;
-import io.lineup.core.WorkerOptions;
 import io.lineup.core.model.QueueName;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.lineup.core;
 
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.model.LeaseLostException;
 import io.lineup.core.model.LeasedJob;
 import io.lineup.core.model.LineupException;

@@ -1,5 +1,7 @@
 package io.lineup.core;
 
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.internal.maintenance.Maintenance;
 import io.lineup.core.internal.store.RedisGateway;
 import io.lineup.core.internal.store.RedisStore;
@@ -405,14 +407,19 @@ public final class Lineup implements AutoCloseable {
   /**
    * A worker that leases from {@code queue} and runs {@code handler} on virtual threads. Call
    * {@link Worker#start()}.
+   *
+   * @throws InvalidArgumentException when the concurrency is out of range, the idle wait is under 1
+   *     ms or a duration is over the engine's longest wait ({@link Limits#MAX_WAIT_MS})
    */
-  public Worker worker(QueueName queue, JobHandler handler, WorkerOptions options) {
+  public Worker worker(QueueName queue, JobHandler<LeasedJob> handler, WorkerOptions options) {
     return new Worker(leaser, engine.store(), queue, handler, options);
   }
 
   /**
    * A subscribe-style consumer: iterate it to receive jobs; settle each with {@link JobStream#ack}
    * or {@link JobStream#nack}. Leases are extended until then.
+   *
+   * @throws InvalidArgumentException as {@link #worker} does for the options
    */
   public JobStream stream(QueueName queue, WorkerOptions options) {
     return new JobStream(this, queue, options);

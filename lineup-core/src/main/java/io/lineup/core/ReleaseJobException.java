@@ -1,5 +1,6 @@
 package io.lineup.core;
 
+import io.lineup.consumer.JobHandler;
 import io.lineup.core.model.LeasedJob;
 
 /**

@@ -4,6 +4,7 @@ import io.lineup.consumer.Failure;
 import io.lineup.consumer.IdleWait;
 import io.lineup.consumer.LeaseCall;
 import io.lineup.consumer.LeaseSource;
+import io.lineup.consumer.RetryLaterException;
 import io.lineup.core.internal.store.LeaseNonce;
 import io.lineup.core.internal.store.PendingLease;
 import io.lineup.core.internal.store.RedisStore;

@@ -5,6 +5,7 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.internal.store.KeySpace;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.JobState;

@@ -9,6 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.internal.store.KeySpace;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.JobState;
@@ -105,7 +107,7 @@ class RedisRestartTest {
     QueueName queue = aFreshQueue();
     SideQueue side = new SideQueue();
     Queue<Handling> handlings = new ConcurrentLinkedQueue<>();
-    JobHandler handler =
+    JobHandler<LeasedJob> handler =
         job -> {
           Thread.sleep(WORK);
           handlings.add(

@@ -2,9 +2,9 @@ package io.lineup.server.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.core.RetryLaterException;
+import io.lineup.consumer.RetryLaterException;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.Worker;
-import io.lineup.core.WorkerOptions;
 import io.lineup.core.model.Backoff;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.JobState;
