@@ -86,8 +86,10 @@ final class ArchiveScenario {
     String url = url() + (url().contains("?") ? "&" : "?") + "currentSchema=" + schema;
     int jobs = context.counts().consumeJobs();
     ArchiveSettings settings =
-        ArchiveSettings.defaults(url)
-            .withCredentials(user(), password().isEmpty() ? null : password());
+        ArchiveSettings.builder(url)
+            .user(user())
+            .password(password().isEmpty() ? null : password())
+            .build();
     ArchiveSwitch archive = new ArchiveSwitch(context, settings);
     try {
       // Whole bulk calls, as the filler publishes them, so that the drain takes every job.
