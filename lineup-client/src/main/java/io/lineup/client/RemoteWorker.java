@@ -51,7 +51,8 @@ public final class RemoteWorker implements AutoCloseable {
   private static void check(WorkerOptions options) {
     int concurrency = options.concurrency();
     if (concurrency < 1 || concurrency > WorkerOptions.MAX_CONCURRENCY) {
-      throw new IllegalArgumentException("concurrency must be 1 to 10000; got " + concurrency);
+      throw new IllegalArgumentException(
+          "concurrency must be 1 to " + WorkerOptions.MAX_CONCURRENCY + "; got " + concurrency);
     }
     Duration idleWait = options.idleWait();
     if (idleWait.isNegative() || idleWait.compareTo(LineupClient.MAX_LEASE_WAIT) > 0) {
