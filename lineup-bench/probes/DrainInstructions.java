@@ -1,11 +1,11 @@
-import io.lineup.core.AckRequest;
+import io.lineup.core.model.AckRequest;
 import io.lineup.core.ArchiveOutbox;
 import io.lineup.core.AcksThenLeases;
-import io.lineup.core.LeasedJob;
+import io.lineup.core.model.LeasedJob;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;

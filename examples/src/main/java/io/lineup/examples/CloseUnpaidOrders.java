@@ -1,13 +1,14 @@
 package io.lineup.examples;
 
 import io.lineup.client.JobFinishedException;
-import io.lineup.client.JobHandler;
+import io.lineup.client.LeasedJob;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
 import io.lineup.client.NotFoundException;
 import io.lineup.client.QueueName;
 import io.lineup.client.RemoteWorker;
-import io.lineup.client.WorkerOptions;
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -62,7 +63,7 @@ public final class CloseUnpaidOrders implements AutoCloseable {
 
   /** Starts the worker that closes the orders whose job came due. */
   public void startCloser() {
-    JobHandler closeOrder =
+    JobHandler<LeasedJob> closeOrder =
         job -> {
           String orderId = job.id().substring("order-".length());
           closed.add(orderId); // a real shop marks the order closed in its database here

@@ -1,13 +1,14 @@
 package io.lineup.examples;
 
-import io.lineup.client.JobHandler;
 import io.lineup.client.JobInfo;
+import io.lineup.client.LeasedJob;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
 import io.lineup.client.PublishResult;
 import io.lineup.client.QueueName;
 import io.lineup.client.RemoteWorker;
-import io.lineup.client.WorkerOptions;
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ public final class GpuLine implements AutoCloseable {
 
   /** Starts the one GPU: one render at a time. */
   public void startGpu() {
-    JobHandler render =
+    JobHandler<LeasedJob> render =
         job -> {
           Thread.sleep(renderTime.toMillis()); // the GPU at work
           return ("{\"image\":\"render-of-" + job.id() + ".png\"}")

@@ -1,13 +1,16 @@
 package io.lineup.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 
 /**
  * The engine's inside, as docs/engine.md ("Where things live") describes it: one package talks to
- * Redis, the API is the only door in, and no HTTP, JSON or metrics code runs in the engine.
+ * Redis, the API is the only door in, no HTTP, JSON or metrics code runs in the engine, and the
+ * runtime ({@code io.lineup.core}), its internals and its values ({@code io.lineup.core.model})
+ * form layers.
  */
 class EngineBoundariesTest {
   private static void check(ArchRule rule) {
@@ -62,29 +65,25 @@ class EngineBoundariesTest {
   }
 
   @Test
-  void theInternalsUseTheApisValuesButNeverItsRuntime() {
+  void theRuntimeCallsTheInternalsAndBothUseTheValuesNeverTheOtherWayRound() {
     check(
-        noClasses()
-            .that()
-            .resideInAPackage("io.lineup.core.internal..")
-            .should()
-            .dependOnClassesThat()
-            .haveFullyQualifiedName("io.lineup.core.Lineup")
-            .orShould()
-            .dependOnClassesThat()
-            .haveFullyQualifiedName("io.lineup.core.Worker")
-            .orShould()
-            .dependOnClassesThat()
-            .haveFullyQualifiedName("io.lineup.core.JobStream")
-            .orShould()
-            .dependOnClassesThat()
-            .haveFullyQualifiedName("io.lineup.core.Publisher")
-            .orShould()
-            .dependOnClassesThat()
-            .haveFullyQualifiedName("io.lineup.core.Leaser")
-            .orShould()
-            .dependOnClassesThat()
-            .haveFullyQualifiedName("io.lineup.core.Inspector"));
+        layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("runtime")
+            .definedBy("io.lineup.core")
+            .layer("internals")
+            .definedBy("io.lineup.core.internal..")
+            .layer("values")
+            .definedBy("io.lineup.core.model..")
+            .whereLayer("runtime")
+            .mayNotBeAccessedByAnyLayer()
+            .whereLayer("internals")
+            .mayOnlyBeAccessedByLayers("runtime")
+            .whereLayer("values")
+            .mayOnlyBeAccessedByLayers("runtime", "internals")
+            .because(
+                "the values and exceptions are the words both the runtime and the store speak;"
+                    + " the store never calls back into the runtime that drives it"));
   }
 
   @Test

@@ -57,7 +57,7 @@ class ModuleBoundariesTest {
         .whereLayer("pass")
         .mayOnlyBeAccessedByLayers("rooms", "server", "bench", "examples")
         .whereLayer("consumer")
-        .mayOnlyBeAccessedByLayers("core", "client", "cli")
+        .mayOnlyBeAccessedByLayers("core", "server", "client", "cli", "bench", "examples")
         .whereLayer("core")
         .mayOnlyBeAccessedByLayers("archive", "rooms", "server", "bench")
         .whereLayer("archive")

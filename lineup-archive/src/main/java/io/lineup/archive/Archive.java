@@ -2,7 +2,7 @@ package io.lineup.archive;
 
 import io.lineup.core.ArchiveOutbox;
 import io.lineup.core.Lineup;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

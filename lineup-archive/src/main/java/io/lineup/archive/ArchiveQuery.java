@@ -1,6 +1,6 @@
 package io.lineup.archive;
 
-import io.lineup.core.JobState;
+import io.lineup.core.model.JobState;
 import java.time.Instant;
 
 /**

@@ -1,7 +1,7 @@
 package io.lineup.archive;
 
-import io.lineup.core.JobState;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.QueueName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package io.lineup.archive;
 
-import io.lineup.core.OutboxEntry;
+import io.lineup.core.model.OutboxEntry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package io.lineup.archive;
 
-import io.lineup.core.JobState;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.QueueName;
 import java.time.Instant;
 
 /**

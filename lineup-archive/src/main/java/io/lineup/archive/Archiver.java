@@ -2,8 +2,8 @@ package io.lineup.archive;
 
 import io.lineup.core.ArchiveOutbox;
 import io.lineup.core.Lineup;
-import io.lineup.core.OutboxEntry;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.OutboxEntry;
+import io.lineup.core.model.QueueName;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;

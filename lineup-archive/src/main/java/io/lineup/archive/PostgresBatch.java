@@ -1,7 +1,7 @@
 package io.lineup.archive;
 
-import io.lineup.core.OutboxEntry;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.OutboxEntry;
+import io.lineup.core.model.QueueName;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;

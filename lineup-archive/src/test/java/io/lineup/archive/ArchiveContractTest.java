@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.lineup.core.JobState;
-import io.lineup.core.LeasedJob;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
 import io.lineup.core.ManualClock;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
-import io.lineup.core.QueueSettings;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import io.lineup.testing.RedisServerExtension;
 import io.lineup.testing.TcpProxy;
 import io.lineup.testing.TestDatabase;
@@ -94,10 +94,15 @@ abstract class ArchiveContractTest {
   }
 
   private ArchiveSettings settingsFor(String url) {
-    return ArchiveSettings.defaults(url)
-        .withCredentials(database.user(), null)
-        .withLimits(ArchiveSettings.DEFAULT_RETENTION, 50, 100, 100_000)
-        .withTiming(Duration.ofMillis(20), Duration.ofMillis(300), Duration.ofHours(1));
+    return ArchiveSettings.builder(url)
+        .user(database.user())
+        .batchSize(50)
+        .retentionBatchSize(100)
+        .outboxMax(100_000)
+        .pollInterval(Duration.ofMillis(20))
+        .claimIdle(Duration.ofMillis(300))
+        .retentionInterval(Duration.ofHours(1))
+        .build();
   }
 
   private Archive anArchive(String instance) {
@@ -254,9 +259,7 @@ abstract class ArchiveContractTest {
     anArchive(
         "capped",
         // Batches of up to 4,000 jobs (the default), so that only the byte cap limits a read.
-        settingsFor(database.url())
-            .withLimits(ArchiveSettings.DEFAULT_RETENTION, 4_000, 100, 100_000)
-            .withWriters(1, 2),
+        settingsFor(database.url()).mutate().batchSize(4_000).writers(1).poolSize(2).build(),
         (q, entries) -> {
           if (!q.equals(queue)) {
             return;
@@ -481,7 +484,7 @@ abstract class ArchiveContractTest {
         anArchive(
             "crashing",
             // One writer thread, so that the crash stops all of this archive's writing.
-            settingsFor(database.url()).withWriters(1, 2),
+            settingsFor(database.url()).mutate().writers(1).poolSize(2).build(),
             (q, entries) -> {
               if (q.equals(queue) && commits.incrementAndGet() == 2) {
                 throw new Crash();

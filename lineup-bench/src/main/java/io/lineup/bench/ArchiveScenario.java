@@ -4,7 +4,7 @@ import io.lineup.archive.Archive;
 import io.lineup.archive.ArchiveSettings;
 import io.lineup.bench.report.Figure;
 import io.lineup.core.ArchiveOutbox;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -86,8 +86,10 @@ final class ArchiveScenario {
     String url = url() + (url().contains("?") ? "&" : "?") + "currentSchema=" + schema;
     int jobs = context.counts().consumeJobs();
     ArchiveSettings settings =
-        ArchiveSettings.defaults(url)
-            .withCredentials(user(), password().isEmpty() ? null : password());
+        ArchiveSettings.builder(url)
+            .user(user())
+            .password(password().isEmpty() ? null : password())
+            .build();
     ArchiveSwitch archive = new ArchiveSwitch(context, settings);
     try {
       // Whole bulk calls, as the filler publishes them, so that the drain takes every job.

@@ -1,7 +1,7 @@
 package io.lineup.bench;
 
 import io.lineup.core.Lineup;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import java.io.PrintStream;
 import java.util.concurrent.ThreadLocalRandom;
 

@@ -1,7 +1,7 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 
 /**
  * {@code publish_bulk_per_s}: bulk publishes ({@code Lineup.publishAllAsync}) of {@link

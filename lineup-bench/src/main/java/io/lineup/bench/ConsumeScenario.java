@@ -1,9 +1,9 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
-import io.lineup.core.QueueName;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.Worker;
-import io.lineup.core.WorkerOptions;
+import io.lineup.core.model.QueueName;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
-import io.lineup.core.QueueName;
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.model.QueueName;
 import java.util.List;
 
 /**

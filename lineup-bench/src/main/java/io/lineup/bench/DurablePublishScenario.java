@@ -2,9 +2,9 @@ package io.lineup.bench;
 
 import io.lettuce.core.RedisURI;
 import io.lineup.bench.report.Figure;
-import io.lineup.core.Durability;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.Durability;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import io.lineup.redis.RedisProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,15 +1,16 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
-import io.lineup.core.Eta;
-import io.lineup.core.JobHandler;
-import io.lineup.core.JobInfo;
-import io.lineup.core.NewJob;
-import io.lineup.core.PeekedJob;
-import io.lineup.core.QueueName;
-import io.lineup.core.QueueSettings;
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.Worker;
-import io.lineup.core.WorkerOptions;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PeekedJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +111,7 @@ final class EtaScenario {
 
     Map<String, Long> leasedNanos = new ConcurrentHashMap<>(jobs * 2);
     CountDownLatch done = new CountDownLatch(jobs);
-    JobHandler recordLease =
+    JobHandler<LeasedJob> recordLease =
         job -> {
           leasedNanos.putIfAbsent(job.id(), System.nanoTime());
           done.countDown();

@@ -2,7 +2,7 @@ package io.lineup.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;

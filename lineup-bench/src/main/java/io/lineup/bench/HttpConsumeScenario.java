@@ -1,7 +1,7 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

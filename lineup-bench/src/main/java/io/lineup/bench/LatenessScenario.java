@@ -1,11 +1,12 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
-import io.lineup.core.JobHandler;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.Worker;
-import io.lineup.core.WorkerOptions;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -163,7 +164,7 @@ final class LatenessScenario {
     double[] lateness = new double[jobs];
     AtomicInteger handled = new AtomicInteger();
     CountDownLatch done = new CountDownLatch(jobs);
-    JobHandler recordLateness =
+    JobHandler<LeasedJob> recordLateness =
         job -> {
           Instant now = Instant.now();
           double late =

@@ -4,12 +4,12 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lineup.bench.report.Figure;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
 import io.lineup.core.internal.store.KeySpace;
 import io.lineup.core.internal.store.LuaScript;
 import io.lineup.core.internal.store.PublishWire;
 import io.lineup.core.internal.store.ScriptLibrary;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 
 /**
  * {@code publish_per_s}: single publishes ({@code Lineup.publishAsync}) of {@link

@@ -1,8 +1,8 @@
 package io.lineup.bench;
 
-import io.lineup.core.NewJob;
-import io.lineup.core.PublishResult;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

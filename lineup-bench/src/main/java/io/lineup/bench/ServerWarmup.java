@@ -1,6 +1,6 @@
 package io.lineup.bench;
 
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 
 /**
  * Brings the server to its steady state before the HTTP figures are taken. A JVM server compiles

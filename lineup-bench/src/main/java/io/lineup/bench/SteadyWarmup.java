@@ -1,6 +1,6 @@
 package io.lineup.bench;
 
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import java.util.function.Consumer;
 
 /**

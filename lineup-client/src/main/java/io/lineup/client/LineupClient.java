@@ -3,6 +3,8 @@ package io.lineup.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
@@ -496,8 +498,12 @@ public final class LineupClient implements AutoCloseable {
    * WorkerOptions#concurrency()} at a time, extending leases while handlers run. Call {@link
    * RemoteWorker#start()}; close it to stop. The same shape as the embedded engine's {@code
    * Lineup.worker}.
+   *
+   * @throws IllegalArgumentException when an option is out of the client's bounds ({@link
+   *     WorkerOptions}); the idle wait at most 300 s, one long-poll
    */
-  public RemoteWorker worker(QueueName queue, JobHandler handler, WorkerOptions options) {
+  public RemoteWorker worker(
+      QueueName queue, JobHandler<LeasedJob> handler, WorkerOptions options) {
     return new RemoteWorker(this, queue, handler, options);
   }
 

@@ -6,6 +6,7 @@ import io.lineup.consumer.IdleWait;
 import io.lineup.consumer.LeaseCall;
 import io.lineup.consumer.LeaseReply;
 import io.lineup.consumer.LeaseSource;
+import io.lineup.consumer.RetryLaterException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -3,6 +3,9 @@ package io.lineup.client;
 import io.lineup.consumer.ConsumerLog;
 import io.lineup.consumer.ConsumerLoop;
 import io.lineup.consumer.ConsumerOptions;
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
+import java.time.Duration;
 
 /**
  * Runs a {@link JobHandler} for the jobs of one queue over HTTP, {@code concurrency} at a time,
@@ -23,11 +26,13 @@ import io.lineup.consumer.ConsumerOptions;
 public final class RemoteWorker implements AutoCloseable {
   private final ConsumerLoop<LeasedJob> loop;
 
-  RemoteWorker(LineupClient client, QueueName queue, JobHandler handler, WorkerOptions options) {
+  RemoteWorker(
+      LineupClient client, QueueName queue, JobHandler<LeasedJob> handler, WorkerOptions options) {
+    check(options);
     this.loop =
         new ConsumerLoop<>(
             new RemoteLeaseSource(client, queue, options.idleWait()),
-            handler::handle,
+            handler,
             ConsumerOptions.builder()
                 .concurrency(options.concurrency())
                 .batch(LineupClient.MAX_BATCH)
@@ -36,6 +41,27 @@ public final class RemoteWorker implements AutoCloseable {
                 .label(queue.toString())
                 .build(),
             ConsumerLog.system(RemoteWorker.class.getName()));
+  }
+
+  /**
+   * The client's bounds of the shared options: one long-poll waits at most 300 s.
+   *
+   * @throws IllegalArgumentException naming the first option out of range
+   */
+  private static void check(WorkerOptions options) {
+    int concurrency = options.concurrency();
+    if (concurrency < 1 || concurrency > WorkerOptions.MAX_CONCURRENCY) {
+      throw new IllegalArgumentException(
+          "concurrency must be 1 to " + WorkerOptions.MAX_CONCURRENCY + "; got " + concurrency);
+    }
+    Duration idleWait = options.idleWait();
+    if (idleWait.isNegative() || idleWait.compareTo(LineupClient.MAX_LEASE_WAIT) > 0) {
+      throw new IllegalArgumentException("idleWait must be 0 to 300 s; got " + idleWait);
+    }
+    if (options.shutdownGrace().isNegative()) {
+      throw new IllegalArgumentException(
+          "shutdownGrace must be 0 or more; got " + options.shutdownGrace());
+    }
   }
 
   /** Starts leasing; returns this. */

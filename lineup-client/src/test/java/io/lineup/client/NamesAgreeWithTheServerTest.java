@@ -3,7 +3,7 @@ package io.lineup.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lineup.core.InvalidArgumentException;
+import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.rooms.RoomKey;
 import io.lineup.server.dispatch.EndpointKey;
 import java.util.List;
@@ -40,10 +40,10 @@ class NamesAgreeWithTheServerTest {
   @Test
   void aQueueNameIsRefusedByTheClientExactlyWhenTheServerRefusesIt() {
     for (String part : PARTS) {
-      boolean server = accepts(p -> io.lineup.core.QueueName.of("shop", p), part);
+      boolean server = accepts(p -> io.lineup.core.model.QueueName.of("shop", p), part);
       boolean client = acceptsHere(p -> QueueName.of("shop", p), part);
       assertThat(client).as("queue name '%s'", part).isEqualTo(server);
-      boolean serverNs = accepts(p -> io.lineup.core.QueueName.of(p, "q"), part);
+      boolean serverNs = accepts(p -> io.lineup.core.model.QueueName.of(p, "q"), part);
       boolean clientNs = acceptsHere(p -> QueueName.of(p, "q"), part);
       assertThat(clientNs).as("namespace '%s'", part).isEqualTo(serverNs);
     }

@@ -3,6 +3,9 @@ package io.lineup.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.RetryLaterException;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.testing.RedisServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -52,7 +55,7 @@ class RemoteWorkerTest {
     AtomicInteger now = new AtomicInteger();
     AtomicInteger most = new AtomicInteger();
     Set<String> seen = ConcurrentHashMap.newKeySet();
-    JobHandler handler =
+    JobHandler<LeasedJob> handler =
         job -> {
           int running = now.incrementAndGet();
           most.accumulateAndGet(running, Math::max);
@@ -78,7 +81,7 @@ class RemoteWorkerTest {
     QueueName q = queue("fail");
     client.publish(q, NewJob.ofJson("1").id("boom").maxAttempts(5));
     client.publish(q, NewJob.ofJson("2").id("later").maxAttempts(5));
-    JobHandler handler =
+    JobHandler<LeasedJob> handler =
         job -> {
           if (job.id().equals("boom")) {
             throw new IllegalStateException("boom");
@@ -106,7 +109,7 @@ class RemoteWorkerTest {
     QueueName q = queue("extend");
     client.publish(q, NewJob.ofJson("1").id("slow").timeToRun(Duration.ofMillis(600)));
     AtomicInteger deliveries = new AtomicInteger();
-    JobHandler handler =
+    JobHandler<LeasedJob> handler =
         job -> {
           deliveries.incrementAndGet();
           Thread.sleep(2000);
@@ -128,7 +131,7 @@ class RemoteWorkerTest {
     client.publish(q, NewJob.ofJson("1").id("c").timeToRun(Duration.ofMillis(400)));
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch interrupted = new CountDownLatch(1);
-    JobHandler handler =
+    JobHandler<LeasedJob> handler =
         job -> {
           started.countDown();
           try {
@@ -154,7 +157,7 @@ class RemoteWorkerTest {
     client.publish(q, NewJob.ofJson("1").id("quick"));
     client.publish(q, NewJob.ofJson("2").id("stuck"));
     CountDownLatch bothStarted = new CountDownLatch(2);
-    JobHandler handler =
+    JobHandler<LeasedJob> handler =
         job -> {
           bothStarted.countDown();
           if (job.id().equals("quick")) {

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Runs a {@link JobRunner} for the jobs a {@link LeaseSource} leases, {@code concurrency} at a
+ * Runs a {@link JobHandler} for the jobs a {@link LeaseSource} leases, {@code concurrency} at a
  * time, each on its own virtual thread: the one lease, extend and settle loop behind the engine's
  * worker, the client's remote worker and {@code lineup consume}.
  *
@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread wait on the source's {@link IdleWait} (or stop, with {@link
  * ConsumerOptions#stopWhenEmpty()}). A failed call is tried again after a back-off from 10 ms
  * doubling to 1 s. Each running job's lease is extended when half of what it has left is left; a
- * lost lease interrupts its runner, whose job is then not settled. A runner that returns acks its
+ * lost lease interrupts its handler, whose job is then not settled. A handler that returns acks its
  * job; one that throws fails it ({@link LeaseSource#fail}). {@link #close()} stops leasing, lets
  * running jobs finish within the shutdown grace, then interrupts them and gives their jobs back.
  *
@@ -31,7 +31,7 @@ public final class ConsumerLoop<J> implements AutoCloseable {
   private static final long MAX_BACKOFF_MS = 1000;
 
   private final LeaseSource<J> source;
-  private final JobRunner<J> runner;
+  private final JobHandler<J> handler;
   private final ConsumerOptions options;
   private final Heartbeats<J> heartbeats;
   private final Settler settler;
@@ -47,23 +47,23 @@ public final class ConsumerLoop<J> implements AutoCloseable {
   private Thread fetcher;
 
   /** A loop that has not started, logging with the JDK's logger of this class's name. */
-  public ConsumerLoop(LeaseSource<J> source, JobRunner<J> runner, ConsumerOptions options) {
-    this(source, runner, options, ConsumerLog.system(ConsumerLoop.class.getName()));
+  public ConsumerLoop(LeaseSource<J> source, JobHandler<J> handler, ConsumerOptions options) {
+    this(source, handler, options, ConsumerLog.system(ConsumerLoop.class.getName()));
   }
 
   /**
    * A loop that has not started; {@link #start()} starts it.
    *
    * @param source where jobs are leased and settled
-   * @param runner what runs each job
+   * @param handler what runs each job
    * @param options how the loop runs
    * @param log where the loop reports a failed lease call, a lost lease or a job it could not
    *     settle
    */
   public ConsumerLoop(
-      LeaseSource<J> source, JobRunner<J> runner, ConsumerOptions options, ConsumerLog log) {
+      LeaseSource<J> source, JobHandler<J> handler, ConsumerOptions options, ConsumerLog log) {
     this.source = source;
-    this.runner = runner;
+    this.handler = handler;
     this.options = options;
     this.log = log;
     this.heartbeats = new Heartbeats<>(source, options.name() + "-heartbeat", log);
@@ -95,12 +95,12 @@ public final class ConsumerLoop<J> implements AutoCloseable {
     return leased.get();
   }
 
-  /** Jobs whose runner returned, since start. */
+  /** Jobs whose handler returned, since start. */
   public long handled() {
     return handled.get();
   }
 
-  /** Jobs whose runner threw, since start. */
+  /** Jobs whose handler threw, since start. */
   public long failed() {
     return failed.get();
   }
@@ -316,7 +316,7 @@ public final class ConsumerLoop<J> implements AutoCloseable {
     // The settlement is made (or handed to the source) before the slot is freed, so close(), which
     // waits for the slots, never returns while a settlement is still on its way.
     try {
-      byte[] result = runner.run(job);
+      byte[] result = handler.handle(job);
       handled.incrementAndGet();
       heartbeats.stop(run);
       if (!run.abandoned) {

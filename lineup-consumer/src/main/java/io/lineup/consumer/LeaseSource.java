@@ -39,7 +39,7 @@ public interface LeaseSource<J> {
   Duration extend(J job);
 
   /**
-   * Acks the job with its runner's result. A source may defer the ack to its next lease call or to
+   * Acks the job with its handler's result. A source may defer the ack to its next lease call or to
    * {@link #flush}.
    *
    * @throws RuntimeException which {@link #classify} names; {@link Failure#UNAVAILABLE} is retried
@@ -47,7 +47,7 @@ public interface LeaseSource<J> {
   void ack(J job, byte[] result);
 
   /**
-   * Settles a job whose runner threw {@code error}: a nack (with the delay the error names, if
+   * Settles a job whose handler threw {@code error}: a nack (with the delay the error names, if
    * any), or giving the job back when the error asks for that.
    *
    * @throws RuntimeException which {@link #classify} names; {@link Failure#UNAVAILABLE} is retried
@@ -55,7 +55,7 @@ public interface LeaseSource<J> {
   void fail(J job, Throwable error);
 
   /**
-   * Hands back a job whose runner did not finish within the shutdown grace, so that another
+   * Hands back a job whose handler did not finish within the shutdown grace, so that another
    * consumer gets it at once.
    *
    * @throws RuntimeException which {@link #classify} names; {@link Failure#UNAVAILABLE} is retried

@@ -13,10 +13,10 @@ final class RunningJob<J> {
   volatile Thread thread;
   volatile ScheduledFuture<?> heartbeat;
 
-  /** Set once the runner returned or threw: no more extensions. */
+  /** Set once the handler returned or threw: no more extensions. */
   volatile boolean finished;
 
-  /** Set when the lease is lost or close() took the job over: the runner must not settle it. */
+  /** Set when the lease is lost or close() took the job over: the handler must not settle it. */
   volatile boolean abandoned;
 
   RunningJob(J job, String id, long leaseEndsAt) {
@@ -30,7 +30,7 @@ final class RunningJob<J> {
     return (leaseEndsAt - System.nanoTime()) / 1_000_000;
   }
 
-  /** Interrupts the runner's thread, if it started. */
+  /** Interrupts the handler's thread, if it started. */
   void interrupt() {
     Thread running = thread;
     if (running != null) {

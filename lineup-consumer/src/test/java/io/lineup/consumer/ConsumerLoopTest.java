@@ -26,7 +26,7 @@ class ConsumerLoopTest {
     }
     AtomicInteger now = new AtomicInteger();
     AtomicInteger most = new AtomicInteger();
-    JobRunner<FakeSource.Job> runner =
+    JobHandler<FakeSource.Job> handler =
         job -> {
           most.accumulateAndGet(now.incrementAndGet(), Math::max);
           Thread.sleep(1);
@@ -34,7 +34,7 @@ class ConsumerLoopTest {
           return bytes("done " + job.id());
         };
     ConsumerLoop<FakeSource.Job> loop =
-        new ConsumerLoop<>(source, runner, options().concurrency(4).stopWhenEmpty(true).build());
+        new ConsumerLoop<>(source, handler, options().concurrency(4).stopWhenEmpty(true).build());
     loop.start().awaitEnd();
     loop.close();
 

@@ -1,5 +1,7 @@
 package io.lineup.core;
 
+import io.lineup.core.model.AckOutcome;
+import io.lineup.core.model.Leases;
 import java.util.List;
 
 /**

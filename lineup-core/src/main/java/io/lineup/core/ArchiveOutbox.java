@@ -1,6 +1,11 @@
 package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.LineupException;
+import io.lineup.core.model.OutboxEntry;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.RedisUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

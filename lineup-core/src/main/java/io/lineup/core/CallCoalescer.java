@@ -1,5 +1,6 @@
 package io.lineup.core;
 
+import io.lineup.core.model.Limits;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.lineup.core;
 
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.Limits;
 import java.time.Duration;
 
 /**

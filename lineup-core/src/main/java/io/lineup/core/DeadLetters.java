@@ -2,6 +2,10 @@ package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.ScriptReplies.BatchReply;
+import io.lineup.core.model.DeadPage;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.Limits;
+import io.lineup.core.model.QueueName;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,6 +1,10 @@
 package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.model.Durability;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSetting;
+import io.lineup.core.model.SettingsCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -132,9 +136,9 @@ final class DurabilityDefaults {
   private CompletableFuture<Integer> read(QueueName queue) {
     QueueSetting setting = QueueSetting.DURABLE_REPLICAS;
     return store
-        .storedSetting(queue, setting.storedName())
+        .storedSetting(queue, SettingsCodec.storedName(setting))
         .thenApply(text -> {
-          int replicas = text == null ? 0 : (Integer) setting.parseStored(text);
+          int replicas = text == null ? 0 : (Integer) SettingsCodec.parseStored(setting, text);
           if (known.size() >= MAX_QUEUES) {
             known.clear();
           }

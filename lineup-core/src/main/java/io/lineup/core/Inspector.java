@@ -2,6 +2,16 @@ package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.ScriptReplies.StatsReply;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.EtaEstimator;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.PeekedJob;
+import io.lineup.core.model.QueueEvent;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.QueueStats;
+import io.lineup.core.model.SettingsCodec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

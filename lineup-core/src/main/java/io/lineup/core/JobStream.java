@@ -1,5 +1,10 @@
 package io.lineup.core;
 
+import io.lineup.consumer.WorkerOptions;
+import io.lineup.core.model.LeaseLostException;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.LineupException;
+import io.lineup.core.model.QueueName;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;

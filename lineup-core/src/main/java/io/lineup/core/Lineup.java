@@ -1,9 +1,39 @@
 package io.lineup.core;
 
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.internal.maintenance.Maintenance;
 import io.lineup.core.internal.store.RedisGateway;
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.ScriptCode;
+import io.lineup.core.model.AckOutcome;
+import io.lineup.core.model.AckRequest;
+import io.lineup.core.model.DeadPage;
+import io.lineup.core.model.Durability;
+import io.lineup.core.model.EtaEstimator;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobNotFoundException;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeaseLostException;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Leases;
+import io.lineup.core.model.Limits;
+import io.lineup.core.model.LineupException;
+import io.lineup.core.model.NackResult;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PayloadTooLargeException;
+import io.lineup.core.model.PeekedJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueEvent;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.QueueStats;
+import io.lineup.core.model.RateSlot;
+import io.lineup.core.model.RedisServerInfo;
+import io.lineup.core.model.RedisUnavailableException;
+import io.lineup.core.model.ReplicationTimeoutException;
+import io.lineup.core.model.SettingsCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -377,14 +407,19 @@ public final class Lineup implements AutoCloseable {
   /**
    * A worker that leases from {@code queue} and runs {@code handler} on virtual threads. Call
    * {@link Worker#start()}.
+   *
+   * @throws InvalidArgumentException when the concurrency is out of range, the idle wait is under 1
+   *     ms or a duration is over the engine's longest wait ({@link Limits#MAX_WAIT_MS})
    */
-  public Worker worker(QueueName queue, JobHandler handler, WorkerOptions options) {
+  public Worker worker(QueueName queue, JobHandler<LeasedJob> handler, WorkerOptions options) {
     return new Worker(leaser, engine.store(), queue, handler, options);
   }
 
   /**
    * A subscribe-style consumer: iterate it to receive jobs; settle each with {@link JobStream#ack}
    * or {@link JobStream#nack}. Leases are extended until then.
+   *
+   * @throws InvalidArgumentException as {@link #worker} does for the options
    */
   public JobStream stream(QueueName queue, WorkerOptions options) {
     return new JobStream(this, queue, options);

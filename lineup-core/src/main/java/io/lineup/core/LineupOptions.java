@@ -1,5 +1,8 @@
 package io.lineup.core;
 
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.Limits;
+import io.lineup.core.model.RedisUnavailableException;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,6 +1,15 @@
 package io.lineup.core;
 
 import io.lineup.api.JobIds;
+import io.lineup.core.model.Durability;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.Limits;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PayloadTooLargeException;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.RedisUnavailableException;
+import io.lineup.core.model.ReplicationTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,9 @@
 package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.LineupException;
+import io.lineup.core.model.RedisUnavailableException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,7 @@
 package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.model.RedisUnavailableException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

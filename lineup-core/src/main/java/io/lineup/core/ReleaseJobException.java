@@ -1,5 +1,8 @@
 package io.lineup.core;
 
+import io.lineup.consumer.JobHandler;
+import io.lineup.core.model.LeasedJob;
+
 /**
  * Thrown by a {@link JobHandler} to give its job back unused: the job returns to its place in the
  * ready line at once and the attempt is not counted (as {@link Lineup#release(LeasedJob)}). For a

@@ -1,5 +1,7 @@
 package io.lineup.core;
 
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.LineupException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;

@@ -2,7 +2,13 @@ package io.lineup.core;
 
 import io.lineup.consumer.ConsumerLoop;
 import io.lineup.consumer.ConsumerOptions;
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Limits;
+import io.lineup.core.model.QueueName;
 import java.lang.System.Logger.Level;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -40,11 +46,16 @@ public final class Worker implements AutoCloseable {
   }
 
   Worker(
-      Leaser leaser, RedisStore store, QueueName queue, JobHandler handler, WorkerOptions options) {
+      Leaser leaser,
+      RedisStore store,
+      QueueName queue,
+      JobHandler<LeasedJob> handler,
+      WorkerOptions options) {
+    check(options);
     this.loop =
         new ConsumerLoop<>(
             new StoreLeaseSource(leaser, store, queue, options.idleWait()),
-            handler::handle,
+            handler,
             ConsumerOptions.builder()
                 .concurrency(options.concurrency())
                 .callsInFlight(LEASE_CALLS_IN_FLIGHT)
@@ -53,6 +64,24 @@ public final class Worker implements AutoCloseable {
                 .label(queue.toString())
                 .build(),
             Worker::log);
+  }
+
+  /**
+   * The engine's bounds of the shared options, checked before anything is leased.
+   *
+   * @throws InvalidArgumentException naming the first option out of range
+   */
+  private static void check(WorkerOptions options) {
+    if (options.concurrency() < 1 || options.concurrency() > WorkerOptions.MAX_CONCURRENCY) {
+      throw new InvalidArgumentException(
+          "concurrency",
+          "must be between 1 and "
+              + WorkerOptions.MAX_CONCURRENCY
+              + ", got "
+              + options.concurrency());
+    }
+    Checks.duration("idleWait", options.idleWait(), 1, Limits.MAX_WAIT_MS);
+    Checks.duration("shutdownGrace", options.shutdownGrace(), 0, Limits.MAX_WAIT_MS);
   }
 
   /** The loop's lines, logged under this class's name like the rest of the engine's. */

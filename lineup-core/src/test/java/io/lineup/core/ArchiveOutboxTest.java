@@ -6,6 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lineup.core.model.AckRequest;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.OutboxEntry;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

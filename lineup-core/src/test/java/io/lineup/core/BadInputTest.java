@@ -8,6 +8,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Named.named;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import io.lineup.consumer.WorkerOptions;
+import io.lineup.core.model.Backoff;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Limits;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -340,11 +348,18 @@ abstract class BadInputTest extends EngineSuite {
         refused(
             "a worker concurrency of 0",
             "concurrency",
-            s -> WorkerOptions.defaults().withConcurrency(0)),
+            s ->
+                s.lineup()
+                    .worker(s.queue(), job -> null, WorkerOptions.defaults().withConcurrency(0))),
         refused(
             "a worker idle wait of 0",
             "idleWait",
-            s -> WorkerOptions.defaults().withIdleWait(Duration.ZERO)));
+            s ->
+                s.lineup()
+                    .worker(
+                        s.queue(),
+                        job -> null,
+                        WorkerOptions.defaults().withIdleWait(Duration.ZERO))));
   }
 
   @ParameterizedTest(name = "{0} is refused naming {1}")

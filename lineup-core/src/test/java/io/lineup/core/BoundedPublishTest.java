@@ -5,6 +5,10 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.RedisUnavailableException;
 import io.lineup.testing.BusyRedis;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;

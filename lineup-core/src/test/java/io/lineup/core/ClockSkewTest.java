@@ -4,6 +4,10 @@ import static io.lineup.core.Fixtures.aDelayedJob;
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Leases;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

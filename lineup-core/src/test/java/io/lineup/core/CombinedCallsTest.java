@@ -7,6 +7,15 @@ import static io.lineup.core.Fixtures.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeaseLostException;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.QueueStats;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -4,6 +4,11 @@ import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Leases;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeaseLostException;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.QueueStats;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

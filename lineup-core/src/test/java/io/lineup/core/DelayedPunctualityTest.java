@@ -6,7 +6,14 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Leases;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

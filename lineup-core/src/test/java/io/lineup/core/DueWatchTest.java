@@ -6,10 +6,16 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.internal.store.KeySpace;
 import io.lineup.core.internal.store.RedisGateway;
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.ScriptReplies.LeaseReply;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Leases;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,7 +51,7 @@ abstract class DueWatchTest extends EngineSuite {
       }
       AtomicInteger handled = new AtomicInteger();
       Lateness lateness = new Lateness();
-      JobHandler count =
+      JobHandler<LeasedJob> count =
           job -> {
             lateness.handle(job);
             handled.incrementAndGet();
@@ -239,7 +245,7 @@ abstract class DueWatchTest extends EngineSuite {
    * less its due time, both the server's), by its text: what the engine decided, not when a busy
    * machine got round to running the handler.
    */
-  private static final class Lateness implements JobHandler {
+  private static final class Lateness implements JobHandler<LeasedJob> {
     private final Map<String, Long> late = new ConcurrentHashMap<>();
 
     @Override

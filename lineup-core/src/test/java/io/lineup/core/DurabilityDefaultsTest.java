@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lineup.core.internal.store.RedisGateway;
 import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.model.QueueName;
 import io.lineup.redis.RedisProcess;
 import java.io.IOException;
 import java.time.Duration;

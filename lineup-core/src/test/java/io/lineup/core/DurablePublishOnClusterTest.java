@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.cluster.SlotHash;
+import io.lineup.core.model.Durability;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.ReplicationTimeoutException;
 import io.lineup.testing.RedisClusterExtension;
 import io.lineup.testing.RedisServerExtension;
 import java.nio.charset.StandardCharsets;

@@ -6,6 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.model.Durability;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.ReplicationTimeoutException;
 import io.lineup.redis.RedisProcess;
 import java.io.IOException;
 import java.time.Duration;

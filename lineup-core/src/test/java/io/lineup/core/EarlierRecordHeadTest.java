@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.QueueName;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

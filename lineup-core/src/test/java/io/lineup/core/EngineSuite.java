@@ -9,6 +9,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.model.QueueName;
 import io.lineup.redis.RedisProcess;
 import io.lineup.testing.TestRedis;
 import java.io.IOException;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.EtaEstimator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,5 +1,7 @@
 package io.lineup.core;
 
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import io.lineup.testing.RedisServerExtension;
 import io.lineup.testing.TestRedis;
 import java.nio.charset.StandardCharsets;

@@ -5,6 +5,17 @@ import static io.lineup.core.Fixtures.aJob;
 import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.core.model.DeadJob;
+import io.lineup.core.model.DeadPage;
+import io.lineup.core.model.EtaEstimator;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueEvent;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -5,6 +5,12 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.core.model.DeadJob;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeaseLostException;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.QueueName;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -5,7 +5,12 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lineup.core.LeaseLostException.Reason;
+import io.lineup.core.model.Backoff;
+import io.lineup.core.model.LeaseLostException;
+import io.lineup.core.model.LeaseLostException.Reason;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import java.time.Duration;
 import java.time.Instant;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;

@@ -5,6 +5,10 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.model.AckRequest;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

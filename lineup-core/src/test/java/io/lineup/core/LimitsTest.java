@@ -6,6 +6,14 @@ import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Leases;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.RateSlot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,6 +2,10 @@ package io.lineup.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSetting;
+import io.lineup.core.model.QueueSettingDefinitionsTest;
+import io.lineup.core.model.QueueSettings;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Function;

@@ -3,6 +3,9 @@ package io.lineup.core;
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lineup.core.model.Backoff;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,15 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Limits;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,6 +3,8 @@ package io.lineup.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.RedisUnavailableException;
 import io.lineup.testing.BusyRedis;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;

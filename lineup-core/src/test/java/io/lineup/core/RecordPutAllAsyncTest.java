@@ -3,6 +3,10 @@ package io.lineup.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
 import io.lineup.testing.RedisServerExtension;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -3,6 +3,7 @@ package io.lineup.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.testing.RedisServerExtension;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,12 @@ import static io.lineup.core.Fixtures.aFreshQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.QueueStats;
+import io.lineup.core.model.RedisOutOfMemoryException;
 import io.lineup.redis.RedisProcess;
 import java.io.IOException;
 import java.time.Duration;

@@ -9,7 +9,19 @@ import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.internal.store.KeySpace;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Limits;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.QueueStats;
+import io.lineup.core.model.RedisUnavailableException;
 import io.lineup.testing.RedisServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -95,7 +107,7 @@ class RedisRestartTest {
     QueueName queue = aFreshQueue();
     SideQueue side = new SideQueue();
     Queue<Handling> handlings = new ConcurrentLinkedQueue<>();
-    JobHandler handler =
+    JobHandler<LeasedJob> handler =
         job -> {
           Thread.sleep(WORK);
           handlings.add(

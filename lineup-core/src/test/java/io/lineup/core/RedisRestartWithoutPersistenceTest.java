@@ -5,6 +5,8 @@ import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import io.lineup.redis.RedisProcess;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.RedisUnavailableException;
 import io.lineup.testing.BusyRedis;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;

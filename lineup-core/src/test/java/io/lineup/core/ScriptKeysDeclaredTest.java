@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.cluster.SlotHash;
 import io.lineup.core.internal.store.KeySpace;
 import io.lineup.core.internal.store.ScriptLibrary;
+import io.lineup.core.model.QueueName;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

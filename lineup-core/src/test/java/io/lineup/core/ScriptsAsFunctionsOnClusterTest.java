@@ -4,6 +4,7 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.model.QueueName;
 import io.lineup.redis.RedisProcess;
 import io.lineup.testing.RedisClusterExtension;
 import io.lineup.testing.TestRedis;

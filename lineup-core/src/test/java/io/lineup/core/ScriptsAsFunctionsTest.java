@@ -6,6 +6,8 @@ import static io.lineup.core.Fixtures.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.QueueName;
 import io.lineup.redis.RedisProcess;
 import java.io.IOException;
 import java.time.Duration;

@@ -4,6 +4,15 @@ import static io.lineup.core.Fixtures.aFreshQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.model.Durability;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.LineupException;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueStats;
+import io.lineup.core.model.RedisUnavailableException;
+import io.lineup.core.model.ReplicationTimeoutException;
 import io.lineup.redis.RedisProcess;
 import java.io.IOException;
 import java.time.Duration;

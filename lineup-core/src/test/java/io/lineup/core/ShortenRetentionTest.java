@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;

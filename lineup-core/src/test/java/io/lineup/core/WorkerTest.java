@@ -7,6 +7,18 @@ import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.consumer.JobHandler;
+import io.lineup.consumer.RetryLaterException;
+import io.lineup.consumer.WorkerOptions;
+import io.lineup.core.model.Backoff;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.QueueStats;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +44,7 @@ abstract class WorkerTest extends EngineSuite {
     try (Lineup lineup = anEngine()) {
       List<NewJob> jobs = someJobs(300, "n");
       List<String> ids = lineup.publishAll(queue, jobs).stream().map(PublishResult::id).toList();
-      JobHandler handler =
+      JobHandler<LeasedJob> handler =
           job -> {
             highest.accumulateAndGet(running.incrementAndGet(), Math::max);
             Thread.sleep(2);
@@ -101,7 +113,7 @@ abstract class WorkerTest extends EngineSuite {
               .build());
       String broken = lineup.publish(queue, aJob("always fails")).id();
       String slow = lineup.publish(queue, aJob("retry later")).id();
-      JobHandler handler =
+      JobHandler<LeasedJob> handler =
           job -> {
             int attempt =
                 attempts.computeIfAbsent(job.id(), id -> new AtomicInteger()).incrementAndGet();
@@ -139,7 +151,7 @@ abstract class WorkerTest extends EngineSuite {
     AtomicInteger calls = new AtomicInteger();
     try (Lineup lineup = anEngine()) {
       String id = lineup.publish(queue, aJob("video").timeToRun(Duration.ofMillis(300))).id();
-      JobHandler handler =
+      JobHandler<LeasedJob> handler =
           job -> {
             calls.incrementAndGet();
             Thread.sleep(1500);
@@ -166,7 +178,7 @@ abstract class WorkerTest extends EngineSuite {
       String quick = lineup.publish(queue, aJob("quick").priority(2)).id();
       String stuck = lineup.publish(queue, aJob("stuck").priority(1)).id();
       String untouched = lineup.publish(queue, aJob("untouched")).id();
-      JobHandler handler =
+      JobHandler<LeasedJob> handler =
           job -> {
             started.countDown();
             if (job.payloadText().equals("quick")) {
@@ -239,7 +251,7 @@ abstract class WorkerTest extends EngineSuite {
       lineup.configure(queue, QueueSettings.builder().maxAttempts(1).build());
       String id = lineup.publish(queue, aJob("not now")).id();
       List<Integer> attemptsSeen = new java.util.concurrent.CopyOnWriteArrayList<>();
-      JobHandler handler =
+      JobHandler<LeasedJob> handler =
           job -> {
             attemptsSeen.add(job.attempt());
             if (leases.computeIfAbsent(job.id(), x -> new AtomicInteger()).incrementAndGet() < 3) {

@@ -1,10 +1,10 @@
 package io.lineup.rooms;
 
-import io.lineup.core.JobFinishedException;
-import io.lineup.core.JobNotFoundException;
-import io.lineup.core.JobState;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.JobFinishedException;
+import io.lineup.core.model.JobNotFoundException;
+import io.lineup.core.model.JobState;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;

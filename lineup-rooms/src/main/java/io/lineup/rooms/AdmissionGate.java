@@ -1,6 +1,6 @@
 package io.lineup.rooms;
 
-import io.lineup.core.Leases;
+import io.lineup.core.model.Leases;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

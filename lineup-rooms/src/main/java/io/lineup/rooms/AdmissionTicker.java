@@ -1,9 +1,9 @@
 package io.lineup.rooms;
 
-import io.lineup.core.LeasedJob;
-import io.lineup.core.Leases;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Leases;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,9 +1,9 @@
 package io.lineup.rooms;
 
-import io.lineup.core.JobInfo;
-import io.lineup.core.JobState;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
 import io.lineup.pass.Pass;
 import io.lineup.pass.PassRejectedException;
 import io.lineup.pass.PassVerifier;

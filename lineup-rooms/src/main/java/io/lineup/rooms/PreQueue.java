@@ -2,8 +2,8 @@ package io.lineup.rooms;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.Lineup;
-import io.lineup.core.NewJob;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.NewJob;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
  * One waiting room's operations ({@link Rooms#room}): its settings, its tickets (join, poll, leave,
  * renew, follow), its signing keys and passes, and its priority grants. Every operation but {@link
  * #put} and {@link #info} throws {@link RoomNotFoundException} when the room does not exist; every
- * one may throw the engine's {@link io.lineup.core.RedisUnavailableException}.
+ * one may throw the engine's {@link io.lineup.core.model.RedisUnavailableException}.
  */
 public final class Room {
   private final Rooms rooms;

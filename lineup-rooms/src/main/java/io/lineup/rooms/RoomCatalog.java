@@ -1,8 +1,8 @@
 package io.lineup.rooms;
 
 import io.lineup.core.Lineup;
-import io.lineup.core.QueueSettings;
-import io.lineup.core.QueueStats;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.QueueStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

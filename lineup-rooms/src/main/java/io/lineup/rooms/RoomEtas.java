@@ -1,8 +1,8 @@
 package io.lineup.rooms;
 
-import io.lineup.core.Eta;
-import io.lineup.core.EtaEstimator;
 import io.lineup.core.Lineup;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.EtaEstimator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

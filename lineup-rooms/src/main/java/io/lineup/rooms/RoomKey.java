@@ -1,8 +1,8 @@
 package io.lineup.rooms;
 
 import io.lineup.api.Names;
-import io.lineup.core.InvalidArgumentException;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.QueueName;
 
 /**
  * Names one waiting room: its namespace and name, and the engine queue whose jobs are its tickets

@@ -1,6 +1,6 @@
 package io.lineup.rooms;
 
-import io.lineup.core.InvalidArgumentException;
+import io.lineup.core.model.InvalidArgumentException;
 import java.util.Locale;
 
 /**

@@ -1,6 +1,6 @@
 package io.lineup.rooms;
 
-import io.lineup.core.Eta;
+import io.lineup.core.model.Eta;
 
 /**
  * A ticket as it stands. Which fields are set depends on its status: waiting ones have a position,

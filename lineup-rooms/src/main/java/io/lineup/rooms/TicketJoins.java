@@ -2,11 +2,11 @@ package io.lineup.rooms;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.Lineup;
-import io.lineup.core.NewJob;
-import io.lineup.core.PublishResult;
-import io.lineup.core.QueueStats;
 import io.lineup.core.RecordStore;
-import io.lineup.core.RedisUnavailableException;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueStats;
+import io.lineup.core.model.RedisUnavailableException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 

@@ -1,10 +1,10 @@
 package io.lineup.rooms;
 
-import io.lineup.core.JobFinishedException;
-import io.lineup.core.JobNotFoundException;
-import io.lineup.core.LeaseLostException;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.JobFinishedException;
+import io.lineup.core.model.JobNotFoundException;
+import io.lineup.core.model.LeaseLostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package io.lineup.rooms;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lineup.core.Eta;
-import io.lineup.core.JobInfo;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.JobInfo;
 import io.lineup.pass.Pass;
 import java.io.IOException;
 import java.time.Instant;

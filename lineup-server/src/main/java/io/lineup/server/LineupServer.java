@@ -168,7 +168,7 @@ public final class LineupServer implements AutoCloseable {
    *
    * @throws StartupException when another server holds the data folder (embedded mode; nothing is
    *     touched then) or the port is taken
-   * @throws io.lineup.core.RedisUnavailableException when Redis cannot be reached
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis cannot be reached
    * @throws IllegalStateException when the embedded Redis cannot start
    */
   public static LineupServer start(ServerSettings settings) {

@@ -1,6 +1,6 @@
 package io.lineup.server;
 
-import io.lineup.core.RedisUnavailableException;
+import io.lineup.core.model.RedisUnavailableException;
 import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,7 +1,7 @@
 package io.lineup.server;
 
 import io.lineup.archive.ArchiveSettings;
-import io.lineup.core.Limits;
+import io.lineup.core.model.Limits;
 import java.util.Locale;
 
 /**

@@ -20,7 +20,7 @@ import static io.lineup.server.ServerSetting.REDIS_URL;
 import static io.lineup.server.ServerSetting.SHUTDOWN_GRACE_MS;
 
 import io.lineup.archive.ArchiveSettings;
-import io.lineup.core.Limits;
+import io.lineup.core.model.Limits;
 import io.lineup.server.egress.EgressAllowList;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -230,9 +230,14 @@ public record ServerSettings(
     long batch = checked(ARCHIVE_BATCH_SIZE, values);
     long retentionBatch = checked(ARCHIVE_RETENTION_BATCH_SIZE, values);
     long outboxMax = checked(ARCHIVE_OUTBOX_MAX, values);
-    return base.withCredentials(
-            emptyToNull(values.get(ARCHIVE_USER)), emptyToNull(values.get(ARCHIVE_PASSWORD)))
-        .withLimits(Duration.ofMillis(retention), (int) batch, (int) retentionBatch, outboxMax);
+    return base.mutate()
+        .user(emptyToNull(values.get(ARCHIVE_USER)))
+        .password(emptyToNull(values.get(ARCHIVE_PASSWORD)))
+        .retention(Duration.ofMillis(retention))
+        .batchSize((int) batch)
+        .retentionBatchSize((int) retentionBatch)
+        .outboxMax(outboxMax)
+        .build();
   }
 
   /** A number setting, given or its default, within the bounds of {@link ServerSetting}. */

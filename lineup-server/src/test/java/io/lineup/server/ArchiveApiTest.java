@@ -27,10 +27,12 @@ class ArchiveApiTest {
       LineupServerExtension.onItsOwnRedis()
           .withSettings(s ->
               s.archive(
-                  ArchiveSettings.defaults(database.create().url())
-                      .withCredentials(database.user(), null)
-                      .withTiming(
-                          Duration.ofMillis(20), Duration.ofSeconds(1), Duration.ofHours(1))));
+                  ArchiveSettings.builder(database.create().url())
+                      .user(database.user())
+                      .pollInterval(Duration.ofMillis(20))
+                      .claimIdle(Duration.ofSeconds(1))
+                      .retentionInterval(Duration.ofHours(1))
+                      .build()));
 
   static Api api;
 

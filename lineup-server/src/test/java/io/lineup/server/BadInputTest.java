@@ -3,7 +3,7 @@ package io.lineup.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.core.QueueSetting;
+import io.lineup.core.model.QueueSetting;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.RequestBody;
 import io.lineup.testing.RedisServerExtension;
@@ -363,7 +363,7 @@ class BadInputTest {
     // The server refuses by the declared length, before reading the body. The request declares one
     // byte over the limit and sends no body, so nothing is left unread when the server closes; a
     // client still writing a large body could see that close before the answer.
-    int limit = RequestBody.limitFor(io.lineup.core.Limits.DEFAULT_MAX_PAYLOAD_BYTES);
+    int limit = RequestBody.limitFor(io.lineup.core.model.Limits.DEFAULT_MAX_PAYLOAD_BYTES);
     try (RawHttp http = RawHttp.connect(server.port())) {
       String answer =
           http.postHeadersOnly(Q + "/jobs", LineupServerExtension.ADMIN_TOKEN, limit + 1L)

@@ -8,11 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lineup.core.JobState;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import io.lineup.server.TestTarget.Answer;
 import io.lineup.server.http.Json;
 import java.nio.charset.StandardCharsets;

@@ -8,12 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lineup.core.Backoff;
-import io.lineup.core.DeadJob;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
-import io.lineup.core.QueueName;
-import io.lineup.core.QueueSettings;
+import io.lineup.core.model.Backoff;
+import io.lineup.core.model.DeadJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import io.lineup.server.TestTarget.Answer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

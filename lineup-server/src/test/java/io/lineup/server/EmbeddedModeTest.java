@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import io.lineup.redis.RedisProcess;
 import io.lineup.server.auth.AdminToken;
 import io.lineup.server.redis.EmbeddedRedis;

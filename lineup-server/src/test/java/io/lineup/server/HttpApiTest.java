@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import io.lineup.server.api.ApiContext;
 import io.lineup.server.api.JobHandlers;
 import io.lineup.server.api.LaneAction;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
-import io.lineup.core.RedisServerInfo;
+import io.lineup.core.model.RedisServerInfo;
 import io.lineup.redis.RedisProcess;
 import io.lineup.server.redis.RedisStartupCheck;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.lineup.bench.jmh;
 
-import io.lineup.core.QueueName;
 import io.lineup.core.internal.store.KeySpace;
 import io.lineup.core.internal.store.LeaseNonce;
+import io.lineup.core.model.QueueName;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

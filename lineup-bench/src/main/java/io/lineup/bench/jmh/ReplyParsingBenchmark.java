@@ -1,10 +1,10 @@
 package io.lineup.bench.jmh;
 
-import io.lineup.core.LeasedJob;
-import io.lineup.core.PublishResult;
-import io.lineup.core.QueueName;
 import io.lineup.core.internal.store.Replies;
 import io.lineup.core.internal.store.ScriptReplies;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.lineup.bench.jmh;
 
-import io.lineup.core.NewJob;
 import io.lineup.core.internal.store.Args;
 import io.lineup.core.internal.store.PublishWire;
+import io.lineup.core.model.NewJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,7 @@
 package io.lineup.server.api;
 
 import io.javalin.http.Context;
-import io.lineup.core.Durability;
+import io.lineup.core.model.Durability;
 import io.lineup.server.http.ApiException;
 import java.time.Duration;
 

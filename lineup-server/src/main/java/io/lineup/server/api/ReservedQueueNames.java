@@ -1,7 +1,7 @@
 package io.lineup.server.api;
 
 import io.lineup.api.ErrorCode;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import io.lineup.rooms.RoomKey;
 import io.lineup.server.dispatch.EndpointKey;
 import io.lineup.server.http.ApiException;

@@ -3,7 +3,7 @@ package io.lineup.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.http.Context;
 import io.lineup.api.ErrorCode;
-import io.lineup.core.InvalidArgumentException;
+import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.rooms.Room;
 import io.lineup.rooms.RoomKey;
 import io.lineup.rooms.RoomNotFoundException;

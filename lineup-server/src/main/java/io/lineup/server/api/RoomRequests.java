@@ -142,7 +142,7 @@ final class RoomRequests {
     String roomText = f.requiredText("room", MAX_ROOM_TEXT);
     try {
       return new Verification(token, RoomKey.parse(roomText));
-    } catch (io.lineup.core.InvalidArgumentException e) {
+    } catch (io.lineup.core.model.InvalidArgumentException e) {
       throw ApiException.invalidField("room", "must be namespace/room: " + e.reason());
     }
   }

@@ -1,8 +1,8 @@
 package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.core.QueueSetting;
-import io.lineup.core.QueueSettings;
+import io.lineup.core.model.QueueSetting;
+import io.lineup.core.model.QueueSettings;
 import io.lineup.server.http.Json;
 import io.lineup.server.http.JsonFields;
 import java.util.Collections;

@@ -1,7 +1,7 @@
 package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.core.Eta;
+import io.lineup.core.model.Eta;
 import io.lineup.rooms.AdmittedPass;
 import io.lineup.rooms.Departure;
 import io.lineup.rooms.Ticket;

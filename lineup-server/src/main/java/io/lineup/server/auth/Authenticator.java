@@ -27,7 +27,7 @@ public final class Authenticator {
    * Who sent this header.
    *
    * @throws ApiException 401 when it is missing, malformed, unknown or revoked
-   * @throws io.lineup.core.RedisUnavailableException when the token store cannot be read
+   * @throws io.lineup.core.model.RedisUnavailableException when the token store cannot be read
    */
   public Principal authenticate(String authorization) {
     Principal known = authenticateLocally(authorization);

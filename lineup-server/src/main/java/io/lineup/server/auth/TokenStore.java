@@ -51,7 +51,7 @@ public final class TokenStore {
   /**
    * Makes and stores a token.
    *
-   * @throws io.lineup.core.RedisUnavailableException when Redis cannot be reached
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis cannot be reached
    */
   public IssuedToken issue(String namespace, Set<Scope> scopes, int maxPriority, String name) {
     while (true) {
@@ -106,7 +106,7 @@ public final class TokenStore {
    * Whether a token id is still issued (not revoked, its namespace not deleted). A long-poll asks
    * again after its wait, since the token may have been revoked meanwhile.
    *
-   * @throws io.lineup.core.RedisUnavailableException when Redis cannot be reached
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis cannot be reached
    */
   public boolean isIssued(String id) {
     return records.get(id).isPresent();

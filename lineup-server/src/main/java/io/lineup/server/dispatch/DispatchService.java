@@ -2,17 +2,17 @@ package io.lineup.server.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.core.Eta;
-import io.lineup.core.JobInfo;
-import io.lineup.core.JobState;
 import io.lineup.core.Lineup;
-import io.lineup.core.NewJob;
-import io.lineup.core.PublishResult;
-import io.lineup.core.QueueName;
-import io.lineup.core.QueueSettings;
-import io.lineup.core.QueueStats;
 import io.lineup.core.RecordStore;
 import io.lineup.core.ReleaseJobException;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import io.lineup.core.model.QueueStats;
 import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.egress.CheckedResolver;
@@ -546,7 +546,7 @@ public final class DispatchService implements AutoCloseable {
                 Math.max(spec.backoff().maxMs(), spec.backoff().longestScheduledMs()));
     long bound =
         waitBefore + spec.lineTimeoutMs() + spec.maxAttempts() * perAttempt + RECORD_GRACE_MS;
-    return Math.min(bound, io.lineup.core.Limits.MAX_DELAY_MS);
+    return Math.min(bound, io.lineup.core.model.Limits.MAX_DELAY_MS);
   }
 
   /** The job id of an idempotency key: a hash, so any key text makes a valid id. */
@@ -616,12 +616,12 @@ public final class DispatchService implements AutoCloseable {
    */
   public ObjectNode deadTasks(EndpointKey key, int offset, int count) {
     spec(key);
-    io.lineup.core.DeadPage page = lineup.deadLetters(key.queue(), offset, count);
+    io.lineup.core.model.DeadPage page = lineup.deadLetters(key.queue(), offset, count);
     ObjectNode answer = Json.object();
     answer.put("endpoint", key.name());
     answer.put("total", page.total());
     var tasks = answer.putArray("tasks");
-    for (io.lineup.core.DeadJob job : page.jobs()) {
+    for (io.lineup.core.model.DeadJob job : page.jobs()) {
       lineup.get(key.queue(), job.id()).ifPresent(info -> tasks.add(TaskViews.task(key, info)));
     }
     return answer;
@@ -632,8 +632,8 @@ public final class DispatchService implements AutoCloseable {
    * this instance, within half its lease on another) and its result discarded.
    *
    * @return the state before
-   * @throws io.lineup.core.JobNotFoundException when unknown
-   * @throws io.lineup.core.JobFinishedException when it has ended
+   * @throws io.lineup.core.model.JobNotFoundException when unknown
+   * @throws io.lineup.core.model.JobFinishedException when it has ended
    */
   public JobState cancel(EndpointKey key, String id) {
     spec(key);

@@ -1,10 +1,10 @@
 package io.lineup.server.dispatch;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.core.LeasedJob;
-import io.lineup.core.RetryLaterException;
+import io.lineup.consumer.RetryLaterException;
+import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.Worker;
-import io.lineup.core.WorkerOptions;
+import io.lineup.core.model.LeasedJob;
 import io.lineup.server.egress.EgressRefusedException;
 import io.lineup.server.http.Json;
 import java.io.IOException;

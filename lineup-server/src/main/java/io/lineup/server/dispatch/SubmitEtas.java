@@ -1,9 +1,9 @@
 package io.lineup.server.dispatch;
 
-import io.lineup.core.Eta;
-import io.lineup.core.EtaEstimator;
 import io.lineup.core.Lineup;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.EtaEstimator;
+import io.lineup.core.model.QueueName;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,8 +35,8 @@ final class SubmitEtas {
    * The ETA of the task at {@code position} in the endpoint's ready line; empty when it is not in
    * the ready line (position -1) or the engine has no estimate (paused, nothing measured).
    *
-   * @throws io.lineup.core.RedisUnavailableException when the estimator must be read and Redis does
-   *     not answer
+   * @throws io.lineup.core.model.RedisUnavailableException when the estimator must be read and
+   *     Redis does not answer
    */
   Optional<Eta> eta(QueueName queue, long position) {
     if (position < 0) {

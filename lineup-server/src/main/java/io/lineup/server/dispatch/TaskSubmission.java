@@ -2,7 +2,7 @@ package io.lineup.server.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.api.ErrorCode;
-import io.lineup.core.Limits;
+import io.lineup.core.model.Limits;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;

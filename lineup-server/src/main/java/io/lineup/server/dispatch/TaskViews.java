@@ -2,10 +2,10 @@ package io.lineup.server.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.core.Eta;
-import io.lineup.core.JobInfo;
-import io.lineup.core.JobState;
-import io.lineup.core.PublishResult;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.PublishResult;
 import io.lineup.server.http.Json;
 import java.time.Instant;
 import java.util.List;

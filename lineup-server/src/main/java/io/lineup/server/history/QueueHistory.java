@@ -1,9 +1,9 @@
 package io.lineup.server.history;
 
 import io.lineup.core.Lineup;
-import io.lineup.core.QueueName;
-import io.lineup.core.QueueStats;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueStats;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,6 +1,6 @@
 package io.lineup.server.history;
 
-import io.lineup.core.QueueStats;
+import io.lineup.core.model.QueueStats;
 
 /**
  * One reading of a queue kept in its history: depths at a moment, the lifetime counters then, and

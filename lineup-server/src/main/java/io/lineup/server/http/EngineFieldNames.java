@@ -1,7 +1,7 @@
 package io.lineup.server.http;
 
 import io.lineup.api.PublishFields;
-import io.lineup.core.QueueSetting;
+import io.lineup.core.model.QueueSetting;
 import java.util.Map;
 
 /**

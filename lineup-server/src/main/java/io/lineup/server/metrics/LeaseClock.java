@@ -1,6 +1,6 @@
 package io.lineup.server.metrics;
 
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -1,8 +1,8 @@
 package io.lineup.server.metrics;
 
 import io.lineup.core.Lineup;
-import io.lineup.core.QueueName;
-import io.lineup.core.QueueStats;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueStats;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,7 @@
 package io.lineup.server.redis;
 
 import io.lineup.core.Lineup;
-import io.lineup.core.RedisServerInfo;
+import io.lineup.core.model.RedisServerInfo;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -21,7 +21,7 @@ public final class RedisStartupCheck {
    * Reads the server's settings and logs what it finds.
    *
    * @return the warnings logged (empty when every setting is safe)
-   * @throws io.lineup.core.RedisUnavailableException when Redis cannot be reached
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis cannot be reached
    */
   public static List<String> run(Lineup lineup) {
     RedisServerInfo info = lineup.redisInfo();

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
-import io.lineup.core.NewJob;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.QueueName;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.lineup.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lineup.api.ErrorCode;
-import io.lineup.core.InvalidArgumentException;
-import io.lineup.core.QueueSetting;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.QueueSetting;
 import org.junit.jupiter.api.Test;
 
 class EngineFieldNamesTest {

@@ -3,12 +3,12 @@ package io.lineup.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lineup.api.ErrorCode;
-import io.lineup.core.LineupException;
-import io.lineup.core.PayloadTooLargeException;
-import io.lineup.core.QueueName;
-import io.lineup.core.RedisOutOfMemoryException;
 import io.lineup.core.internal.store.ScriptCode;
 import io.lineup.core.internal.store.ScriptFailures;
+import io.lineup.core.model.LineupException;
+import io.lineup.core.model.PayloadTooLargeException;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.RedisOutOfMemoryException;
 import org.junit.jupiter.api.Test;
 
 /** Engine failures become HTTP answers by their type, never by the words of their message. */
@@ -41,7 +41,7 @@ class ErrorMapperTest {
   void aMessageThatMentionsBytesOrOomDecidesNothing() {
     assertThat(
             ErrorMapper.toApiException(
-                    new io.lineup.core.InvalidArgumentException("payload", "must be 5 bytes"))
+                    new io.lineup.core.model.InvalidArgumentException("payload", "must be 5 bytes"))
                 .code())
         .isEqualTo(ErrorCode.INVALID_FIELD);
     assertThat(ErrorMapper.toApiException(new LineupException("OOM in the message")).code())

@@ -62,7 +62,7 @@ interface BlockingLinks {
           node = client.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
         }
         if (node == null) {
-          throw new io.lineup.core.RedisUnavailableException(
+          throw new io.lineup.core.model.RedisUnavailableException(
               "No Cluster node serves the slot of a wake-up key", null);
         }
         return node;

@@ -1,6 +1,6 @@
 package io.lineup.core.internal.store;
 
-import io.lineup.core.QueueName;
+import io.lineup.core.model.QueueName;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;

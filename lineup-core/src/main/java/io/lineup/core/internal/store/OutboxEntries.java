@@ -1,9 +1,9 @@
 package io.lineup.core.internal.store;
 
 import io.lettuce.core.StreamMessage;
-import io.lineup.core.JobState;
-import io.lineup.core.OutboxEntry;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.OutboxEntry;
+import io.lineup.core.model.QueueName;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.lineup.core.internal.store;
 
-import io.lineup.core.QueueName;
 import io.lineup.core.internal.store.RedisStore.Ack;
 import io.lineup.core.internal.store.ScriptReplies.LeaseReply;
+import io.lineup.core.model.QueueName;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -58,8 +58,9 @@ public final class PendingLease {
    * Waits for the reply, within the command timeout, and reads it. An interrupt does not abandon
    * the call (it may have leased jobs): the reply is still waited for and the interrupt kept.
    *
-   * @throws io.lineup.core.RedisUnavailableException when Redis does not answer in time or is gone
-   * @throws io.lineup.core.LineupException when the script fails
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis does not answer in time or is
+   *     gone
+   * @throws io.lineup.core.model.LineupException when the script fails
    */
   public LeaseReply await() {
     return ScriptReplies.lease(queue, gateway.await(reply), nonce);

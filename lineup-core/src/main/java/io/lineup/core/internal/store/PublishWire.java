@@ -1,6 +1,6 @@
 package io.lineup.core.internal.store;
 
-import io.lineup.core.NewJob;
+import io.lineup.core.model.NewJob;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.lineup.core.internal.store;
 
 import io.lettuce.core.RedisURI;
-import io.lineup.core.InvalidArgumentException;
+import io.lineup.core.model.InvalidArgumentException;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -21,11 +21,11 @@ import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
-import io.lineup.core.LineupException;
-import io.lineup.core.QueueName;
-import io.lineup.core.RedisOutOfMemoryException;
-import io.lineup.core.RedisServerInfo;
-import io.lineup.core.RedisUnavailableException;
+import io.lineup.core.model.LineupException;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.RedisOutOfMemoryException;
+import io.lineup.core.model.RedisServerInfo;
+import io.lineup.core.model.RedisUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -76,7 +76,7 @@ public final class RedisGateway implements AutoCloseable {
    *
    * @param latencyListener told each command's name and latency, or null for none
    * @throws RedisUnavailableException when Redis cannot be reached
-   * @throws io.lineup.core.InvalidArgumentException when the address is not a Redis URI
+   * @throws io.lineup.core.model.InvalidArgumentException when the address is not a Redis URI
    */
   public RedisGateway(
       String uri,

@@ -9,22 +9,22 @@ import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.models.stream.ClaimedMessages;
-import io.lineup.core.DeadPage;
-import io.lineup.core.JobInfo;
-import io.lineup.core.NewJob;
-import io.lineup.core.OutboxEntry;
-import io.lineup.core.PeekedJob;
-import io.lineup.core.PublishResult;
-import io.lineup.core.QueueEvent;
-import io.lineup.core.QueueName;
-import io.lineup.core.RedisServerInfo;
-import io.lineup.core.RedisUnavailableException;
 import io.lineup.core.internal.store.ScriptReplies.BatchReply;
 import io.lineup.core.internal.store.ScriptReplies.CancelReply;
 import io.lineup.core.internal.store.ScriptReplies.ExtendReply;
 import io.lineup.core.internal.store.ScriptReplies.LeaseReply;
 import io.lineup.core.internal.store.ScriptReplies.NackReply;
 import io.lineup.core.internal.store.ScriptReplies.StatsReply;
+import io.lineup.core.model.DeadPage;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.OutboxEntry;
+import io.lineup.core.model.PeekedJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueEvent;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.RedisServerInfo;
+import io.lineup.core.model.RedisUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,12 +45,12 @@ import java.util.function.Supplier;
  * the keys ({@link KeySpace}) and arguments, runs the call through the {@link RedisGateway} and
  * decodes the reply ({@link ScriptReplies}) into named records. Arguments are taken as checked:
  * validation is the caller's (the engine's public classes), so nothing here throws {@link
- * io.lineup.core.InvalidArgumentException}.
+ * io.lineup.core.model.InvalidArgumentException}.
  *
- * <p>Every method may throw {@link io.lineup.core.RedisUnavailableException} when Redis does not
- * answer in time, {@link io.lineup.core.RedisOutOfMemoryException} when Redis refuses a write at
- * its memory limit, and {@link io.lineup.core.LineupException} when Redis refuses a command
- * otherwise. Asynchronous methods fail their future with the same exceptions.
+ * <p>Every method may throw {@link io.lineup.core.model.RedisUnavailableException} when Redis does
+ * not answer in time, {@link io.lineup.core.model.RedisOutOfMemoryException} when Redis refuses a
+ * write at its memory limit, and {@link io.lineup.core.model.LineupException} when Redis refuses a
+ * command otherwise. Asynchronous methods fail their future with the same exceptions.
  */
 public final class RedisStore implements AutoCloseable {
   private final RedisGateway gateway;
@@ -100,7 +100,7 @@ public final class RedisStore implements AutoCloseable {
   /**
    * Waits for a reply of an asynchronous method within the command timeout.
    *
-   * @throws io.lineup.core.RedisUnavailableException when Redis does not answer in time
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis does not answer in time
    */
   public <T> T await(CompletableFuture<T> reply) {
     return gateway.await(reply);
@@ -488,8 +488,8 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
-   * {@code reply} failed with {@link io.lineup.core.RedisUnavailableException} when it takes longer
-   * than the command timeout plus {@code extra}; see {@link RedisGateway#within}.
+   * {@code reply} failed with {@link io.lineup.core.model.RedisUnavailableException} when it takes
+   * longer than the command timeout plus {@code extra}; see {@link RedisGateway#within}.
    */
   public <T> CompletableFuture<T> within(CompletableFuture<T> reply, Duration extra) {
     return gateway.within(reply, extra);
@@ -544,10 +544,10 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
-   * {@link #record} without blocking: fails with {@link io.lineup.core.RedisUnavailableException}
-   * (as the cause of a {@link java.util.concurrent.CompletionException}) when Redis does not answer
-   * within the command timeout, watched by the engine's deadline thread rather than a timer per
-   * call.
+   * {@link #record} without blocking: fails with {@link
+   * io.lineup.core.model.RedisUnavailableException} (as the cause of a {@link
+   * java.util.concurrent.CompletionException}) when Redis does not answer within the command
+   * timeout, watched by the engine's deadline thread rather than a timer per call.
    */
   public CompletableFuture<Optional<String>> recordAsync(String collection, String id) {
     CompletableFuture<byte[]> reply =

@@ -1,9 +1,9 @@
 package io.lineup.core.internal.store;
 
-import io.lineup.core.JobNotFoundException;
-import io.lineup.core.LeaseLostException;
-import io.lineup.core.LineupException;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.JobNotFoundException;
+import io.lineup.core.model.LeaseLostException;
+import io.lineup.core.model.LineupException;
+import io.lineup.core.model.QueueName;
 
 /**
  * The engine's exception for each failure code a settle script (ack, nack, extend, release)

@@ -1,16 +1,16 @@
 package io.lineup.core.internal.store;
 
-import io.lineup.core.DeadJob;
-import io.lineup.core.DeadPage;
-import io.lineup.core.Eta;
-import io.lineup.core.EtaEstimator;
-import io.lineup.core.JobInfo;
-import io.lineup.core.JobState;
-import io.lineup.core.LeasedJob;
-import io.lineup.core.Leases;
-import io.lineup.core.PeekedJob;
-import io.lineup.core.PublishResult;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.DeadJob;
+import io.lineup.core.model.DeadPage;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.EtaEstimator;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.Leases;
+import io.lineup.core.model.PeekedJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lineup.core.RedisUnavailableException;
+import io.lineup.core.model.RedisUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

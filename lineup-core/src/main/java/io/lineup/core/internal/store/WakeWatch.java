@@ -90,7 +90,7 @@ public final class WakeWatch implements AutoCloseable {
    * @return true when a token was taken (jobs may be ready), false when the time ran out
    * @throws InterruptedException when the calling thread is interrupted; the pop is ended and a
    *     token it took is put back
-   * @throws io.lineup.core.RedisUnavailableException when Redis is unreachable
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis is unreachable
    */
   public boolean await(long waitMicros) throws InterruptedException {
     if (waitMicros <= 0) {

@@ -2,9 +2,9 @@ package io.lineup.core.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lineup.core.JobNotFoundException;
-import io.lineup.core.LeaseLostException;
-import io.lineup.core.QueueName;
+import io.lineup.core.model.JobNotFoundException;
+import io.lineup.core.model.LeaseLostException;
+import io.lineup.core.model.QueueName;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,0 +1,132 @@
+package io.lineup.core.model;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A job to publish: its payload and options. Every option left unset takes the queue's setting (max
+ * attempts, time-to-run) or nothing (no delay, no TTL, a generated id, no unique key).
+ *
+ * <p>Checked when published, against the limits {@link Limits} documents; a bad value throws {@link
+ * InvalidArgumentException} naming the field.
+ */
+public final class NewJob {
+  private final byte[] payload;
+  private String id;
+  private int priority;
+  private Duration delay;
+  private Instant runAt;
+  private Integer maxAttempts;
+  private Duration timeToRun;
+  private Duration ttl;
+  private String uniqueKey;
+  private Duration uniqueWindow;
+
+  private NewJob(byte[] payload) {
+    this.payload = Objects.requireNonNull(payload, "payload");
+  }
+
+  /** A job carrying these bytes. */
+  public static NewJob of(byte[] payload) {
+    return new NewJob(payload);
+  }
+
+  /** A job carrying this text as UTF-8 (JSON included). */
+  public static NewJob ofText(String payload) {
+    return new NewJob(payload.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A caller-given id: publishing the same id again returns the existing job. */
+  public NewJob id(String id) {
+    this.id = id;
+    return this;
+  }
+
+  /**
+   * Priority from {@value Limits#MIN_PRIORITY} to {@value Limits#MAX_PRIORITY}; higher runs first,
+   * 0 is normal.
+   */
+  public NewJob priority(int priority) {
+    this.priority = priority;
+    return this;
+  }
+
+  /** Run no earlier than this long after publishing (millisecond precision). */
+  public NewJob delay(Duration delay) {
+    this.delay = delay;
+    return this;
+  }
+
+  /** Run no earlier than this instant (Redis server time; millisecond precision). */
+  public NewJob runAt(Instant runAt) {
+    this.runAt = runAt;
+    return this;
+  }
+
+  /** Deliveries before the job goes to dead letters (1 to {@value Limits#MAX_ATTEMPTS}). */
+  public NewJob maxAttempts(int maxAttempts) {
+    this.maxAttempts = maxAttempts;
+    return this;
+  }
+
+  /** Lease length: a leased job not acked or extended within it is delivered again. */
+  public NewJob timeToRun(Duration timeToRun) {
+    this.timeToRun = timeToRun;
+    return this;
+  }
+
+  /** The job disappears (state EXPIRED) if not finished this long after publishing. */
+  public NewJob ttl(Duration ttl) {
+    this.ttl = ttl;
+    return this;
+  }
+
+  /** A second publish with the same key within {@code window} returns the first job. */
+  public NewJob uniqueKey(String key, Duration window) {
+    this.uniqueKey = key;
+    this.uniqueWindow = window;
+    return this;
+  }
+
+  public byte[] payload() {
+    return payload;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public int priority() {
+    return priority;
+  }
+
+  public Duration delay() {
+    return delay;
+  }
+
+  public Instant runAt() {
+    return runAt;
+  }
+
+  public Integer maxAttempts() {
+    return maxAttempts;
+  }
+
+  public Duration timeToRun() {
+    return timeToRun;
+  }
+
+  public Duration ttl() {
+    return ttl;
+  }
+
+  public String uniqueKey() {
+    return uniqueKey;
+  }
+
+  public Duration uniqueWindow() {
+    return uniqueWindow;
+  }
+}
