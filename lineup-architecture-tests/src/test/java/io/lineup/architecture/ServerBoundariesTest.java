@@ -27,7 +27,7 @@ class ServerBoundariesTest {
             .resideInAPackage("io.lineup.core..")
             .should()
             .dependOnClassesThat()
-            .resideInAPackage("io.lineup.server.dispatch.."));
+            .resideInAPackage("io.lineup.dispatch.."));
   }
 
   @Test
@@ -35,7 +35,7 @@ class ServerBoundariesTest {
     check(
         noClasses()
             .that()
-            .resideInAPackage("io.lineup.server.dispatch..")
+            .resideInAPackage("io.lineup.dispatch..")
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("io.lineup.core.internal..", "io.lineup.server.api.."));
@@ -48,7 +48,7 @@ class ServerBoundariesTest {
             .that()
             .resideInAnyPackage(
                 "io.lineup.core..",
-                "io.lineup.server.dispatch..",
+                "io.lineup.dispatch..",
                 "io.lineup.server.auth..",
                 "io.lineup.server.http..",
                 "io.lineup.server.metrics..",
@@ -67,9 +67,7 @@ class ServerBoundariesTest {
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage(
-                "io.lineup.core.internal..",
-                "io.lineup.server.api..",
-                "io.lineup.server.dispatch.."));
+                "io.lineup.core.internal..", "io.lineup.server.api..", "io.lineup.dispatch.."));
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.InvalidArgumentException;
-import io.lineup.server.dispatch.EndpointKey;
+import io.lineup.dispatch.EndpointKey;
 import io.lineup.server.room.RoomKey;
 import java.util.List;
 import java.util.function.Consumer;

@@ -12,7 +12,7 @@ import java.util.List;
 public record RetryPolicy(List<String> retryOn) {
 
   /** Whether a name is one the policy understands. */
-  static boolean isOutcomeName(String name) {
+  public static boolean isOutcomeName(String name) {
     if (name.equals("connection_error")
         || name.equals("timeout")
         || name.equals("4xx")

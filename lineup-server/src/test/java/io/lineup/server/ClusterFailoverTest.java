@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lettuce.core.cluster.SlotHash;
+import io.lineup.dispatch.EndpointKey;
 import io.lineup.redis.RedisProcess;
-import io.lineup.server.dispatch.EndpointKey;
 import io.lineup.server.room.RoomKey;
 import io.lineup.testing.RedisClusterExtension;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.lineup.server.api;
 
 import io.lineup.api.ErrorCode;
 import io.lineup.core.QueueName;
-import io.lineup.server.dispatch.EndpointKey;
+import io.lineup.dispatch.EndpointKey;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.room.RoomKey;
 import java.util.List;

@@ -12,6 +12,9 @@ import io.lineup.core.PayloadTooLargeException;
 import io.lineup.core.RedisOutOfMemoryException;
 import io.lineup.core.RedisUnavailableException;
 import io.lineup.core.ReplicationTimeoutException;
+import io.lineup.dispatch.DispatchInputException;
+import io.lineup.dispatch.EndpointNotFoundException;
+import io.lineup.dispatch.TaskNotFoundException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,6 +38,18 @@ public final class ErrorMapper {
   public static ApiException toApiException(Throwable error) {
     if (error instanceof ApiException api) {
       return api;
+    }
+    if (error instanceof DispatchInputException refused) {
+      ApiException api = new ApiException(refused.code(), refused.field(), refused.getMessage());
+      refused.details().forEach(api::with);
+      return api;
+    }
+    if (error instanceof EndpointNotFoundException unknown) {
+      return new ApiException(ErrorCode.NOT_FOUND, "endpoint", unknown.getMessage())
+          .with("endpoint", unknown.key().name());
+    }
+    if (error instanceof TaskNotFoundException unknown) {
+      return ApiException.notFound(unknown.getMessage());
     }
     if (error instanceof PayloadTooLargeException tooLarge) {
       return new ApiException(
