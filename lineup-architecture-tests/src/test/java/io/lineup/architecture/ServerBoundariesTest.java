@@ -11,34 +11,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server's faces (queues over HTTP, dispatch, the waiting room) and what each may know of the
- * others: dispatch and the room use the engine through its API only and never a handler, and
- * nothing but the room knows the room.
+ * others: the room uses the engine through its API only and never a handler, and nothing but the
+ * room knows the room. Dispatch, a module of its own, has its rules in {@link
+ * DispatchBoundariesTest}.
  */
 class ServerBoundariesTest {
   private static void check(ArchRule rule) {
     rule.check(LineupClasses.all());
-  }
-
-  @Test
-  void theEngineNeverDependsOnDispatch() {
-    check(
-        noClasses()
-            .that()
-            .resideInAPackage("io.lineup.core..")
-            .should()
-            .dependOnClassesThat()
-            .resideInAPackage("io.lineup.dispatch.."));
-  }
-
-  @Test
-  void dispatchUsesTheEngineOnlyThroughItsApiAndKnowsNoHandler() {
-    check(
-        noClasses()
-            .that()
-            .resideInAPackage("io.lineup.dispatch..")
-            .should()
-            .dependOnClassesThat()
-            .resideInAnyPackage("io.lineup.core.internal..", "io.lineup.server.api.."));
   }
 
   @Test

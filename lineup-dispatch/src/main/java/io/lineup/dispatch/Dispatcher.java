@@ -14,13 +14,14 @@ import java.util.List;
  * {@link #callbacks()}. Starts with {@link #start()}; {@link #close()} stops its work here.
  *
  * <pre>{@code
- * try (Dispatcher dispatch = new Dispatcher(lineup, 1 << 20, TaskArchive.redisOnly(lineup),
- *     new EgressPolicy(EgressAllowList.parse("127.0.0.1"), List.of()))) {
+ * EgressPolicy egress = new EgressPolicy(EgressAllowList.parse("127.0.0.1"), List.of());
+ * try (Dispatcher dispatch =
+ *     new Dispatcher(lineup, 1 << 20, TaskArchive.redisOnly(lineup), egress)) {
  *   dispatch.start();
  *   EndpointKey key = new EndpointKey("shop", "mailer");
  *   dispatch.endpoints().put(key, EndpointSpec.of(URI.create("http://127.0.0.1:8025")));
- *   Task task =
- *       dispatch.tasks().submit(key, TaskSubmission.of("POST", "/send", "text/plain", body)).task();
+ *   TaskSubmission mail = TaskSubmission.of("POST", "/send", "text/plain", body);
+ *   Task task = dispatch.tasks().submit(key, mail).task();
  * }
  * }</pre>
  */

@@ -1,0 +1,143 @@
+package io.lineup.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import io.lineup.api.ErrorCode;
+import io.lineup.core.JobState;
+import io.lineup.core.Lineup;
+import io.lineup.core.LineupOptions;
+import io.lineup.dispatch.egress.EgressAllowList;
+import io.lineup.dispatch.egress.EgressPolicy;
+import io.lineup.dispatch.egress.RedisServers;
+import io.lineup.testing.RedisServerExtension;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Dispatch used directly from Java: no HTTP server of Lineup's, a real Redis and a real target. */
+class DispatcherJavaApiTest {
+  @RegisterExtension static final RedisServerExtension redis = RedisServerExtension.withDefaults();
+
+  private final List<String> received = new CopyOnWriteArrayList<>();
+  private HttpServer target;
+  private Lineup lineup;
+  private Dispatcher dispatch;
+  private EndpointKey key;
+
+  @BeforeEach
+  void start() throws IOException {
+    target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    target.createContext(
+        "/",
+        exchange -> {
+          received.add(
+              exchange.getRequestMethod()
+                  + " "
+                  + exchange.getRequestURI()
+                  + " "
+                  + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          byte[] answer = "{\"sent\":true}".getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().add("Content-Type", "application/json");
+          exchange.sendResponseHeaders(200, answer.length);
+          exchange.getResponseBody().write(answer);
+          exchange.close();
+        });
+    target.start();
+    lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build());
+    dispatch =
+        new Dispatcher(
+            lineup,
+            1 << 20,
+            TaskArchive.redisOnly(lineup),
+            new EgressPolicy(EgressAllowList.parse("127.0.0.1"), RedisServers.of(redis.uri())));
+    dispatch.start();
+    key = new EndpointKey(RedisServerExtension.uniqueName("ns"), "mailer");
+  }
+
+  @AfterEach
+  void stop() {
+    dispatch.close();
+    lineup.close();
+    target.stop(0);
+  }
+
+  private URI targetUrl() {
+    return URI.create("http://127.0.0.1:" + target.getAddress().getPort() + "/hooks");
+  }
+
+  @Test
+  void aTaskSubmittedFromJavaIsSentToItsTargetAndReadBackWithTheAnswer() throws Exception {
+    assertThat(dispatch.endpoints().put(key, EndpointSpec.of(targetUrl()))).isTrue();
+
+    Tasks.Submitted submitted =
+        dispatch
+            .tasks()
+            .submit(
+                key,
+                TaskSubmission.of(
+                    null, "/send?to=ada", "text/plain", "hello".getBytes(StandardCharsets.UTF_8)));
+
+    assertThat(submitted.created()).isTrue();
+    assertThat(submitted.task().status()).isEqualTo(TaskStatus.QUEUED);
+    assertThat(submitted.task().request().method()).isEqualTo("POST");
+    Task done = dispatch.tasks().task(key, submitted.task().id(), Tasks.MAX_WAIT_MS, true);
+    assertThat(done.status()).isEqualTo(TaskStatus.SUCCEEDED);
+    assertThat(done.attempts()).hasSize(1);
+    assertThat(done.response().status()).isEqualTo(200);
+    assertThat(done.response().body())
+        .isEqualTo(new TaskResponse.KeptBody(TaskResponse.Form.JSON, "{\"sent\":true}"));
+    assertThat(received).containsExactly("POST /hooks/send?to=ada hello");
+    assertThat(dispatch.endpoints().find(key).orElseThrow().tasks().finished()).isEqualTo(1);
+  }
+
+  @Test
+  void aDelayedTaskCancelledFromJavaIsNeverSent() throws Exception {
+    dispatch.endpoints().put(key, EndpointSpec.of(targetUrl()));
+    TaskSubmission later =
+        new TaskSubmission(
+            TaskSubmission.of("POST", "", null, new byte[0]).request(), 0, 60_000L, null, null);
+    String id = dispatch.tasks().submit(key, later).task().id();
+
+    assertThat(dispatch.tasks().cancel(key, id)).isEqualTo(JobState.DELAYED);
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> dispatch.tasks().task(key, id, 0, false).status() == TaskStatus.CANCELLED);
+    assertThat(received).isEmpty();
+  }
+
+  @Test
+  void badInputAndUnknownNamesAreDomainExceptions() {
+    assertThatThrownBy(() -> dispatch.endpoints().spec(key))
+        .isInstanceOf(EndpointNotFoundException.class)
+        .hasMessageContaining("no endpoint mailer");
+    dispatch.endpoints().put(key, EndpointSpec.of(targetUrl()));
+
+    assertThatThrownBy(() ->
+            dispatch.tasks().submit(key, TaskSubmission.of("DELETE", "/x", null, new byte[0])))
+        .isInstanceOfSatisfying(
+            DispatchInputException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.INVALID_FIELD);
+              assertThat(e.field()).isEqualTo("method");
+            });
+    assertThatThrownBy(() -> dispatch.tasks().task(key, "nope", 0, false))
+        .isInstanceOf(TaskNotFoundException.class);
+    assertThatThrownBy(() ->
+            dispatch.endpoints().put(key, EndpointSpec.of(URI.create("http://10.1.2.3:8080/"))))
+        .isInstanceOfSatisfying(
+            DispatchInputException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.EGRESS_REFUSED));
+  }
+}
