@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import io.lineup.api.ErrorCode;
 import io.lineup.core.JobState;
 import io.lineup.core.Lineup;
@@ -13,13 +12,18 @@ import io.lineup.dispatch.egress.EgressAllowList;
 import io.lineup.dispatch.egress.EgressPolicy;
 import io.lineup.dispatch.egress.RedisServers;
 import io.lineup.testing.RedisServerExtension;
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,28 +34,31 @@ class DispatcherJavaApiTest {
   @RegisterExtension static final RedisServerExtension redis = RedisServerExtension.withDefaults();
 
   private final List<String> received = new CopyOnWriteArrayList<>();
-  private HttpServer target;
+  private Server target;
   private Lineup lineup;
   private Dispatcher dispatch;
   private EndpointKey key;
 
   @BeforeEach
-  void start() throws IOException {
-    target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    target.createContext(
-        "/",
-        exchange -> {
-          received.add(
-              exchange.getRequestMethod()
-                  + " "
-                  + exchange.getRequestURI()
-                  + " "
-                  + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-          byte[] answer = "{\"sent\":true}".getBytes(StandardCharsets.UTF_8);
-          exchange.getResponseHeaders().add("Content-Type", "application/json");
-          exchange.sendResponseHeaders(200, answer.length);
-          exchange.getResponseBody().write(answer);
-          exchange.close();
+  void start() throws Exception {
+    target = new Server();
+    ServerConnector connector = new ServerConnector(target);
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    target.addConnector(connector);
+    target.setHandler(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback)
+              throws Exception {
+            String body = Content.Source.asString(request, StandardCharsets.UTF_8);
+            received.add(
+                request.getMethod() + " " + request.getHttpURI().getPathQuery() + " " + body);
+            response.setStatus(200);
+            response.getHeaders().put("Content-Type", "application/json");
+            Content.Sink.write(response, true, "{\"sent\":true}", callback);
+            return true;
+          }
         });
     target.start();
     lineup = Lineup.connect(LineupOptions.builder(redis.uri()).build());
@@ -66,14 +73,15 @@ class DispatcherJavaApiTest {
   }
 
   @AfterEach
-  void stop() {
+  void stop() throws Exception {
     dispatch.close();
     lineup.close();
-    target.stop(0);
+    target.stop();
   }
 
   private URI targetUrl() {
-    return URI.create("http://127.0.0.1:" + target.getAddress().getPort() + "/hooks");
+    int port = ((ServerConnector) target.getConnectors()[0]).getLocalPort();
+    return URI.create("http://127.0.0.1:" + port + "/hooks");
   }
 
   @Test
