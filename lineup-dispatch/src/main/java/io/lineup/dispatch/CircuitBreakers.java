@@ -3,6 +3,7 @@ package io.lineup.dispatch;
 import io.lineup.core.ReleaseJobException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,7 +45,7 @@ public final class CircuitBreakers {
   }
 
   /** Every listed endpoint's breaker as stored, by record id. */
-  Map<String, BreakerState> readAll(java.util.Set<String> ids) {
+  Map<String, BreakerState> readAll(Set<String> ids) {
     return breakers.readAll(ids);
   }
 

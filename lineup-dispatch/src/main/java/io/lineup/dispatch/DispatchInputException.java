@@ -1,6 +1,7 @@
 package io.lineup.dispatch;
 
 import io.lineup.api.ErrorCode;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -49,6 +50,6 @@ public final class DispatchInputException extends RuntimeException {
 
   /** Further details by name, in the order added (unmodifiable). */
   public Map<String, Object> details() {
-    return java.util.Collections.unmodifiableMap(details);
+    return Collections.unmodifiableMap(details);
   }
 }

@@ -2,6 +2,7 @@ package io.lineup.dispatch;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -23,7 +24,7 @@ final class EndpointSync implements AutoCloseable {
   private final CircuitBreakers breakers;
   private final QueueLimits limits;
   private final BiFunction<EndpointKey, EndpointSpec, EndpointDispatcher> newDispatcher;
-  private final Consumer<java.util.Set<String>> followers;
+  private final Consumer<Set<String>> followers;
   private final Map<String, EndpointDispatcher> dispatchers = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private Thread loop;
@@ -37,7 +38,7 @@ final class EndpointSync implements AutoCloseable {
       CircuitBreakers breakers,
       QueueLimits limits,
       BiFunction<EndpointKey, EndpointSpec, EndpointDispatcher> newDispatcher,
-      Consumer<java.util.Set<String>> followers) {
+      Consumer<Set<String>> followers) {
     this.store = store;
     this.breakers = breakers;
     this.limits = limits;

@@ -6,6 +6,8 @@ import io.lineup.core.Eta;
 import io.lineup.core.JobInfo;
 import io.lineup.core.JobState;
 import io.lineup.core.PublishResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -129,7 +131,7 @@ final class TaskViews {
     if (info.state() == JobState.DONE && info.result() != null) {
       try {
         result = DispatchJson.parse(info.result());
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         result = null;
       }
     }
@@ -210,8 +212,7 @@ final class TaskViews {
       body =
           new TaskResponse.KeptBody(
               TaskResponse.Form.JSON,
-              new String(
-                  DispatchJson.write(node.get("body")), java.nio.charset.StandardCharsets.UTF_8));
+              new String(DispatchJson.write(node.get("body")), StandardCharsets.UTF_8));
     } else if (node.hasNonNull("body_text")) {
       body = new TaskResponse.KeptBody(TaskResponse.Form.TEXT, node.get("body_text").asText());
     } else if (node.hasNonNull("body_base64")) {
