@@ -122,13 +122,7 @@ public final class DispatchHandlers {
     return dispatch()
         .tasks()
         .submit(
-            key,
-            TaskJson.parse(
-                body.get(),
-                spec,
-                principal,
-                dispatch().tasks().maxBodyBytes(),
-                () -> dispatch().callbacks().settings(key.namespace())));
+            key, TaskJson.parse(body.get(), spec, principal, dispatch().tasks().maxBodyBytes()));
   }
 
   /** 202 for a new task, 200 for a repeated idempotency key (the first task's answer). */

@@ -7,7 +7,6 @@ import io.lineup.api.ErrorCode;
 import io.lineup.core.Eta;
 import io.lineup.core.Limits;
 import io.lineup.dispatch.Attempt;
-import io.lineup.dispatch.CallbackSettings;
 import io.lineup.dispatch.DeadTasks;
 import io.lineup.dispatch.EndpointSpec;
 import io.lineup.dispatch.TargetPaths;
@@ -28,7 +27,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The JSON of a task: read from a submit's body, and written as the API shows it (status, position,
@@ -53,22 +51,18 @@ final class TaskJson {
   private TaskJson() {}
 
   /**
-   * Reads and checks a submitted task against its endpoint, the caller's grant and the namespace's
-   * callback prefixes, field by field in the order of the fields.
+   * Reads and checks a submitted task against its endpoint and the caller's grant, field by field
+   * in the order of the fields. Its callback URL is checked against the namespace's prefixes by the
+   * submit, the last check of all.
    *
    * @param maxBodyBytes the largest body, in bytes
-   * @param callbacks the namespace's callback settings, read only when the task has a callback URL
    * @throws ApiException 400 naming the field that is wrong, 403 {@code priority_not_allowed} for a
    *     priority above the grant
    * @throws io.lineup.dispatch.DispatchInputException 400 naming the field that is wrong, 413
    *     {@code payload_too_large} for a body over the limit
    */
   static TaskSubmission parse(
-      JsonNode node,
-      EndpointSpec spec,
-      Principal principal,
-      int maxBodyBytes,
-      Supplier<CallbackSettings> callbacks) {
+      JsonNode node, EndpointSpec spec, Principal principal, int maxBodyBytes) {
     JsonFields f = JsonFields.of(node, "", FIELDS);
     String method = TaskSubmission.method(spec, f.optionalText("method", 16));
     String path = f.optionalText("path", TargetPaths.MAX_PATH_LENGTH);
@@ -111,9 +105,6 @@ final class TaskJson {
     String key = f.optionalText("idempotency_key", TaskSubmission.MAX_IDEMPOTENCY_KEY);
     TaskSubmission.idempotencyKey(key);
     String callback = f.optionalText("callback_url", TaskSubmission.MAX_CALLBACK_URL);
-    if (callback != null) {
-      callbacks.get().check(callback);
-    }
     TaskRequest request =
         new TaskRequest(
             method, path, headers, contentType, body, callback, TaskRequest.newDeliveryKey());
