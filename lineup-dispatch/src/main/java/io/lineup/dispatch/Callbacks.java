@@ -306,7 +306,7 @@ final class Callbacks implements AutoCloseable {
     if (ref.event().equals(ENDED) && cancelled) {
       return null;
     }
-    if (ref.event().equals(CANCELLED) != cancelled || !TaskViews.finished(task.state())) {
+    if (ref.event().equals(CANCELLED) != cancelled || !TaskReader.finished(task.state())) {
       if (job.lastAttempt()) {
         LOG.warn(
             "Callback of task {} of {} dropped: the task did not end as its callback says",
@@ -333,7 +333,7 @@ final class Callbacks implements AutoCloseable {
       LOG.warn("Callback of task {} of {} dropped: the task has none", ref.taskId(), ref.key());
       return null;
     }
-    ObjectNode record = TaskViews.outcomeRecord(TaskViews.task(ref.key(), task));
+    ObjectNode record = TaskReader.outcomeRecord(TaskReader.task(ref.key(), task));
     long endedAt =
         task.finishedAt() != null ? task.finishedAt().toEpochMilli() : System.currentTimeMillis();
     return new Built(

@@ -118,15 +118,15 @@ public final class Tasks {
       Task first =
           lineup
               .get(key.queue(), result.id())
-              .map(info -> TaskViews.task(key, info))
-              .orElseGet(() -> TaskViews.published(key, result));
+              .map(info -> TaskReader.task(key, info))
+              .orElseGet(() -> TaskReader.published(key, result));
       return new Submitted(false, first);
     }
     // A paused endpoint (or an open breaker) gives no ETA, as a read of the task would say; the
     // estimator may be up to SubmitEtas.MAX_AGE_MS older than a pause on another instance.
     boolean stopped = spec.paused() || breakers.stops(key, spec);
     Eta eta = stopped ? null : submitEtas.eta(key.queue(), result.position()).orElse(null);
-    return new Submitted(true, TaskViews.submitted(key, task, spec, result, eta));
+    return new Submitted(true, TaskReader.submitted(key, task, spec, result, eta));
   }
 
   /**
@@ -180,7 +180,7 @@ public final class Tasks {
       Task task =
           archive
               .find(key.queue(), id)
-              .map(info -> TaskViews.task(key, info))
+              .map(info -> TaskReader.task(key, info))
               .orElseThrow(() -> new TaskNotFoundException(key, id));
       long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
       if (task.finished() || left <= 0) {
@@ -215,7 +215,7 @@ public final class Tasks {
     DeadPage page = lineup.deadLetters(key.queue(), offset, count);
     List<Task> tasks = new ArrayList<>();
     for (DeadJob job : page.jobs()) {
-      lineup.get(key.queue(), job.id()).ifPresent(info -> tasks.add(TaskViews.task(key, info)));
+      lineup.get(key.queue(), job.id()).ifPresent(info -> tasks.add(TaskReader.task(key, info)));
     }
     return new DeadTasks(key, page.total(), List.copyOf(tasks));
   }

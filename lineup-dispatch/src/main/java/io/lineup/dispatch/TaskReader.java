@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 /** Reads a task from its job: status, position, ETA, attempts and, when it ended, the response. */
-final class TaskViews {
-  private TaskViews() {}
+final class TaskReader {
+  private TaskReader() {}
 
   /** Whether a job in this state has ended (nothing more will be sent). */
   static boolean finished(JobState state) {
