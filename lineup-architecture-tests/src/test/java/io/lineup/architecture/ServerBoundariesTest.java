@@ -7,6 +7,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.lang.ArchRule;
+import io.lineup.dispatch.DispatchException;
 import io.lineup.rooms.RoomException;
 import io.lineup.server.LineupServer;
 import io.lineup.server.Main;
@@ -14,35 +15,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server's faces (queues over HTTP, dispatch, the waiting rooms) and what each may know of the
- * others: dispatch uses the engine through its API only and never a handler, and nothing but the
- * room handlers (and the error mapping, for the rooms' errors) knows the waiting rooms, which are a
- * module of their own ({@link RoomsBoundariesTest}).
+ * others. Dispatch and the waiting rooms are modules of their own, with their rules in {@link
+ * DispatchBoundariesTest} and {@link RoomsBoundariesTest}; here, nothing but their handlers (and
+ * the error mapping, for their errors) knows them.
  */
 class ServerBoundariesTest {
   private static void check(ArchRule rule) {
     rule.check(LineupClasses.all());
-  }
-
-  @Test
-  void theEngineNeverDependsOnDispatch() {
-    check(
-        noClasses()
-            .that()
-            .resideInAPackage("io.lineup.core..")
-            .should()
-            .dependOnClassesThat()
-            .resideInAPackage("io.lineup.server.dispatch.."));
-  }
-
-  @Test
-  void dispatchUsesTheEngineOnlyThroughItsApiAndKnowsNoHandler() {
-    check(
-        noClasses()
-            .that()
-            .resideInAPackage("io.lineup.server.dispatch..")
-            .should()
-            .dependOnClassesThat()
-            .resideInAnyPackage("io.lineup.core.internal..", "io.lineup.server.api.."));
   }
 
   @Test
@@ -52,7 +31,7 @@ class ServerBoundariesTest {
             .that()
             .resideInAnyPackage(
                 "io.lineup.core..",
-                "io.lineup.server.dispatch..",
+                "io.lineup.dispatch..",
                 "io.lineup.server.auth..",
                 "io.lineup.server.metrics..",
                 "io.lineup.server.redis..")
@@ -85,5 +64,17 @@ class ServerBoundariesTest {
             .because(
                 "LineupServer assembles the parts (Redis, engine, HTTP); a part that calls back"
                     + " into it can no longer be built or tested without the whole"));
+  }
+
+  @Test
+  void theHttpLayerKnowsOnlyDispatchsErrorsToAnswerThem() {
+    check(
+        noClasses()
+            .that()
+            .resideInAPackage("io.lineup.server.http..")
+            .should()
+            .dependOnClassesThat(
+                resideInAPackage("io.lineup.dispatch..")
+                    .and(not(assignableTo(DispatchException.class)))));
   }
 }

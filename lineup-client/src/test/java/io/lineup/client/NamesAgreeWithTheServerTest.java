@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.dispatch.EndpointKey;
 import io.lineup.rooms.RoomKey;
-import io.lineup.server.dispatch.EndpointKey;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;

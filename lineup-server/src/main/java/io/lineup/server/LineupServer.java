@@ -2,6 +2,10 @@ package io.lineup.server;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
+import io.lineup.dispatch.BreakerState;
+import io.lineup.dispatch.Dispatcher;
+import io.lineup.dispatch.egress.EgressPolicy;
+import io.lineup.dispatch.egress.RedisServers;
 import io.lineup.rooms.Rooms;
 import io.lineup.server.api.ApiContext;
 import io.lineup.server.api.RouteTable;
@@ -10,10 +14,6 @@ import io.lineup.server.auth.AdminToken;
 import io.lineup.server.auth.Authenticator;
 import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
-import io.lineup.server.dispatch.BreakerState;
-import io.lineup.server.dispatch.DispatchService;
-import io.lineup.server.egress.EgressPolicy;
-import io.lineup.server.egress.RedisServers;
 import io.lineup.server.history.QueueHistory;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
@@ -48,7 +48,7 @@ public final class LineupServer implements AutoCloseable {
   private final LeaseWaiters waiters = new LeaseWaiters();
   private final List<String> redisWarnings;
   private final HttpApi http;
-  private final DispatchService dispatch;
+  private final Dispatcher dispatch;
   private final Rooms rooms;
   private final QueueHistory history;
   private final JobArchive archive;
@@ -59,7 +59,7 @@ public final class LineupServer implements AutoCloseable {
     DataFolderLock lock = null;
     EmbeddedRedis redis = null;
     Lineup engine = null;
-    DispatchService dispatch = null;
+    Dispatcher dispatch = null;
     Rooms rooms = null;
     QueueHistory history = null;
     JobArchive archive = null;
@@ -95,7 +95,7 @@ public final class LineupServer implements AutoCloseable {
       metrics.watchArchive(archive.archive());
       EgressPolicy egress = new EgressPolicy(settings.egressAllowList(), RedisServers.of(redisUrl));
       LOG.info("Dispatch and callbacks may reach {}", egress.describe());
-      dispatch = new DispatchService(engine, settings.maxPayloadBytes(), archive, egress);
+      dispatch = new Dispatcher(engine, settings.maxPayloadBytes(), archive, egress);
       rooms = new Rooms(engine);
       history = new QueueHistory(engine);
       ApiContext api =
@@ -109,9 +109,9 @@ public final class LineupServer implements AutoCloseable {
               history,
               archive);
       metrics.watchWaiters(waiters::count);
-      DispatchService followed = dispatch;
+      Dispatcher followed = dispatch;
       metrics.watchBreakers(() ->
-          followed.breakers().entrySet().stream()
+          followed.breakers().known().entrySet().stream()
               .map(e ->
                   new EndpointBreaker(
                       e.getKey().namespace(),

@@ -21,7 +21,7 @@ import static io.lineup.server.ServerSetting.SHUTDOWN_GRACE_MS;
 
 import io.lineup.archive.ArchiveSettings;
 import io.lineup.core.model.Limits;
-import io.lineup.server.egress.EgressAllowList;
+import io.lineup.dispatch.egress.EgressAllowList;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

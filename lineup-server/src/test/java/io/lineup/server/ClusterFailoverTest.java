@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lettuce.core.cluster.SlotHash;
+import io.lineup.dispatch.EndpointKey;
 import io.lineup.redis.RedisProcess;
 import io.lineup.rooms.RoomKey;
-import io.lineup.server.dispatch.EndpointKey;
 import io.lineup.testing.RedisClusterExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,11 +1,11 @@
 package io.lineup.server.api;
 
 import io.lineup.core.Lineup;
+import io.lineup.dispatch.Dispatcher;
 import io.lineup.rooms.Rooms;
 import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
-import io.lineup.server.dispatch.DispatchService;
 import io.lineup.server.history.QueueHistory;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
@@ -29,7 +29,7 @@ public record ApiContext(
     AuthStores auth,
     ServerState state,
     RequestLimits limits,
-    DispatchService dispatch,
+    Dispatcher dispatch,
     Rooms rooms,
     QueueHistory history,
     JobArchive archive) {

@@ -100,7 +100,7 @@ public final class DashboardHandlers {
     ArrayNode rooms = answer.putArray("rooms");
     if (manage) {
       for (String ns : namespaces) {
-        api.dispatch().endpoints(ns).forEach(endpoints::add);
+        api.dispatch().endpoints().list(ns).forEach(e -> endpoints.add(EndpointJson.view(e)));
         api.rooms().list(ns).forEach(info -> rooms.add(RoomJson.info(info)));
       }
     }

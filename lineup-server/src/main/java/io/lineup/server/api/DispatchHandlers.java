@@ -7,18 +7,26 @@ import io.javalin.http.Context;
 import io.lineup.api.ErrorCode;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.JobState;
+import io.lineup.dispatch.Dispatcher;
+import io.lineup.dispatch.EndpointKey;
+import io.lineup.dispatch.EndpointSpec;
+import io.lineup.dispatch.Tasks;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.auth.Scope;
-import io.lineup.server.dispatch.DispatchService;
-import io.lineup.server.dispatch.EndpointKey;
-import io.lineup.server.dispatch.EndpointSpec;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
+import io.lineup.server.http.JsonFields;
 import io.lineup.server.http.RequestBody;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Supplier;
 
-/** API dispatch: endpoints, tasks and the callback settings of a namespace. */
+/**
+ * API dispatch: endpoints, tasks and the callback settings of a namespace. Reads request JSON into
+ * the dispatch module's typed values and writes its answers through {@link EndpointJson}, {@link
+ * TaskJson} and {@link CallbackJson}.
+ */
 public final class DispatchHandlers {
   private final ApiContext api;
 
@@ -26,7 +34,7 @@ public final class DispatchHandlers {
     this.api = api;
   }
 
-  private DispatchService dispatch() {
+  private Dispatcher dispatch() {
     return api.dispatch();
   }
 
@@ -46,9 +54,12 @@ public final class DispatchHandlers {
   public void putEndpoint(Context ctx, Principal principal) {
     EndpointKey key = endpoint(ctx);
     EndpointSpec spec =
-        EndpointSpec.parse(RequestBody.read(ctx, api.limits().maxBodyBytes(), true));
-    boolean created = dispatch().putEndpoint(key, spec);
-    Responses.json(ctx, created ? 201 : 200, dispatch().endpoint(key).orElseThrow());
+        EndpointJson.parse(RequestBody.read(ctx, api.limits().maxBodyBytes(), true));
+    boolean created = dispatch().endpoints().put(key, spec);
+    Responses.json(
+        ctx,
+        created ? 201 : 200,
+        EndpointJson.view(dispatch().endpoints().find(key).orElseThrow()));
   }
 
   /** {@code GET /v1/endpoints/{ns}/{endpoint}}. */
@@ -58,7 +69,9 @@ public final class DispatchHandlers {
         ctx,
         200,
         dispatch()
-            .endpoint(key)
+            .endpoints()
+            .find(key)
+            .map(EndpointJson::view)
             .orElseThrow(() ->
                 ApiException.notFound(
                     "no endpoint " + key.name() + " in namespace " + key.namespace())));
@@ -69,14 +82,14 @@ public final class DispatchHandlers {
     String ns = PathNames.namespace(ctx);
     ObjectNode answer = Json.object();
     ArrayNode list = answer.putArray("endpoints");
-    dispatch().endpoints(ns).forEach(list::add);
+    dispatch().endpoints().list(ns).forEach(e -> list.add(EndpointJson.view(e)));
     Responses.json(ctx, 200, answer);
   }
 
   /** {@code DELETE /v1/endpoints/{ns}/{endpoint}}. */
   public void deleteEndpoint(Context ctx, Principal principal) {
     EndpointKey key = endpoint(ctx);
-    if (!dispatch().deleteEndpoint(key)) {
+    if (!dispatch().endpoints().delete(key)) {
       throw ApiException.notFound("no endpoint " + key.name() + " in namespace " + key.namespace());
     }
     Responses.noContent(ctx);
@@ -84,12 +97,12 @@ public final class DispatchHandlers {
 
   /** {@code POST /v1/endpoints/{ns}/{endpoint}/tasks}: 202 queued, 200 for a repeated key. */
   public void submit(Context ctx, Principal principal) {
-    DispatchService.Submitted submitted =
+    Tasks.Submitted submitted =
         submit(
             endpoint(ctx),
             () -> RequestBody.read(ctx, api.limits().maxBodyBytes(), true),
             principal);
-    Responses.json(ctx, status(submitted), submitted.view());
+    Responses.json(ctx, status(submitted), TaskJson.task(submitted.task()));
   }
 
   /**
@@ -98,19 +111,22 @@ public final class DispatchHandlers {
    */
   public LaneAction.Answer submitOnLane(
       String ns, String endpoint, LaneAction.Body body, Principal principal) {
-    DispatchService.Submitted submitted =
+    Tasks.Submitted submitted =
         submit(endpoint(PathNames.namespace(ns), endpoint), () -> body.json(null), principal);
-    return new LaneAction.Answer(status(submitted), Json.write(submitted.view()));
+    return new LaneAction.Answer(status(submitted), Json.write(TaskJson.task(submitted.task())));
   }
 
-  private DispatchService.Submitted submit(
-      EndpointKey key, Supplier<JsonNode> body, Principal principal) {
-    dispatch().spec(key); // an unknown endpoint is a 404 before the body is read
-    return dispatch().submit(key, body.get(), principal);
+  private Tasks.Submitted submit(EndpointKey key, Supplier<JsonNode> body, Principal principal) {
+    // An unknown endpoint is a 404 before the body is read.
+    EndpointSpec spec = dispatch().endpoints().spec(key);
+    return dispatch()
+        .tasks()
+        .submit(
+            key, TaskJson.parse(body.get(), spec, principal, dispatch().tasks().maxBodyBytes()));
   }
 
   /** 202 for a new task, 200 for a repeated idempotency key (the first task's answer). */
-  private static int status(DispatchService.Submitted submitted) {
+  private static int status(Tasks.Submitted submitted) {
     return submitted.created() ? 202 : 200;
   }
 
@@ -126,9 +142,9 @@ public final class DispatchHandlers {
       } catch (NumberFormatException e) {
         waitMs = -1;
       }
-      if (waitMs < 0 || waitMs > DispatchService.MAX_WAIT_MS) {
+      if (waitMs < 0 || waitMs > Tasks.MAX_WAIT_MS) {
         throw ApiException.invalidField(
-            "wait_ms", "must be an integer from 0 to " + DispatchService.MAX_WAIT_MS);
+            "wait_ms", "must be an integer from 0 to " + Tasks.MAX_WAIT_MS);
       }
     }
     // Only the task's own caller reading its result starts the read grace: a token that may
@@ -136,7 +152,7 @@ public final class DispatchHandlers {
     // the dashboard always does. A read- or manage-only token never starts it.
     boolean callerRead =
         principal.scopes().contains(Scope.PUBLISH) && !"true".equals(ctx.queryParam("peek"));
-    Responses.json(ctx, 200, dispatch().task(key, id, waitMs, callerRead));
+    Responses.json(ctx, 200, TaskJson.task(dispatch().tasks().task(key, id, waitMs, callerRead)));
   }
 
   /**
@@ -148,16 +164,15 @@ public final class DispatchHandlers {
     EndpointKey key = endpoint(ctx);
     int offset = DeadLetterHandlers.queryInt(ctx, "offset", 0, DeadLetterHandlers.MAX_OFFSET, 0);
     int count =
-        DeadLetterHandlers.queryInt(
-            ctx, "count", 1, DispatchService.MAX_DEAD_PAGE, DispatchService.MAX_DEAD_PAGE);
-    Responses.json(ctx, 200, dispatch().deadTasks(key, offset, count));
+        DeadLetterHandlers.queryInt(ctx, "count", 1, Tasks.MAX_DEAD_PAGE, Tasks.MAX_DEAD_PAGE);
+    Responses.json(ctx, 200, TaskJson.deadTasks(dispatch().tasks().deadTasks(key, offset, count)));
   }
 
   /** {@code DELETE /v1/endpoints/{ns}/{endpoint}/tasks/{id}}: cancels the task. */
   public void cancelTask(Context ctx, Principal principal) {
     EndpointKey key = endpoint(ctx);
     String id = PathNames.jobId(ctx);
-    JobState before = dispatch().cancel(key, id);
+    JobState before = dispatch().tasks().cancel(key, id);
     ObjectNode answer = Json.object();
     answer.put("id", id);
     answer.put("status", "cancelled");
@@ -171,12 +186,15 @@ public final class DispatchHandlers {
   public void putCallbacks(Context ctx, Principal principal) {
     String ns = PathNames.namespace(ctx);
     JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true);
-    Responses.json(ctx, 200, dispatch().putCallbackSettings(ns, body));
+    JsonFields f = JsonFields.of(body, "", Set.of("allowed_prefixes", "rotate_secret"));
+    List<String> prefixes = CallbackJson.prefixes(f.raw("allowed_prefixes"));
+    boolean rotate = Boolean.TRUE.equals(f.optionalBoolean("rotate_secret"));
+    Responses.json(ctx, 200, CallbackJson.view(dispatch().callbacks().put(ns, prefixes, rotate)));
   }
 
   /** {@code GET /v1/callbacks/{ns}}: the prefixes and how many secrets, never the secrets. */
   public void getCallbacks(Context ctx, Principal principal) {
     String ns = PathNames.namespace(ctx);
-    Responses.json(ctx, 200, dispatch().callbackView(ns, null));
+    Responses.json(ctx, 200, CallbackJson.view(dispatch().callbacks().view(ns)));
   }
 }

@@ -2,8 +2,8 @@ package io.lineup.server.api;
 
 import io.lineup.api.ErrorCode;
 import io.lineup.core.model.QueueName;
+import io.lineup.dispatch.EndpointKey;
 import io.lineup.rooms.RoomKey;
-import io.lineup.server.dispatch.EndpointKey;
 import io.lineup.server.http.ApiException;
 import java.util.List;
 

@@ -10,6 +10,7 @@ import io.lineup.archive.ArchivedJob;
 import io.lineup.core.Lineup;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.QueueName;
+import io.lineup.dispatch.TaskArchive;
 import io.lineup.server.http.ApiException;
 import java.time.Duration;
 import java.util.Optional;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * first publish. Off (every lookup finds nothing in the archive) without {@code
  * LINEUP_ARCHIVE_JDBC_URL}.
  */
-public final class JobArchive implements AutoCloseable {
+public final class JobArchive implements AutoCloseable, TaskArchive {
   private static final Logger LOG = LoggerFactory.getLogger(JobArchive.class);
 
   private final Lineup lineup;
@@ -75,6 +76,7 @@ public final class JobArchive implements AutoCloseable {
    * Switches archiving on for a queue before something is published to it through this server, so
    * that its first jobs are archived too. Does nothing when archiving is off.
    */
+  @Override
   public void beforePublish(QueueName queue) {
     if (archive != null) {
       archive.archiver().enable(queue);
@@ -88,6 +90,7 @@ public final class JobArchive implements AutoCloseable {
    * @throws ApiException 503 {@code archive_unavailable} when Redis has no record and the archive
    *     database cannot be read
    */
+  @Override
   public Optional<JobInfo> find(QueueName queue, String id) {
     Optional<JobInfo> live = lineup.get(queue, id);
     if (live.isPresent() || archive == null) {

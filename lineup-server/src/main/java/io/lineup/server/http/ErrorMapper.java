@@ -12,6 +12,7 @@ import io.lineup.core.model.PayloadTooLargeException;
 import io.lineup.core.model.RedisOutOfMemoryException;
 import io.lineup.core.model.RedisUnavailableException;
 import io.lineup.core.model.ReplicationTimeoutException;
+import io.lineup.dispatch.DispatchException;
 import io.lineup.rooms.RoomException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,9 @@ public final class ErrorMapper {
     }
     if (error instanceof RoomException room) {
       return RoomErrors.toApiException(room);
+    }
+    if (error instanceof DispatchException refused) {
+      return DispatchErrors.toApiException(refused);
     }
     if (error instanceof PayloadTooLargeException tooLarge) {
       return new ApiException(

@@ -1,0 +1,107 @@
+package io.lineup.dispatch;
+
+import io.lineup.core.Lineup;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The endpoints: created, replaced, read and deleted here; stored in Redis, where every instance's
+ * {@link EndpointSync} picks them up.
+ */
+public final class Endpoints {
+  private final Lineup lineup;
+  private final EndpointStore store;
+  private final CircuitBreakers breakers;
+  private final QueueLimits limits;
+  private final RegistrationCheck registration;
+  private final EndpointSync sync;
+
+  Endpoints(
+      Lineup lineup,
+      EndpointStore store,
+      CircuitBreakers breakers,
+      QueueLimits limits,
+      RegistrationCheck registration,
+      EndpointSync sync) {
+    this.lineup = lineup;
+    this.store = store;
+    this.breakers = breakers;
+    this.limits = limits;
+    this.registration = registration;
+    this.sync = sync;
+  }
+
+  /**
+   * Creates or replaces an endpoint; its limits hold at once, and every instance sends its tasks
+   * within {@link Dispatcher#SYNC_INTERVAL_MS} ms.
+   *
+   * @return true when it was created, false when replaced
+   * @throws DispatchInputException {@code egress_refused} naming {@code base_url} when the egress
+   *     policy never lets a request reach it, {@code invalid_field} for a port out of range
+   */
+  public boolean put(EndpointKey key, EndpointSpec spec) {
+    registration.check("base_url", spec.baseUrl());
+    boolean created = store.put(key, spec).isEmpty();
+    limits.apply(key, spec, breakers.seen(key).state(), false);
+    sync.syncQuietly();
+    return created;
+  }
+
+  /** An endpoint as it stands, or empty when unknown. */
+  public Optional<EndpointView> find(EndpointKey key) {
+    return store.get(key).map(stored -> view(key, stored));
+  }
+
+  /** The endpoints of a namespace. */
+  public List<EndpointView> list(String namespace) {
+    List<EndpointView> views = new ArrayList<>();
+    for (var entry : store.all().entrySet()) {
+      if (entry.getKey().startsWith(namespace + "/")) {
+        EndpointKey key =
+            new EndpointKey(namespace, entry.getKey().substring(namespace.length() + 1));
+        views.add(view(key, EndpointStore.read(entry.getValue())));
+      }
+    }
+    return views;
+  }
+
+  /**
+   * Deletes an endpoint: its dispatchers stop within {@link Dispatcher#SYNC_INTERVAL_MS} ms; its
+   * queued tasks stay in its queue (a new endpoint of the same name sends them).
+   *
+   * @return whether it existed
+   */
+  public boolean delete(EndpointKey key) {
+    boolean existed = store.delete(key);
+    breakers.delete(key);
+    sync.syncQuietly();
+    return existed;
+  }
+
+  /**
+   * The endpoint's settings: those its dispatcher here runs with, else those stored.
+   *
+   * @throws EndpointNotFoundException when unknown
+   */
+  public EndpointSpec spec(EndpointKey key) {
+    EndpointSpec running = sync.runningSpec(key);
+    if (running != null) {
+      return running;
+    }
+    return store
+        .get(key)
+        .map(EndpointStore.Stored::spec)
+        .orElseThrow(() -> new EndpointNotFoundException(key));
+  }
+
+  private EndpointView view(EndpointKey key, EndpointStore.Stored stored) {
+    return new EndpointView(
+        key,
+        stored.spec(),
+        stored.createdAt(),
+        stored.updatedAt(),
+        breakers.read(key),
+        lineup.stats(key.queue()));
+  }
+}

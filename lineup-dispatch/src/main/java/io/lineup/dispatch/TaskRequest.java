@@ -1,0 +1,120 @@
+package io.lineup.dispatch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * What a task asks Lineup to send: method, path and query, headers, body, where to report the end,
+ * and the key every delivery carries. Stored as the task's job payload: one line of JSON
+ * (everything but the body), a newline, then the body's bytes as they are.
+ *
+ * @param method the HTTP method
+ * @param path the path and query under the endpoint's base URL (may be empty)
+ * @param headers the headers to send, by name as given
+ * @param contentType the body's content type (null without a body)
+ * @param body the body's bytes (empty for none)
+ * @param callbackUrl where the final record is POSTed (null for none)
+ * @param deliveryKey the {@code Idempotency-Key} of every request of the task: a random UUID drawn
+ *     at submit ({@link #newDeliveryKey()}), so that no two tasks share one, whatever their
+ *     endpoints, namespaces or Lineup installations; null for a task submitted by a version that
+ *     drew none, whose requests carry its task id
+ */
+public record TaskRequest(
+    String method,
+    String path,
+    Map<String, String> headers,
+    String contentType,
+    byte[] body,
+    String callbackUrl,
+    String deliveryKey) {
+
+  /** Most headers a task may carry. */
+  public static final int MAX_HEADERS = HeaderRules.MAX_HEADERS;
+
+  /** Longest header name, in characters. */
+  public static final int MAX_HEADER_NAME = HeaderRules.MAX_NAME;
+
+  /** Longest header value, in characters. */
+  public static final int MAX_HEADER_VALUE = HeaderRules.MAX_VALUE;
+
+  /** Room kept in the job payload for everything but the body: 64 KiB. */
+  public static final int HEAD_ROOM_BYTES = 64 * 1024;
+
+  /**
+   * A new delivery key: a random (version 4) UUID. Task ids cannot serve: generated ones ({@code
+   * ~1}, {@code ~2}, ...) count per endpoint queue, so two endpoints calling one upstream, or two
+   * installations, would send the same key for different tasks and the upstream would drop one.
+   */
+  public static String newDeliveryKey() {
+    return UUID.randomUUID().toString();
+  }
+
+  /**
+   * The {@code Idempotency-Key} of this task's requests: its delivery key, or the task id for a
+   * task stored without one.
+   */
+  public String idempotencyKey(String taskId) {
+    return deliveryKey != null ? deliveryKey : taskId;
+  }
+
+  /** The job payload: a JSON line, a newline, the body. */
+  public byte[] encode() {
+    ObjectNode head = DispatchJson.object();
+    head.put("method", method);
+    head.put("path", path);
+    ObjectNode h = head.putObject("headers");
+    headers.forEach(h::put);
+    head.put("content_type", contentType);
+    head.put("callback_url", callbackUrl);
+    if (deliveryKey != null) {
+      head.put("delivery_key", deliveryKey);
+    }
+    byte[] line = DispatchJson.write(head);
+    byte[] out = Arrays.copyOf(line, line.length + 1 + body.length);
+    out[line.length] = '\n';
+    System.arraycopy(body, 0, out, line.length + 1, body.length);
+    return out;
+  }
+
+  /**
+   * Reads a job payload written by {@link #encode()}.
+   *
+   * @throws IllegalArgumentException when the payload is not a task (e.g. a job published to the
+   *     endpoint's queue through the jobs API)
+   */
+  public static TaskRequest decode(byte[] payload) {
+    int newline = -1;
+    for (int i = 0; i < payload.length; i++) {
+      if (payload[i] == '\n') {
+        newline = i;
+        break;
+      }
+    }
+    if (newline < 0) {
+      throw new IllegalArgumentException("not a task: no head line");
+    }
+    try {
+      JsonNode head = DispatchJson.parse(Arrays.copyOf(payload, newline));
+      // textValue(): the text of a string, null for an absent or non-string field.
+      Map<String, String> headers = new LinkedHashMap<>();
+      head.path("headers")
+          .fields()
+          .forEachRemaining(e -> headers.put(e.getKey(), e.getValue().asText()));
+      return new TaskRequest(
+          head.path("method").asText(),
+          head.path("path").asText(""),
+          headers,
+          head.path("content_type").textValue(),
+          Arrays.copyOfRange(payload, newline + 1, payload.length),
+          head.path("callback_url").textValue(),
+          head.path("delivery_key").textValue());
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException("not a task: " + e.getMessage(), e);
+    }
+  }
+}

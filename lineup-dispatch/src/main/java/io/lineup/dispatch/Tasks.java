@@ -1,0 +1,307 @@
+package io.lineup.dispatch;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.Lineup;
+import io.lineup.core.model.DeadJob;
+import io.lineup.core.model.DeadPage;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
+import io.lineup.core.model.Limits;
+import io.lineup.core.model.NewJob;
+import io.lineup.core.model.PublishResult;
+import io.lineup.core.model.QueueName;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The tasks of the endpoints: submitted, read (waiting for their end when asked), listed when they
+ * ran out of attempts, and cancelled. A task is an engine job in its endpoint's queue.
+ */
+public final class Tasks {
+  /** Longest wait for a task's end in {@link #task}, in milliseconds. */
+  public static final long MAX_WAIT_MS = 300_000;
+
+  /** Most dead tasks in one page of {@link #deadTasks}. */
+  public static final int MAX_DEAD_PAGE = 100;
+
+  /** How often a wait reads the task again when no local dispatcher reports its end. */
+  static final long WAIT_POLL_MS = 100;
+
+  /** Grace added to a task's bound in Redis beyond its line timeout and attempts: 1 min. */
+  public static final long RECORD_GRACE_MS = 60_000;
+
+  private final Lineup lineup;
+  private final TaskArchive archive;
+  private final Endpoints endpoints;
+  private final CircuitBreakers breakers;
+  private final NamespaceCallbacks namespaceCallbacks;
+  private final Callbacks callbacks;
+  private final SubmitEtas submitEtas;
+  private final int maxBodyBytes;
+  private final Map<String, Thread> running = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Void>> ends = new ConcurrentHashMap<>();
+
+  Tasks(
+      Lineup lineup,
+      TaskArchive archive,
+      Endpoints endpoints,
+      CircuitBreakers breakers,
+      NamespaceCallbacks namespaceCallbacks,
+      Callbacks callbacks,
+      SubmitEtas submitEtas,
+      int maxBodyBytes) {
+    this.lineup = lineup;
+    this.archive = archive;
+    this.endpoints = endpoints;
+    this.breakers = breakers;
+    this.namespaceCallbacks = namespaceCallbacks;
+    this.callbacks = callbacks;
+    this.submitEtas = submitEtas;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /**
+   * What a submit did.
+   *
+   * @param created false when the idempotency key matched an earlier task, which is answered
+   * @param task the task as it stands
+   */
+  public record Submitted(boolean created, Task task) {}
+
+  /** The largest task body, in bytes: the engine's payload limit less the room of the head. */
+  public int maxBodyBytes() {
+    return maxBodyBytes;
+  }
+
+  /**
+   * Submits a task, checked first ({@link TaskSubmission#checked}); nothing is queued when it is
+   * refused.
+   *
+   * @throws EndpointNotFoundException for an unknown endpoint
+   * @throws DispatchInputException naming the field that is wrong
+   */
+  public Submitted submit(EndpointKey key, TaskSubmission submission) {
+    EndpointSpec spec = endpoints.spec(key);
+    TaskSubmission task =
+        submission.checked(spec, maxBodyBytes, () -> namespaceCallbacks.settings(key.namespace()));
+    NewJob job = NewJob.of(task.request().encode()).priority(task.priority());
+    long waitBefore = 0;
+    if (task.delayMs() != null) {
+      job.delay(Duration.ofMillis(task.delayMs()));
+      waitBefore = task.delayMs();
+    } else if (task.notBefore() != null) {
+      job.runAt(Instant.ofEpochMilli(task.notBefore()));
+      waitBefore = Math.max(0, task.notBefore() - System.currentTimeMillis());
+    }
+    if (task.idempotencyKey() != null) {
+      job.id(idFor(task.idempotencyKey()));
+    }
+    job.ttl(Duration.ofMillis(recordBound(spec, waitBefore)));
+    archive.beforePublish(key.queue());
+    PublishResult result = lineup.publish(key.queue(), job);
+    if (!result.created()) {
+      // A repeat of an idempotency key answers the first task as it stands.
+      Task first =
+          lineup
+              .get(key.queue(), result.id())
+              .map(info -> TaskReader.task(key, info))
+              .orElseGet(() -> TaskReader.published(key, result));
+      return new Submitted(false, first);
+    }
+    // A paused endpoint (or an open breaker) gives no ETA, as a read of the task would say; the
+    // estimator may be up to SubmitEtas.MAX_AGE_MS older than a pause on another instance.
+    boolean stopped = spec.paused() || breakers.stops(key, spec);
+    Eta eta = stopped ? null : submitEtas.eta(key.queue(), result.position()).orElse(null);
+    return new Submitted(true, TaskReader.submitted(key, task, spec, result, eta));
+  }
+
+  /**
+   * How long a task's record may live in Redis before the engine drops it (state {@code
+   * timed_out}): its delay, its line timeout, every attempt with its longest wait, and a grace.
+   */
+  static long recordBound(EndpointSpec spec, long waitBefore) {
+    long perAttempt =
+        spec.attemptTimeoutMs()
+            + Dispatcher.LEASE_MARGIN_MS
+            + Math.max(
+                spec.retryAfterCapMs(),
+                Math.max(spec.backoff().maxMs(), spec.backoff().longestScheduledMs()));
+    long bound =
+        waitBefore + spec.lineTimeoutMs() + spec.maxAttempts() * perAttempt + RECORD_GRACE_MS;
+    return Math.min(bound, Limits.MAX_DELAY_MS);
+  }
+
+  /** The job id of an idempotency key: a hash, so any key text makes a valid id. */
+  static String idFor(String idempotencyKey) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256")
+              .digest(idempotencyKey.getBytes(StandardCharsets.UTF_8));
+      return "k:" + Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * A task as it stands, waiting up to {@code waitMs} for it to end. A finished task answered to
+   * its caller has been read: its record is then kept only the endpoint's {@code read_grace_ms}
+   * more (or less, when its retention ends sooner).
+   *
+   * @param waitMs 0 to {@link #MAX_WAIT_MS}
+   * @param callerRead whether the reader is the task's caller (its answer starts the read grace);
+   *     false for a look that must not shorten the record's life (the dashboard, a read token)
+   * @throws EndpointNotFoundException when the endpoint is unknown
+   * @throws TaskNotFoundException when the task is unknown
+   * @throws InterruptedException when interrupted while waiting
+   */
+  public Task task(EndpointKey key, String id, long waitMs, boolean callerRead)
+      throws InterruptedException {
+    EndpointSpec spec = endpoints.spec(key);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+    while (true) {
+      CompletableFuture<Void> end =
+          waitMs > 0 ? ends.computeIfAbsent(key.taskKey(id), k -> new CompletableFuture<>()) : null;
+      // Redis first; a task whose record is gone is answered from the archive (when it is on).
+      Task task =
+          archive
+              .find(key.queue(), id)
+              .map(info -> TaskReader.task(key, info))
+              .orElseThrow(() -> new TaskNotFoundException(key, id));
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (task.finished() || left <= 0) {
+        if (end != null) {
+          ends.remove(key.taskKey(id), end);
+        }
+        if (callerRead && task.finished()) {
+          // Its caller has the result now, so the record need not stay the whole retention
+          // window: it goes after the endpoint's read grace (a failed task, a dead letter, is
+          // not in the finished line and keeps its record bound).
+          lineup.shortenRetention(key.queue(), id, Duration.ofMillis(spec.readGraceMs()));
+        }
+        return task;
+      }
+      try {
+        end.get(Math.min(left, WAIT_POLL_MS), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        // Read it again: it may have ended on another instance.
+      }
+    }
+  }
+
+  /**
+   * A page of an endpoint's tasks that ran out of attempts, oldest death first. Reading them starts
+   * no read grace.
+   *
+   * @param count 1 to {@link #MAX_DEAD_PAGE}
+   * @throws EndpointNotFoundException for an unknown endpoint
+   */
+  public DeadTasks deadTasks(EndpointKey key, int offset, int count) {
+    endpoints.spec(key);
+    DeadPage page = lineup.deadLetters(key.queue(), offset, count);
+    List<Task> tasks = new ArrayList<>();
+    for (DeadJob job : page.jobs()) {
+      lineup.get(key.queue(), job.id()).ifPresent(info -> tasks.add(TaskReader.task(key, info)));
+    }
+    return new DeadTasks(key, page.total(), List.copyOf(tasks));
+  }
+
+  /**
+   * Cancels a task: a queued one is never sent; a running one has its request aborted (at once on
+   * this instance, within half its lease on another) and its result discarded.
+   *
+   * @return the state before
+   * @throws EndpointNotFoundException for an unknown endpoint
+   * @throws io.lineup.core.model.JobNotFoundException when the task is unknown
+   * @throws io.lineup.core.model.JobFinishedException when it has ended
+   */
+  public JobState cancel(EndpointKey key, String id) {
+    endpoints.spec(key);
+    // Read first: the callback needs the task's URL and attempts, and a cancelled job keeps no
+    // result to read them from afterwards.
+    Optional<JobInfo> info = lineup.get(key.queue(), id);
+    JobState before = lineup.cancel(key.queue(), id);
+    Thread thread = running.get(key.taskKey(id));
+    if (thread != null) {
+      thread.interrupt();
+    }
+    completeWaiters(key, id);
+    info.ifPresent(task -> callBackCancelled(key, task));
+    return before;
+  }
+
+  /** A cancelled task ended too: its callback says so, with the attempts it had made. */
+  private void callBackCancelled(EndpointKey key, JobInfo task) {
+    TaskRequest request;
+    try {
+      request = TaskRequest.decode(task.payload());
+    } catch (RuntimeException notATask) {
+      return;
+    }
+    if (request.callbackUrl() == null) {
+      return;
+    }
+    ObjectNode record = DispatchJson.object();
+    record.put("outcome", Outcome.CANCELLED.json());
+    record.putNull("error");
+    record.set("attempts", Attempt.toJson(Attempt.parseHistory(task.lastError())));
+    record.putNull("response");
+    callbacks.enqueue(key, task.id(), request, record, Callbacks.CANCELLED);
+  }
+
+  /** The request threads of the tasks being sent on this instance, by task key. */
+  Map<String, Thread> running() {
+    return running;
+  }
+
+  /**
+   * A task's record as stored: in Redis, or in the archive once its Redis record is gone. Reading
+   * it here does not start its read grace.
+   */
+  Optional<JobInfo> find(EndpointKey key, String id) {
+    return archive.find(key.queue(), id);
+  }
+
+  /** The attempts recorded by the previous nacks of a task. */
+  List<Attempt> previousAttempts(QueueName queue, String id) {
+    return lineup
+        .get(queue, id)
+        .map(info -> Attempt.parseHistory(info.lastError()))
+        .orElseGet(ArrayList::new);
+  }
+
+  /**
+   * A dispatcher ended a task: wake its waiters and queue its callback.
+   *
+   * @param record the task's outcome record, as stored (for a task out of attempts: as the last
+   *     attempt left it, with its last response)
+   */
+  void ended(EndpointKey key, String id, TaskRequest request, ObjectNode record) {
+    completeWaiters(key, id);
+    if (request != null && request.callbackUrl() != null) {
+      callbacks.enqueue(key, id, request, record, Callbacks.ENDED);
+    }
+  }
+
+  private void completeWaiters(EndpointKey key, String id) {
+    CompletableFuture<Void> end = ends.remove(key.taskKey(id));
+    if (end != null) {
+      // After the ack lands: the waiter reads the task again and sees it finished.
+      CompletableFuture.delayedExecutor(5, TimeUnit.MILLISECONDS).execute(() -> end.complete(null));
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package io.lineup.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.core.model.QueueStats;
+import io.lineup.dispatch.BreakerState;
+import io.lineup.dispatch.EndpointSpec;
+import io.lineup.dispatch.EndpointView;
+import io.lineup.dispatch.RetryBackoff;
+import io.lineup.dispatch.RetryPolicy;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.Json;
+import io.lineup.server.http.JsonFields;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The JSON of an endpoint: its settings read from a {@code PUT} body (docs/dispatch.md lists every
+ * field with its range and default) and the endpoint as {@code GET} shows it.
+ */
+final class EndpointJson {
+  private static final Set<String> FIELDS =
+      Set.of(
+          "base_url",
+          "methods",
+          "rate",
+          "period_ms",
+          "burst",
+          "concurrency",
+          "attempt_timeout_ms",
+          "max_attempts",
+          "backoff",
+          "retry_on",
+          "retry_after_cap_ms",
+          "line_timeout_ms",
+          "retention_ms",
+          "read_grace_ms",
+          "expected_service_ms",
+          "paused",
+          "circuit_breaker");
+
+  private static final Set<String> BACKOFF_FIELDS =
+      Set.of("kind", "initial_ms", "max_ms", "jitter", "schedule_ms");
+
+  private EndpointJson() {}
+
+  static EndpointSpec parse(JsonNode body) {
+    JsonFields f = JsonFields.of(body, "", FIELDS);
+    URI base = EndpointSpec.baseUrl(f.requiredText("base_url", EndpointSpec.MAX_URL_LENGTH));
+    List<String> methodList = f.optionalTextList("methods", EndpointSpec.MAX_LIST, 16);
+    Set<String> methods = new LinkedHashSet<>();
+    if (methodList == null) {
+      methods.add("POST");
+    } else {
+      for (int i = 0; i < methodList.size(); i++) {
+        String m = methodList.get(i).toUpperCase(Locale.ROOT);
+        if (!EndpointSpec.METHODS.contains(m)) {
+          throw ApiException.invalidField(
+              "methods[" + i + "]",
+              "must be one of " + String.join(", ", sorted(EndpointSpec.METHODS)));
+        }
+        methods.add(m);
+      }
+    }
+    int rate = (int) f.longOr("rate", 0, EndpointSpec.MAX_RATE, 0);
+    long period =
+        f.longOr("period_ms", EndpointSpec.MIN_PERIOD_MS, EndpointSpec.MAX_PERIOD_MS, 1000);
+    int burst = (int) f.longOr("burst", 0, EndpointSpec.MAX_RATE, 0);
+    int concurrency = (int) f.longOr("concurrency", 0, EndpointSpec.MAX_CONCURRENCY, 10);
+    long timeout = f.longOr("attempt_timeout_ms", 1, EndpointSpec.MAX_ATTEMPT_TIMEOUT_MS, 30_000);
+    int maxAttempts =
+        (int)
+            f.longOr(
+                "max_attempts", 1, EndpointSpec.MAX_ATTEMPTS, EndpointSpec.DEFAULT_MAX_ATTEMPTS);
+    RetryBackoff backoff = backoff(f.optionalObject("backoff", BACKOFF_FIELDS));
+    List<String> retryOn = f.optionalTextList("retry_on", EndpointSpec.MAX_LIST, 16);
+    if (retryOn == null) {
+      retryOn = EndpointSpec.DEFAULT_RETRY_ON;
+    } else {
+      for (int i = 0; i < retryOn.size(); i++) {
+        if (!RetryPolicy.isOutcomeName(retryOn.get(i))) {
+          throw ApiException.invalidField(
+              "retry_on[" + i + "]",
+              "must be connection_error, timeout, 4xx, 5xx or a status code from 100 to 599");
+        }
+      }
+      retryOn = List.copyOf(retryOn);
+    }
+    long retryAfterCap =
+        f.longOr(
+            "retry_after_cap_ms",
+            0,
+            EndpointSpec.MAX_KEEP_MS,
+            EndpointSpec.DEFAULT_RETRY_AFTER_CAP_MS);
+    long lineTimeout =
+        f.longOr(
+            "line_timeout_ms", 1, EndpointSpec.MAX_KEEP_MS, EndpointSpec.DEFAULT_LINE_TIMEOUT_MS);
+    long retention =
+        f.longOr("retention_ms", 0, EndpointSpec.MAX_KEEP_MS, EndpointSpec.DEFAULT_RETENTION_MS);
+    long readGrace =
+        f.longOr("read_grace_ms", 0, EndpointSpec.MAX_KEEP_MS, EndpointSpec.DEFAULT_READ_GRACE_MS);
+    Long expected = f.optionalLong("expected_service_ms", 1, EndpointSpec.MAX_ATTEMPT_TIMEOUT_MS);
+    Boolean paused = f.optionalBoolean("paused");
+    JsonFields breaker = f.optionalObject("circuit_breaker", Set.of("failures", "cooldown_ms"));
+    int failures = EndpointSpec.DEFAULT_BREAKER_FAILURES;
+    long cooldown = EndpointSpec.DEFAULT_BREAKER_COOLDOWN_MS;
+    if (breaker != null) {
+      failures = (int) breaker.longOr("failures", 0, 1000, EndpointSpec.DEFAULT_BREAKER_FAILURES);
+      cooldown =
+          breaker.longOr(
+              "cooldown_ms",
+              10,
+              EndpointSpec.MAX_KEEP_MS,
+              EndpointSpec.DEFAULT_BREAKER_COOLDOWN_MS);
+    }
+    return new EndpointSpec(
+        base,
+        Set.copyOf(methods),
+        rate,
+        period,
+        burst,
+        concurrency,
+        timeout,
+        maxAttempts,
+        backoff,
+        retryOn,
+        retryAfterCap,
+        lineTimeout,
+        retention,
+        readGrace,
+        expected,
+        paused != null && paused,
+        failures,
+        cooldown);
+  }
+
+  private static RetryBackoff backoff(JsonFields f) {
+    if (f == null) {
+      return RetryBackoff.DEFAULT;
+    }
+    String kind = f.optionalText("kind", 16);
+    if (kind == null) {
+      kind = f.has("schedule_ms") ? "schedule" : "exponential";
+    }
+    if (!RetryBackoff.KINDS.contains(kind)) {
+      throw ApiException.invalidField(
+          f.path("kind"), "must be exponential, fixed or schedule, got " + kind);
+    }
+    long initial =
+        f.longOr("initial_ms", 0, RetryBackoff.MAX_WAIT_MS, RetryBackoff.DEFAULT.initialMs());
+    long max = f.longOr("max_ms", 0, RetryBackoff.MAX_WAIT_MS, RetryBackoff.DEFAULT.maxMs());
+    Double jitter = f.optionalNumber("jitter", 0.0, 1.0);
+    List<Long> schedule = new ArrayList<>();
+    if (f.has("schedule_ms")) {
+      var node = f.raw("schedule_ms");
+      if (!node.isArray() || node.isEmpty() || node.size() > EndpointSpec.MAX_LIST) {
+        throw ApiException.invalidField(
+            f.path("schedule_ms"),
+            "must be an array of 1 to " + EndpointSpec.MAX_LIST + " waits in milliseconds");
+      }
+      for (int i = 0; i < node.size(); i++) {
+        var step = node.get(i);
+        if (!step.canConvertToLong()
+            || step.asLong() < 0
+            || step.asLong() > RetryBackoff.MAX_WAIT_MS) {
+          throw ApiException.invalidField(
+              f.path("schedule_ms") + "[" + i + "]",
+              "must be a whole number of milliseconds from 0 to " + RetryBackoff.MAX_WAIT_MS);
+        }
+        schedule.add(step.asLong());
+      }
+    } else if (kind.equals("schedule")) {
+      throw ApiException.invalidField(f.path("schedule_ms"), "is required for kind schedule");
+    }
+    return new RetryBackoff(
+        kind,
+        initial,
+        max,
+        jitter == null ? RetryBackoff.DEFAULT.jitter() : jitter,
+        List.copyOf(schedule));
+  }
+
+  /** An endpoint as the API shows it: its settings, times, breaker and task counts. */
+  static ObjectNode view(EndpointView endpoint) {
+    ObjectNode view = Json.object();
+    view.put("namespace", endpoint.key().namespace());
+    view.put("endpoint", endpoint.key().name());
+    putSpec(view, endpoint.spec());
+    view.put("created_at", endpoint.createdAt());
+    view.put("updated_at", endpoint.updatedAt());
+    BreakerState breaker = endpoint.breaker();
+    ObjectNode b = view.putObject("circuit_breaker_state");
+    b.put("state", breaker.json());
+    if (breaker.state() == BreakerState.State.OPEN) {
+      b.put("probe_at", breaker.openUntil());
+    } else {
+      b.putNull("probe_at");
+    }
+    b.put("consecutive_failures", breaker.failures());
+    QueueStats stats = endpoint.tasks();
+    ObjectNode tasks = view.putObject("tasks");
+    tasks.put("queued", stats.ready() + stats.delayed());
+    tasks.put("running", stats.leased());
+    tasks.put("failed", stats.dead());
+    tasks.put("finished_kept", stats.finished());
+    view.put("service_rate", stats.serviceRate());
+    view.put("queue", endpoint.key().queue().toString());
+    return view;
+  }
+
+  /** The settings' fields, as a {@code PUT} takes them, every default filled in. */
+  private static void putSpec(ObjectNode node, EndpointSpec spec) {
+    node.put("base_url", spec.baseUrl().toString());
+    ArrayNode m = node.putArray("methods");
+    spec.sortedMethods().forEach(m::add);
+    node.put("rate", spec.rate());
+    node.put("period_ms", spec.periodMs());
+    node.put("burst", spec.burst());
+    node.put("concurrency", spec.concurrency());
+    node.put("attempt_timeout_ms", spec.attemptTimeoutMs());
+    node.put("max_attempts", spec.maxAttempts());
+    RetryBackoff backoff = spec.backoff();
+    ObjectNode bo = node.putObject("backoff");
+    bo.put("kind", backoff.kind());
+    bo.put("initial_ms", backoff.initialMs());
+    bo.put("max_ms", backoff.maxMs());
+    bo.put("jitter", backoff.jitter());
+    if (backoff.scheduleMs().isEmpty()) {
+      bo.putNull("schedule_ms");
+    } else {
+      ArrayNode s = bo.putArray("schedule_ms");
+      backoff.scheduleMs().forEach(s::add);
+    }
+    ArrayNode r = node.putArray("retry_on");
+    spec.retryOn().forEach(r::add);
+    node.put("retry_after_cap_ms", spec.retryAfterCapMs());
+    node.put("line_timeout_ms", spec.lineTimeoutMs());
+    node.put("retention_ms", spec.retentionMs());
+    node.put("read_grace_ms", spec.readGraceMs());
+    if (spec.expectedServiceMs() == null) {
+      node.putNull("expected_service_ms");
+    } else {
+      node.put("expected_service_ms", spec.expectedServiceMs());
+    }
+    node.put("paused", spec.paused());
+    ObjectNode b = node.putObject("circuit_breaker");
+    b.put("failures", spec.breakerFailures());
+    b.put("cooldown_ms", spec.breakerCooldownMs());
+  }
+
+  private static List<String> sorted(Set<String> names) {
+    List<String> list = new ArrayList<>(names);
+    list.sort(null);
+    return list;
+  }
+}

@@ -1,0 +1,271 @@
+package io.lineup.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.ErrorCode;
+import io.lineup.core.model.Eta;
+import io.lineup.core.model.Limits;
+import io.lineup.dispatch.Attempt;
+import io.lineup.dispatch.DeadTasks;
+import io.lineup.dispatch.EndpointSpec;
+import io.lineup.dispatch.TargetPaths;
+import io.lineup.dispatch.Task;
+import io.lineup.dispatch.TaskRequest;
+import io.lineup.dispatch.TaskResponse;
+import io.lineup.dispatch.TaskSubmission;
+import io.lineup.server.auth.Principal;
+import io.lineup.server.http.ApiException;
+import io.lineup.server.http.Json;
+import io.lineup.server.http.JsonFields;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The JSON of a task: read from a submit's body, and written as the API shows it (status, position,
+ * ETA, attempts and, when it ended, the response).
+ */
+final class TaskJson {
+  private static final Set<String> FIELDS =
+      Set.of(
+          "method",
+          "path",
+          "headers",
+          "body",
+          "body_text",
+          "body_base64",
+          "content_type",
+          "priority",
+          "delay_ms",
+          "not_before",
+          "idempotency_key",
+          "callback_url");
+
+  private TaskJson() {}
+
+  /**
+   * Reads and checks a submitted task against its endpoint and the caller's grant, field by field
+   * in the order of the fields. Its callback URL is checked against the namespace's prefixes by the
+   * submit, the last check of all.
+   *
+   * @param maxBodyBytes the largest body, in bytes
+   * @throws ApiException 400 naming the field that is wrong, 403 {@code priority_not_allowed} for a
+   *     priority above the grant
+   * @throws io.lineup.dispatch.DispatchInputException 400 naming the field that is wrong, 413
+   *     {@code payload_too_large} for a body over the limit
+   */
+  static TaskSubmission parse(
+      JsonNode node, EndpointSpec spec, Principal principal, int maxBodyBytes) {
+    JsonFields f = JsonFields.of(node, "", FIELDS);
+    String method = TaskSubmission.method(spec, f.optionalText("method", 16));
+    String path = f.optionalText("path", TargetPaths.MAX_PATH_LENGTH);
+    path = path == null ? "" : path;
+    TaskSubmission.path(spec, path);
+    Map<String, String> headers = headers(f.raw("headers"));
+    int given =
+        (f.has("body") ? 1 : 0) + (f.has("body_text") ? 1 : 0) + (f.has("body_base64") ? 1 : 0);
+    if (given > 1) {
+      throw ApiException.invalidField("body", "give one of body, body_text and body_base64");
+    }
+    byte[] body = new byte[0];
+    String contentType = f.optionalText("content_type", 256);
+    String bodyField = "body";
+    if (f.has("body")) {
+      body = Json.write(f.raw("body"));
+      contentType = contentType == null ? "application/json" : contentType;
+    } else if (f.has("body_text")) {
+      bodyField = "body_text";
+      body = f.optionalText("body_text", Integer.MAX_VALUE).getBytes(StandardCharsets.UTF_8);
+      contentType = contentType == null ? "text/plain; charset=utf-8" : contentType;
+    } else if (f.has("body_base64")) {
+      bodyField = "body_base64";
+      body = base64(f.optionalText("body_base64", Integer.MAX_VALUE), "body_base64");
+      contentType = contentType == null ? "application/octet-stream" : contentType;
+    }
+    TaskSubmission.bodySize(body.length, maxBodyBytes, bodyField);
+    TaskSubmission.contentType(contentType);
+    Integer priority = f.optionalInt("priority", Limits.MIN_PRIORITY, Limits.MAX_PRIORITY);
+    int p = priority == null ? 0 : priority;
+    if (p > principal.maxPriority()) {
+      throw new ApiException(
+          ErrorCode.PRIORITY_NOT_ALLOWED,
+          "priority",
+          "this token may submit with priority up to " + principal.maxPriority() + ", got " + p);
+    }
+    Long delay = f.optionalLong("delay_ms", 0, Limits.MAX_DELAY_MS);
+    Long notBefore = f.optionalLong("not_before", 0, Long.MAX_VALUE / 2);
+    TaskSubmission.timing(delay, notBefore);
+    String key = f.optionalText("idempotency_key", TaskSubmission.MAX_IDEMPOTENCY_KEY);
+    TaskSubmission.idempotencyKey(key);
+    String callback = f.optionalText("callback_url", TaskSubmission.MAX_CALLBACK_URL);
+    TaskRequest request =
+        new TaskRequest(
+            method, path, headers, contentType, body, callback, TaskRequest.newDeliveryKey());
+    return new TaskSubmission(request, p, delay, notBefore, key);
+  }
+
+  /**
+   * Reads the headers of a submitted task.
+   *
+   * @throws ApiException 400 naming {@code headers} or {@code headers.<name>}
+   */
+  private static Map<String, String> headers(JsonNode node) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    if (node == null || node.isNull()) {
+      return headers;
+    }
+    if (!node.isObject()) {
+      throw ApiException.invalidField("headers", "must be an object of header names to strings");
+    }
+    if (node.size() > TaskRequest.MAX_HEADERS) {
+      throw ApiException.invalidField(
+          "headers",
+          "must hold at most " + TaskRequest.MAX_HEADERS + " headers, got " + node.size());
+    }
+    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> e = fields.next();
+      JsonNode value = e.getValue();
+      TaskSubmission.header(e.getKey(), value.isTextual() ? value.textValue() : null);
+      headers.put(e.getKey(), value.textValue());
+    }
+    return headers;
+  }
+
+  private static byte[] base64(String text, String field) {
+    try {
+      return Base64.getDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.invalidField(field, "must be standard base64");
+    }
+  }
+
+  /** A task as the API shows it. */
+  static ObjectNode task(Task task) {
+    ObjectNode node = Json.object();
+    node.put("id", task.id());
+    node.put("endpoint", task.endpoint().name());
+    node.put("status", task.status().json());
+    if (!task.detailed()) {
+      node.put("position", task.position());
+      putEta(node, null);
+      return node;
+    }
+    node.put("priority", task.priority());
+    node.put("position", task.position());
+    putEta(node, task.eta());
+    putTime(node, "created_at", task.createdAt());
+    putTime(node, "due_at", task.dueAt());
+    putTime(node, "started_at", task.startedAt());
+    putTime(node, "finished_at", task.finishedAt());
+    ArrayNode attempts = node.putArray("attempts");
+    task.attempts().forEach(a -> attempts.add(attempt(a)));
+    node.put("max_attempts", task.maxAttempts());
+    if (task.response() == null) {
+      node.putNull("response");
+    } else {
+      node.set("response", response(task.response()));
+    }
+    node.put("error", task.error());
+    Task.Target target = task.request();
+    if (target == null) {
+      node.putNull("method");
+    } else {
+      node.put("method", target.method());
+      node.put("path", target.path());
+      node.put("callback_url", target.callbackUrl());
+      node.put("delivery_key", target.deliveryKey());
+    }
+    return node;
+  }
+
+  /** A page of dead tasks: {@code endpoint, total, tasks}. */
+  static ObjectNode deadTasks(DeadTasks page) {
+    ObjectNode answer = Json.object();
+    answer.put("endpoint", page.endpoint().name());
+    answer.put("total", page.total());
+    ArrayNode tasks = answer.putArray("tasks");
+    page.tasks().forEach(t -> tasks.add(task(t)));
+    return answer;
+  }
+
+  private static ObjectNode attempt(Attempt attempt) {
+    ObjectNode node = Json.object();
+    node.put("attempt", attempt.number());
+    node.put("started_at", attempt.startedAt());
+    node.put("duration_ms", attempt.durationMs());
+    if (attempt.status() == null) {
+      node.putNull("status");
+    } else {
+      node.put("status", attempt.status());
+    }
+    node.put("error", attempt.error());
+    return node;
+  }
+
+  private static ObjectNode response(TaskResponse response) {
+    ObjectNode node = Json.object();
+    if (response.status() == null) {
+      node.putNull("status");
+    } else {
+      node.put("status", response.status());
+    }
+    if (response.headers() == null) {
+      node.putNull("headers");
+    } else {
+      ObjectNode headers = node.putObject("headers");
+      response.headers().forEach(headers::put);
+    }
+    TaskResponse.KeptBody body = response.body();
+    if (body == null) {
+      node.putNull("body");
+    } else {
+      switch (body.form()) {
+        case JSON -> node.set("body", parse(body.text()));
+        case TEXT -> node.put("body_text", body.text());
+        case BASE64 -> node.put("body_base64", body.text());
+      }
+    }
+    node.put("body_truncated", response.bodyTruncated());
+    return node;
+  }
+
+  private static JsonNode parse(String json) {
+    try {
+      return Json.parse(json.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("A kept response body is not JSON", e);
+    }
+  }
+
+  /**
+   * The engine's ETA of a waiting task and its band, in milliseconds; null when not in line or
+   * unknown.
+   */
+  private static void putEta(ObjectNode node, Eta eta) {
+    if (eta == null) {
+      node.putNull("eta_ms");
+      node.putNull("eta_low_ms");
+      node.putNull("eta_high_ms");
+    } else {
+      node.put("eta_ms", eta.point().toMillis());
+      node.put("eta_low_ms", eta.low().toMillis());
+      node.put("eta_high_ms", eta.high().toMillis());
+    }
+  }
+
+  private static void putTime(ObjectNode node, String name, Instant time) {
+    if (time == null) {
+      node.putNull(name);
+    } else {
+      node.put(name, time.toEpochMilli());
+    }
+  }
+}
