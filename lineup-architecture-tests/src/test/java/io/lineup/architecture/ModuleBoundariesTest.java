@@ -59,7 +59,8 @@ class ModuleBoundariesTest {
         .whereLayer("pass")
         .mayOnlyBeAccessedByLayers("rooms", "server", "bench", "examples")
         .whereLayer("consumer")
-        .mayOnlyBeAccessedByLayers("core", "server", "client", "cli", "bench", "examples")
+        .mayOnlyBeAccessedByLayers(
+            "core", "rooms", "dispatch", "server", "client", "cli", "bench", "examples")
         .whereLayer("core")
         .mayOnlyBeAccessedByLayers("archive", "rooms", "dispatch", "server", "bench")
         .whereLayer("archive")

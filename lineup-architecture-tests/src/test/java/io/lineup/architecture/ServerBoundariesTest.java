@@ -8,6 +8,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.lang.ArchRule;
 import io.lineup.dispatch.DispatchException;
+import io.lineup.dispatch.EndpointKey;
 import io.lineup.rooms.RoomException;
 import io.lineup.server.LineupServer;
 import io.lineup.server.Main;
@@ -67,7 +68,7 @@ class ServerBoundariesTest {
   }
 
   @Test
-  void theHttpLayerKnowsOnlyDispatchsErrorsToAnswerThem() {
+  void theHttpLayerKnowsOnlyDispatchsErrorsAndEndpointNamesToAnswerThem() {
     check(
         noClasses()
             .that()
@@ -75,6 +76,7 @@ class ServerBoundariesTest {
             .should()
             .dependOnClassesThat(
                 resideInAPackage("io.lineup.dispatch..")
-                    .and(not(assignableTo(DispatchException.class)))));
+                    .and(not(assignableTo(DispatchException.class)))
+                    .and(not(assignableTo(EndpointKey.class)))));
   }
 }
