@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lineup.client.ForbiddenException;
-import io.lineup.client.JobInfo;
-import io.lineup.client.JobState;
+import io.lineup.api.resource.Job;
+import io.lineup.api.resource.JobState;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
-import io.lineup.client.PublishResult;
+import io.lineup.api.resource.PublishResult;
 import io.lineup.client.QueueName;
 import io.lineup.client.RoomName;
 import io.lineup.client.RoomSettings;
@@ -72,7 +72,7 @@ class ExamplesTest {
       assertThat(shop.closedOrders()).containsExactlyInAnyOrder("1", "3");
       assertThat(client.get(CloseUnpaidOrders.QUEUE, "order-2").state())
           .isEqualTo(JobState.CANCELLED);
-      JobInfo closed = client.get(CloseUnpaidOrders.QUEUE, "order-1");
+      Job closed = client.get(CloseUnpaidOrders.QUEUE, "order-1");
       assertThat(Duration.between(closed.createdAt(), closed.startedAt()))
           .as("not closed before the window")
           .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
@@ -109,14 +109,14 @@ class ExamplesTest {
       await()
           .atMost(Duration.ofSeconds(15))
           .untilAsserted(() -> {
-            JobInfo waiting = line.status(last);
+            Job waiting = line.status(last);
             assertThat(waiting.state()).isEqualTo(JobState.READY);
             assertThat(waiting.eta()).as("an ETA once the GPU has a service rate").isNotNull();
           });
       await()
           .atMost(Duration.ofSeconds(15))
           .until(() -> line.status(last).state() == JobState.DONE);
-      JobInfo vipDone = line.status(vipRequest.id());
+      Job vipDone = line.status(vipRequest.id());
       assertThat(vipDone.resultText()).contains("render-of-" + vipRequest.id());
       assertThat(vipDone.finishedAt()).isBefore(line.status(normals.get(0)).finishedAt());
     }
@@ -149,7 +149,7 @@ class ExamplesTest {
 
       assertThat(client.get(queue, "three").resultText()).isEqualTo("{\"words\":3}");
       assertThat(client.get(queue, "two").resultText()).isEqualTo("{\"words\":2}");
-      JobInfo bad = client.get(queue, "bad");
+      Job bad = client.get(queue, "bad");
       assertThat(bad.state()).as("its only attempt failed").isEqualTo(JobState.DEAD);
       assertThat(bad.lastError()).contains("text field");
     }

@@ -2,8 +2,8 @@ package io.lineup.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.client.DeadJob;
-import io.lineup.client.DeadPage;
+import io.lineup.api.resource.DeadJob;
+import io.lineup.api.resource.DeadPage;
 import io.lineup.client.LineupClient;
 import io.lineup.client.QueueName;
 import java.util.ArrayList;

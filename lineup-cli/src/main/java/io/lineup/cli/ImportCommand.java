@@ -7,7 +7,7 @@ import io.lineup.client.InvalidRequestException;
 import io.lineup.client.LineupClient;
 import io.lineup.client.LineupClientException;
 import io.lineup.client.NewJob;
-import io.lineup.client.PublishResult;
+import io.lineup.api.resource.PublishResult;
 import io.lineup.client.QueueName;
 import java.io.BufferedReader;
 import java.io.FilterInputStream;

@@ -1,7 +1,7 @@
 package io.lineup.cli;
 
 import io.lineup.client.CancelResult;
-import io.lineup.client.JobInfo;
+import io.lineup.api.resource.Job;
 import io.lineup.client.LineupClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +42,7 @@ final class JobsCommand implements Runnable {
     @Override
     public Integer call() {
       try (LineupClient client = connection.connect()) {
-        JobInfo job = client.get(Queues.parse(queue), id);
+        Job job = client.get(Queues.parse(queue), id);
         if (output.json) {
           output.json(Output.job(job));
           return ExitCodes.OK;

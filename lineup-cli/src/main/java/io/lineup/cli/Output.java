@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.api.QueueSettingField;
-import io.lineup.client.DeadJob;
-import io.lineup.client.JobInfo;
+import io.lineup.api.resource.DeadJob;
+import io.lineup.api.resource.Job;
 import io.lineup.client.LeasedJob;
 import io.lineup.client.Namespace;
-import io.lineup.client.PublishResult;
+import io.lineup.api.resource.PublishResult;
 import io.lineup.client.QueueStats;
 import io.lineup.client.TokenInfo;
 import java.io.PrintStream;
@@ -158,7 +158,7 @@ final class Output {
     return node;
   }
 
-  static ObjectNode job(JobInfo job) {
+  static ObjectNode job(Job job) {
     ObjectNode node = MAPPER.createObjectNode();
     node.put("queue", job.queue().toString());
     node.put("id", job.id());

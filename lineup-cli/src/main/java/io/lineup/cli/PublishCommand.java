@@ -2,7 +2,7 @@ package io.lineup.cli;
 
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
-import io.lineup.client.PublishResult;
+import io.lineup.api.resource.PublishResult;
 import io.lineup.client.QueueName;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,6 +3,9 @@ package io.lineup.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.resource.DeadPage;
+import io.lineup.api.resource.Job;
+import io.lineup.api.resource.PublishResult;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
@@ -193,7 +196,8 @@ public final class LineupClient implements AutoCloseable {
    * @throws PayloadTooLargeException when the payload is over the server's limit
    */
   public PublishResult publish(QueueName queue, NewJob job) {
-    return PublishResult.read(transport.post(queuePath(queue) + "/jobs", job.toJson()).body());
+    return Json.read(
+        transport.post(queuePath(queue) + "/jobs", job.toJson()).body(), PublishResult.class);
   }
 
   /**
@@ -212,7 +216,7 @@ public final class LineupClient implements AutoCloseable {
     jobs.forEach(job -> body.add(job.toJson()));
     JsonNode answer = transport.post(queuePath(queue) + "/jobs", body).body();
     List<PublishResult> results = new ArrayList<>(jobs.size());
-    answer.forEach(item -> results.add(PublishResult.read(item)));
+    answer.forEach(item -> results.add(Json.read(item, PublishResult.class)));
     return List.copyOf(results);
   }
 
@@ -221,8 +225,8 @@ public final class LineupClient implements AutoCloseable {
    *
    * @throws NotFoundException when the queue has no such job (or its record passed the retention)
    */
-  public JobInfo get(QueueName queue, String id) {
-    return JobInfo.read(transport.get(jobPath(queue, id)).body());
+  public Job get(QueueName queue, String id) {
+    return Json.read(transport.get(jobPath(queue, id)).body(), Job.class);
   }
 
   /**
@@ -423,8 +427,9 @@ public final class LineupClient implements AutoCloseable {
    * @throws NotFoundException when the queue is unknown
    */
   public DeadPage deadLetters(QueueName queue, long offset, int count) {
-    return DeadPage.read(
-        transport.get(queuePath(queue) + "/dead?offset=" + offset + "&count=" + count).body());
+    return Json.read(
+        transport.get(queuePath(queue) + "/dead?offset=" + offset + "&count=" + count).body(),
+        DeadPage.class);
   }
 
   /**

@@ -3,6 +3,10 @@ package io.lineup.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.api.resource.DeadPage;
+import io.lineup.api.resource.Job;
+import io.lineup.api.resource.JobState;
+import io.lineup.api.resource.PublishResult;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
@@ -54,7 +58,7 @@ class LineupClientTest {
     assertThat(job.leaseDeadline()).isAfter(job.createdAt());
 
     client.ack(job, "{\"closed\": true}");
-    JobInfo done = client.get(q, "order-42");
+    Job done = client.get(q, "order-42");
     assertThat(done.state()).isEqualTo(JobState.DONE);
     assertThat(done.resultText()).isEqualTo("{\"closed\":true}");
     assertThat(done.attempts()).isEqualTo(1);
@@ -68,7 +72,7 @@ class LineupClientTest {
     client.publish(q, NewJob.of(raw));
     LeasedJob job = client.lease(q, 1, Duration.ofSeconds(5)).get(0);
     assertThat(job.payload()).containsExactly(raw);
-    assertThat(client.get(q, job.id()).payload()).containsExactly(raw);
+    assertThat(client.get(q, job.id()).payloadBytes()).containsExactly(raw);
   }
 
   @Test
