@@ -1,16 +1,12 @@
 package io.lineup.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.api.QueueSettingField;
-import io.lineup.api.resource.DeadJob;
-import io.lineup.api.resource.Job;
 import io.lineup.client.LeasedJob;
 import io.lineup.client.Namespace;
-import io.lineup.api.resource.PublishResult;
 import io.lineup.client.QueueStats;
 import io.lineup.client.TokenInfo;
 import java.io.PrintStream;
@@ -39,10 +35,13 @@ final class Output {
 
   PrintStream out = System.out;
 
-  /** Prints one JSON value on one line. */
-  void json(JsonNode node) {
+  /**
+   * Prints one JSON value on one line: a tree, or an API resource record under the names its
+   * annotations give (the server's).
+   */
+  void json(Object value) {
     try {
-      out.println(MAPPER.writeValueAsString(node));
+      out.println(MAPPER.writeValueAsString(value));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
@@ -85,6 +84,16 @@ final class Output {
 
   static String time(Instant at) {
     return at == null ? "-" : TIME.format(at);
+  }
+
+  /** A time of the API, epoch milliseconds, or "-" when null. */
+  static String time(Long epochMillis) {
+    return epochMillis == null ? "-" : time(Instant.ofEpochMilli(epochMillis));
+  }
+
+  /** A duration of the API, milliseconds, or "-" when null. */
+  static String millis(Long millis) {
+    return millis == null ? "-" : duration(Duration.ofMillis(millis));
   }
 
   static String duration(Duration d) {
@@ -135,16 +144,6 @@ final class Output {
     }
   }
 
-  static ObjectNode published(PublishResult r) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("id", r.id());
-    node.put("created", r.created());
-    node.put("state", r.state() == null ? null : r.state().name());
-    putTime(node, "due_at", r.dueAt());
-    node.put("position", r.position());
-    return node;
-  }
-
   static ObjectNode leased(LeasedJob job) {
     ObjectNode node = MAPPER.createObjectNode();
     node.put("queue", job.queue().toString());
@@ -155,29 +154,6 @@ final class Output {
     node.put("priority", job.priority());
     putTime(node, "created_at", job.createdAt());
     putTime(node, "due_at", job.dueAt());
-    return node;
-  }
-
-  static ObjectNode job(Job job) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("queue", job.queue().toString());
-    node.put("id", job.id());
-    node.put("state", job.state().name());
-    node.put("priority", job.priority());
-    node.put("attempts", job.attempts());
-    node.put("max_attempts", job.maxAttempts());
-    putMillis(node, "ttr_ms", job.timeToRun());
-    putTime(node, "created_at", job.createdAt());
-    putTime(node, "due_at", job.dueAt());
-    putTime(node, "expires_at", job.expiresAt());
-    putTime(node, "started_at", job.startedAt());
-    putTime(node, "finished_at", job.finishedAt());
-    putTime(node, "lease_deadline_at", job.leaseDeadline());
-    node.put("last_error", job.lastError());
-    node.put("position", job.position());
-    putMillis(node, "eta_ms", job.eta());
-    putBytes(node, "payload", job.payload());
-    putBytes(node, "result", job.result());
     return node;
   }
 
@@ -197,17 +173,6 @@ final class Output {
     ObjectNode counters = node.putObject("counters");
     stats.counters().forEach(counters::put);
     putTime(node, "read_at", stats.readAt());
-    return node;
-  }
-
-  static ObjectNode dead(DeadJob job) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("id", job.id());
-    node.put("priority", job.priority());
-    node.put("attempts", job.attempts());
-    node.put("last_error", job.lastError());
-    putTime(node, "died_at", job.diedAt());
-    putBytes(node, "payload", job.payload());
     return node;
   }
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lineup.cli.CliRunner.Run;
 import io.lineup.api.resource.Job;
 import io.lineup.api.resource.JobState;
+import io.lineup.cli.CliRunner.Run;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
 import io.lineup.client.QueueName;

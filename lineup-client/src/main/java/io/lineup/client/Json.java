@@ -71,7 +71,10 @@ final class Json {
     }
   }
 
-  /** Reads any JSON value as its compact text; a JSON {@code null} is {@link JsonText#NULL}. */
+  /**
+   * Reads any JSON value as its compact text; a JSON {@code null} is {@link JsonText#NULL}, an
+   * absent field null.
+   */
   private static final class JsonTextReader extends StdDeserializer<JsonText> {
     JsonTextReader() {
       super(JsonText.class);
@@ -85,6 +88,12 @@ final class Json {
     @Override
     public JsonText getNullValue(DeserializationContext ctxt) {
       return JsonText.NULL;
+    }
+
+    /** An absent field stays null, unlike a JSON null: the two differ on the wire. */
+    @Override
+    public Object getAbsentValue(DeserializationContext ctxt) {
+      return null;
     }
   }
 
