@@ -1,10 +1,10 @@
 package io.lineup.examples;
 
-import io.lineup.client.JobHandler;
 import io.lineup.api.resource.Job;
+import io.lineup.api.resource.PublishResult;
+import io.lineup.client.JobHandler;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
-import io.lineup.api.resource.PublishResult;
 import io.lineup.client.QueueName;
 import io.lineup.client.RemoteWorker;
 import io.lineup.client.WorkerOptions;
@@ -118,7 +118,7 @@ public final class GpuLine implements AutoCloseable {
             Job s = line.status(id);
             System.out.printf(
                 "%s %-6s position %2d  eta %s%n",
-                id, s.state(), s.position(), s.eta() == null ? "-" : s.eta().toMillis() + " ms");
+                id, s.state(), s.position(), s.etaMs() == null ? "-" : s.etaMs() + " ms");
           }
           System.out.println();
         }
