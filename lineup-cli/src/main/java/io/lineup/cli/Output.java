@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.api.QueueSettingField;
-import io.lineup.client.LeasedJob;
 import io.lineup.client.Namespace;
 import io.lineup.client.QueueStats;
 import io.lineup.client.TokenInfo;
@@ -142,19 +141,6 @@ final class Output {
     } else {
       node.put(name, d.toMillis());
     }
-  }
-
-  static ObjectNode leased(LeasedJob job) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("queue", job.queue().toString());
-    node.put("id", job.id());
-    putBytes(node, "payload", job.payload());
-    node.put("attempt", job.attempt());
-    node.put("max_attempts", job.maxAttempts());
-    node.put("priority", job.priority());
-    putTime(node, "created_at", job.createdAt());
-    putTime(node, "due_at", job.dueAt());
-    return node;
   }
 
   static ObjectNode queue(QueueStats stats) {

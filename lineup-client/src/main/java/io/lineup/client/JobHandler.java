@@ -1,5 +1,7 @@
 package io.lineup.client;
 
+import io.lineup.api.resource.LeasedJob;
+
 /**
  * Work done for one job by a {@link RemoteWorker}; the same shape as the embedded engine's {@code
  * JobHandler}.

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.api.resource.DeadPage;
 import io.lineup.api.resource.Job;
+import io.lineup.api.resource.LeasedJob;
 import io.lineup.api.resource.PublishResult;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -287,7 +288,7 @@ public final class LineupClient implements AutoCloseable {
       return List.of();
     }
     List<LeasedJob> jobs = new ArrayList<>();
-    reply.body().path("jobs").forEach(item -> jobs.add(LeasedJob.read(item)));
+    reply.body().path("jobs").forEach(item -> jobs.add(Json.read(item, LeasedJob.class)));
     return List.copyOf(jobs);
   }
 
@@ -301,7 +302,7 @@ public final class LineupClient implements AutoCloseable {
    * @throws IllegalArgumentException when the result is not one JSON value
    */
   public void ack(LeasedJob job, String resultJson) {
-    ack(job.queue(), job.id(), job.token(), resultJson);
+    ack(QueueName.parse(job.queue()), job.id(), job.token(), resultJson);
   }
 
   /**
@@ -326,7 +327,7 @@ public final class LineupClient implements AutoCloseable {
    * @throws LeaseLostException when the token no longer holds the job
    */
   public NackResult nack(LeasedJob job, String error, Duration retryDelay) {
-    return nack(job.queue(), job.id(), job.token(), error, retryDelay);
+    return nack(QueueName.parse(job.queue()), job.id(), job.token(), error, retryDelay);
   }
 
   /**
@@ -355,7 +356,7 @@ public final class LineupClient implements AutoCloseable {
    * @throws LeaseLostException when the token no longer holds the job
    */
   public Instant extend(LeasedJob job, Duration ttr) {
-    return extend(job.queue(), job.id(), job.token(), ttr);
+    return extend(QueueName.parse(job.queue()), job.id(), job.token(), ttr);
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lineup.api.resource.DeadPage;
 import io.lineup.api.resource.Job;
 import io.lineup.api.resource.JobState;
+import io.lineup.api.resource.LeasedJob;
 import io.lineup.api.resource.PublishResult;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
@@ -51,11 +52,11 @@ class LineupClientTest {
     List<LeasedJob> leased = client.lease(q, 10, Duration.ofSeconds(5));
     assertThat(leased).hasSize(1);
     LeasedJob job = leased.get(0);
-    assertThat(job.queue()).isEqualTo(q);
+    assertThat(job.queue()).isEqualTo(q.toString());
     assertThat(job.payloadText()).isEqualTo("{\"order\":42}");
     assertThat(job.attempt()).isEqualTo(1);
     assertThat(job.priority()).isEqualTo(3);
-    assertThat(job.leaseDeadline()).isAfter(job.createdAt());
+    assertThat(job.leaseDeadlineAt()).isGreaterThan(job.createdAt());
 
     client.ack(job, "{\"closed\": true}");
     Job done = client.get(q, "order-42");
@@ -71,7 +72,7 @@ class LineupClientTest {
     byte[] raw = {0, 1, 2, (byte) 0xff, 'x'};
     client.publish(q, NewJob.of(raw));
     LeasedJob job = client.lease(q, 1, Duration.ofSeconds(5)).get(0);
-    assertThat(job.payload()).containsExactly(raw);
+    assertThat(job.payloadBytes()).containsExactly(raw);
     assertThat(client.get(q, job.id()).payloadBytes()).containsExactly(raw);
   }
 
@@ -137,7 +138,8 @@ class LineupClientTest {
     QueueName q = queue("extend");
     client.publish(q, NewJob.ofJson("1").id("e1").timeToRun(Duration.ofSeconds(2)));
     LeasedJob job = client.lease(q, 1, Duration.ofSeconds(5)).get(0);
-    assertThat(client.extend(job, Duration.ofMinutes(10))).isAfter(job.leaseDeadline());
+    assertThat(client.extend(job, Duration.ofMinutes(10)).toEpochMilli())
+        .isGreaterThan(job.leaseDeadlineAt());
     client.ack(job, null);
     assertThatThrownBy(() -> client.nack(job, "late", null))
         .isInstanceOfSatisfying(

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lineup.api.resource.Job;
 import io.lineup.api.resource.JobState;
+import io.lineup.api.resource.LeasedJob;
 import io.lineup.testing.RedisServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

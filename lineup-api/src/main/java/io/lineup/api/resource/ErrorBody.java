@@ -31,13 +31,15 @@ import java.util.Map;
   "replicas_acknowledged",
   "jobs"
 })
-@JsonInclude(JsonInclude.Include.NON_NULL)
 public record ErrorBody(
     @JsonProperty("error") String error,
     @JsonProperty("message") String message,
-    @JsonProperty("field") String field,
-    @JsonProperty("reason") String reason,
-    @JsonProperty("retry_after_ms") Long retryAfterMs,
-    @JsonProperty("replicas_requested") Integer replicasRequested,
-    @JsonProperty("replicas_acknowledged") Integer replicasAcknowledged,
-    @JsonProperty("jobs") List<Map<String, Object>> jobs) {}
+    @JsonProperty("field") @JsonInclude(JsonInclude.Include.NON_NULL) String field,
+    @JsonProperty("reason") @JsonInclude(JsonInclude.Include.NON_NULL) String reason,
+    @JsonProperty("retry_after_ms") @JsonInclude(JsonInclude.Include.NON_NULL) Long retryAfterMs,
+    @JsonProperty("replicas_requested") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Integer replicasRequested,
+    @JsonProperty("replicas_acknowledged") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Integer replicasAcknowledged,
+    @JsonProperty("jobs") @JsonInclude(JsonInclude.Include.NON_NULL)
+        List<Map<String, Object>> jobs) {}
