@@ -4,9 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.api.QueueSettingField;
 import io.lineup.client.Namespace;
-import io.lineup.client.QueueStats;
 import io.lineup.client.TokenInfo;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -141,25 +139,6 @@ final class Output {
     } else {
       node.put(name, d.toMillis());
     }
-  }
-
-  static ObjectNode queue(QueueStats stats) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("queue", stats.queue().toString());
-    ObjectNode counts = node.putObject("counts");
-    counts.put("ready", stats.ready());
-    counts.put("delayed", stats.delayed());
-    counts.put("leased", stats.leased());
-    counts.put("dead", stats.dead());
-    counts.put("finished", stats.finished());
-    node.put("service_rate", stats.serviceRate());
-    node.put(QueueSettingField.PAUSED.jsonName(), stats.settings().paused());
-    node.put(QueueSettingField.RATE_LIMIT.jsonName(), stats.settings().rateLimit());
-    node.put(QueueSettingField.CONCURRENCY_LIMIT.jsonName(), stats.settings().concurrencyLimit());
-    ObjectNode counters = node.putObject("counters");
-    stats.counters().forEach(counters::put);
-    putTime(node, "read_at", stats.readAt());
-    return node;
   }
 
   static ObjectNode token(TokenInfo token) {

@@ -308,7 +308,7 @@ class CliTest {
     assertThat(summary.get("complete").asBoolean()).isTrue();
     assertThat(summary.get("jobs_per_s").asLong()).isPositive();
     assertThat(run.stderr()).contains("100%", "100,000 jobs");
-    assertThat(client.stats(QueueName.parse(q)).ready()).isEqualTo(100_000);
+    assertThat(client.stats(QueueName.parse(q)).counts().ready()).isEqualTo(100_000);
     System.out.printf(
         "lineup import: 100000 jobs in %.2f s, %d jobs/s%n",
         summary.get("seconds").asDouble(), summary.get("jobs_per_s").asLong());

@@ -7,6 +7,7 @@ import io.lineup.api.resource.DeadPage;
 import io.lineup.api.resource.Job;
 import io.lineup.api.resource.LeasedJob;
 import io.lineup.api.resource.PublishResult;
+import io.lineup.api.resource.QueueStats;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
@@ -393,7 +394,7 @@ public final class LineupClient implements AutoCloseable {
    * @throws NotFoundException when the queue was never published to or configured
    */
   public QueueStats stats(QueueName queue) {
-    return QueueStats.read(transport.get(queuePath(queue)).body());
+    return Json.read(transport.get(queuePath(queue)).body(), QueueStats.class);
   }
 
   /**
@@ -405,7 +406,7 @@ public final class LineupClient implements AutoCloseable {
    *     is empty
    */
   public QueueStats configure(QueueName queue, SettingsChange change) {
-    return QueueStats.read(transport.patch(queuePath(queue), change.toJson()).body());
+    return Json.read(transport.patch(queuePath(queue), change.toJson()).body(), QueueStats.class);
   }
 
   /** Stops leases from the queue (publishing still works); scope {@code manage}. */

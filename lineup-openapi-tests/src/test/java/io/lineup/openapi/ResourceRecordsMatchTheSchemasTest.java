@@ -12,6 +12,7 @@ import io.lineup.api.resource.ErrorBody;
 import io.lineup.api.resource.Job;
 import io.lineup.api.resource.LeasedJob;
 import io.lineup.api.resource.PublishResult;
+import io.lineup.api.resource.QueueSettings;
 import io.lineup.api.resource.QueueStats;
 import io.lineup.api.resource.Task;
 import java.io.IOException;
@@ -42,6 +43,11 @@ class ResourceRecordsMatchTheSchemasTest {
         Arguments.of(QueueStats.class, "Queue", queue),
         Arguments.of(
             QueueStats.Counts.class, "Queue.counts", queue.path("properties").path("counts")),
+        Arguments.of(QueueSettings.class, "Settings", schemas.path("Settings")),
+        Arguments.of(
+            QueueSettings.Backoff.class,
+            "Settings.backoff",
+            schemas.path("Settings").path("properties").path("backoff")),
         Arguments.of(Task.class, "Task", schemas.path("Task")),
         Arguments.of(ErrorBody.class, "Error", schemas.path("Error")),
         Arguments.of(

@@ -16,9 +16,7 @@ import java.util.Map;
  * @param drainEtaMs the expected time to serve the ready line, in milliseconds, or null
  * @param drainEtaLowMs the band's low end, in milliseconds; null with {@code drainEtaMs}
  * @param drainEtaHighMs the band's high end, in milliseconds; null with {@code drainEtaMs}
- * @param settings the effective settings under their JSON names ({@link
- *     io.lineup.api.QueueSettingField}), a group as a nested map; values are JSON numbers, booleans
- *     and text
+ * @param settings the effective settings
  * @param counters lifetime counts by event ({@code published}, {@code leased}, {@code acked}, ...)
  * @param readAt when the figures were read, epoch milliseconds
  */
@@ -44,7 +42,7 @@ public record QueueStats(
     @JsonProperty("drain_eta_ms") Long drainEtaMs,
     @JsonProperty("drain_eta_low_ms") Long drainEtaLowMs,
     @JsonProperty("drain_eta_high_ms") Long drainEtaHighMs,
-    @JsonProperty("settings") Map<String, Object> settings,
+    @JsonProperty("settings") QueueSettings settings,
     @JsonProperty("counters") Map<String, Long> counters,
     @JsonProperty("read_at") Long readAt) {
 

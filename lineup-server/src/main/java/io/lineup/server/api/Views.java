@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Map;
 
 /**
  * The engine's answers as the API's resource records ({@code io.lineup.api.resource}), converted at
@@ -28,12 +27,12 @@ import java.util.Map;
  */
 public final class Views {
   /**
-   * Reads the settings' tree as plain values: without the server's big-number reading, a double
-   * stays a double and is written back as it was.
+   * Reads the settings' tree into their record: {@link SettingsJson} stays the one place that names
+   * a setting's JSON type.
    */
-  private static final ObjectReader PLAIN_MAP =
+  private static final ObjectReader SETTINGS =
       Json.MAPPER
-          .readerFor(Map.class)
+          .readerFor(io.lineup.api.resource.QueueSettings.class)
           .without(
               DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS,
               DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
@@ -154,9 +153,9 @@ public final class Views {
   }
 
   /** Effective queue settings, under their JSON names ({@link SettingsJson}). */
-  public static Map<String, Object> settings(QueueSettings settings) {
+  public static io.lineup.api.resource.QueueSettings settings(QueueSettings settings) {
     try {
-      return PLAIN_MAP.readValue(SettingsJson.write(settings));
+      return SETTINGS.readValue(SettingsJson.write(settings));
     } catch (java.io.IOException e) {
       throw new IllegalStateException("settings written as JSON did not read back", e);
     }
