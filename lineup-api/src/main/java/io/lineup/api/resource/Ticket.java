@@ -6,8 +6,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
  * A waiting-room ticket as it stands ({@code GET /v1/rooms/{ns}/{room}/tickets/{ticket}}). Which
- * fields are present depends on the status; the others are absent (null here). The ETA fields are
- * present, possibly null, while waiting.
+ * fields are present depends on the status; the others are absent (null here). Null fields are left
+ * out when written: the server's answer for a waiting ticket without an estimate has the ETA fields
+ * as null, which these records cannot tell from absent.
  *
  * @param ticket the ticket id ({@code t} and 22 base64url characters)
  * @param room its room, {@code namespace/name}
