@@ -113,31 +113,11 @@ final class Output {
 
   // ---- JSON forms, the same fields as the HTTP API's
 
-  static void putBytes(ObjectNode node, String name, byte[] bytes) {
-    if (bytes == null) {
-      node.putNull(name);
-      return;
-    }
-    try {
-      node.set(name, MAPPER.readTree(bytes));
-    } catch (java.io.IOException notJson) {
-      node.put(name + "_base64", Base64.getEncoder().encodeToString(bytes));
-    }
-  }
-
   static void putTime(ObjectNode node, String name, Instant at) {
     if (at == null) {
       node.putNull(name);
     } else {
       node.put(name, at.toEpochMilli());
-    }
-  }
-
-  static void putMillis(ObjectNode node, String name, Duration d) {
-    if (d == null) {
-      node.putNull(name);
-    } else {
-      node.put(name, d.toMillis());
     }
   }
 

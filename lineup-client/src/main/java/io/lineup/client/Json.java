@@ -13,11 +13,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.api.resource.JobState;
 import io.lineup.api.resource.JsonText;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /** JSON reading and writing for the client; field names are the server's snake_case. */
@@ -105,19 +102,6 @@ final class Json {
     }
   }
 
-  /** The stored bytes the server answered as {@code name} (JSON) or {@code name_base64}. */
-  static byte[] bytes(JsonNode node, String name) {
-    JsonNode base64 = node.get(name + "_base64");
-    if (base64 != null && !base64.isNull()) {
-      return Base64.getDecoder().decode(base64.asText());
-    }
-    JsonNode value = node.get(name);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    return write(value).getBytes(StandardCharsets.UTF_8);
-  }
-
   /**
    * An answer read into an API resource record.
    *
@@ -147,11 +131,6 @@ final class Json {
     return value == null || value.isNull() ? null : value.asText();
   }
 
-  static long longValue(JsonNode node, String name, long absent) {
-    JsonNode value = node.get(name);
-    return value == null || value.isNull() ? absent : value.asLong();
-  }
-
   static int intValue(JsonNode node, String name, int absent) {
     JsonNode value = node.get(name);
     return value == null || value.isNull() ? absent : value.asInt();
@@ -160,11 +139,6 @@ final class Json {
   static Instant time(JsonNode node, String name) {
     JsonNode value = node.get(name);
     return value == null || value.isNull() ? null : Instant.ofEpochMilli(value.asLong());
-  }
-
-  static Duration millis(JsonNode node, String name) {
-    JsonNode value = node.get(name);
-    return value == null || value.isNull() ? null : Duration.ofMillis(value.asLong());
   }
 
   static List<String> texts(JsonNode node, String name) {
