@@ -1,7 +1,7 @@
 package io.lineup.examples;
 
+import io.lineup.api.resource.LeasedJob;
 import io.lineup.client.JobFinishedException;
-import io.lineup.client.LeasedJob;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
 import io.lineup.client.NotFoundException;

@@ -1,10 +1,10 @@
 package io.lineup.examples;
 
-import io.lineup.client.JobInfo;
-import io.lineup.client.LeasedJob;
+import io.lineup.api.resource.Job;
+import io.lineup.api.resource.LeasedJob;
+import io.lineup.api.resource.PublishResult;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
-import io.lineup.client.PublishResult;
 import io.lineup.client.QueueName;
 import io.lineup.client.RemoteWorker;
 import io.lineup.consumer.JobHandler;
@@ -61,7 +61,7 @@ public final class GpuLine implements AutoCloseable {
   }
 
   /** Where a request stands: state, position (0 = next) and ETA. */
-  public JobInfo status(String requestId) {
+  public Job status(String requestId) {
     return normalUsers.get(QUEUE, requestId);
   }
 
@@ -116,10 +116,10 @@ public final class GpuLine implements AutoCloseable {
         for (int tick = 0; tick < 8; tick++) {
           Thread.sleep(2000);
           for (String id : ids) {
-            JobInfo s = line.status(id);
+            Job s = line.status(id);
             System.out.printf(
                 "%s %-6s position %2d  eta %s%n",
-                id, s.state(), s.position(), s.eta() == null ? "-" : s.eta().toMillis() + " ms");
+                id, s.state(), s.position(), s.etaMs() == null ? "-" : s.etaMs() + " ms");
           }
           System.out.println();
         }

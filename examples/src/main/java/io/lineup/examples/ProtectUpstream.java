@@ -1,11 +1,12 @@
 package io.lineup.examples;
 
+import io.lineup.api.resource.Task;
+import io.lineup.api.resource.TaskStatus;
 import io.lineup.client.EndpointName;
 import io.lineup.client.EndpointSettings;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewTask;
-import io.lineup.client.TaskInfo;
-import io.lineup.client.TaskStatus;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,11 +77,11 @@ public final class ProtectUpstream {
   public List<String> answers(List<String> ids, Duration wait) {
     List<String> answers = new ArrayList<>(ids.size());
     for (String id : ids) {
-      TaskInfo task = client.dispatch().task(ENDPOINT, id, wait);
+      Task task = client.dispatch().task(ENDPOINT, id, wait);
       if (task.status() != TaskStatus.SUCCEEDED) {
         throw new IllegalStateException("task " + id + " ended " + task.status());
       }
-      answers.add(task.response().bodyText());
+      answers.add(new String(task.response().bodyBytes(), StandardCharsets.UTF_8));
     }
     return answers;
   }

@@ -4,18 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.api.resource.Job;
+import io.lineup.api.resource.JobState;
+import io.lineup.api.resource.PublishResult;
+import io.lineup.api.resource.Ticket;
+import io.lineup.api.resource.TicketStatus;
 import io.lineup.client.ForbiddenException;
-import io.lineup.client.JobInfo;
-import io.lineup.client.JobState;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
-import io.lineup.client.PublishResult;
 import io.lineup.client.QueueName;
 import io.lineup.client.RoomName;
 import io.lineup.client.RoomSettings;
 import io.lineup.client.TestServer;
-import io.lineup.client.Ticket;
-import io.lineup.client.TicketStatus;
 import io.lineup.testing.RedisServerExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -72,10 +72,10 @@ class ExamplesTest {
       assertThat(shop.closedOrders()).containsExactlyInAnyOrder("1", "3");
       assertThat(client.get(CloseUnpaidOrders.QUEUE, "order-2").state())
           .isEqualTo(JobState.CANCELLED);
-      JobInfo closed = client.get(CloseUnpaidOrders.QUEUE, "order-1");
-      assertThat(Duration.between(closed.createdAt(), closed.startedAt()))
+      Job closed = client.get(CloseUnpaidOrders.QUEUE, "order-1");
+      assertThat(closed.startedAt() - closed.createdAt())
           .as("not closed before the window")
-          .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+          .isGreaterThanOrEqualTo(Duration.ofSeconds(1).toMillis());
       await()
           .atMost(Duration.ofSeconds(5))
           .until(() -> client.get(CloseUnpaidOrders.QUEUE, "order-1").state() == JobState.DONE);
@@ -109,16 +109,16 @@ class ExamplesTest {
       await()
           .atMost(Duration.ofSeconds(15))
           .untilAsserted(() -> {
-            JobInfo waiting = line.status(last);
+            Job waiting = line.status(last);
             assertThat(waiting.state()).isEqualTo(JobState.READY);
-            assertThat(waiting.eta()).as("an ETA once the GPU has a service rate").isNotNull();
+            assertThat(waiting.etaMs()).as("an ETA once the GPU has a service rate").isNotNull();
           });
       await()
           .atMost(Duration.ofSeconds(15))
           .until(() -> line.status(last).state() == JobState.DONE);
-      JobInfo vipDone = line.status(vipRequest.id());
+      Job vipDone = line.status(vipRequest.id());
       assertThat(vipDone.resultText()).contains("render-of-" + vipRequest.id());
-      assertThat(vipDone.finishedAt()).isBefore(line.status(normals.get(0)).finishedAt());
+      assertThat(vipDone.finishedAt()).isLessThan(line.status(normals.get(0)).finishedAt());
     }
   }
 
@@ -149,7 +149,7 @@ class ExamplesTest {
 
       assertThat(client.get(queue, "three").resultText()).isEqualTo("{\"words\":3}");
       assertThat(client.get(queue, "two").resultText()).isEqualTo("{\"words\":2}");
-      JobInfo bad = client.get(queue, "bad");
+      Job bad = client.get(queue, "bad");
       assertThat(bad.state()).as("its only attempt failed").isEqualTo(JobState.DEAD);
       assertThat(bad.lastError()).contains("text field");
     }

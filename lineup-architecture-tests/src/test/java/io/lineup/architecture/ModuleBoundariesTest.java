@@ -51,7 +51,8 @@ class ModuleBoundariesTest {
         .definedBy("io.lineup.bench..")
         .layer("examples")
         .definedBy("io.lineup.examples..")
-        // api: every layer may use it (no rule), and it uses none (theApiNeedsNothingButTheJdk).
+        // api: every layer may use it (no rule), and it uses none
+        // (theApiNeedsNothingButTheJdkAndJacksonsAnnotations).
         .whereLayer("redis-process")
         .mayOnlyBeAccessedByLayers("testing", "server", "bench")
         .whereLayer("testing")
@@ -95,14 +96,16 @@ class ModuleBoundariesTest {
   }
 
   @Test
-  void theApiNeedsNothingButTheJdk() {
+  void theApiNeedsNothingButTheJdkAndJacksonsAnnotations() {
     classes()
         .that()
         .resideInAPackage("io.lineup.api..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("io.lineup.api..", "java..")
-        .because("every module, the client's users included, may use it without pulling in more")
+        .resideInAnyPackage("io.lineup.api..", "java..", "com.fasterxml.jackson.annotation..")
+        .because(
+            "every module, the client's users included, may use it without pulling in more than"
+                + " the annotations that name its records' JSON fields")
         .check(LineupClasses.all());
   }
 

@@ -1,7 +1,7 @@
 package io.lineup.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.client.LeasedJob;
+import io.lineup.api.resource.LeasedJob;
 import io.lineup.client.LineupClient;
 import io.lineup.client.QueueName;
 import io.lineup.consumer.ConsumerLoop;
@@ -124,7 +124,7 @@ final class ConsumeCommand implements Callable<Integer> {
   /** Prints the job; it is acked when this returns. */
   private byte[] print(LeasedJob job) {
     if (output.json) {
-      output.json(Output.leased(job));
+      output.json(job);
     } else {
       output.out.println(
           job.id()
@@ -133,7 +133,7 @@ final class ConsumeCommand implements Callable<Integer> {
               + "/"
               + job.maxAttempts()
               + "  "
-              + Output.bytes(job.payload()));
+              + Output.bytes(job.payloadBytes()));
       output.out.flush();
     }
     return null;
@@ -150,7 +150,7 @@ final class ConsumeCommand implements Callable<Integer> {
       ProcessBuilder builder = new ProcessBuilder("sh", "-c", exec);
       builder.redirectError(ProcessBuilder.Redirect.INHERIT);
       Map<String, String> env = builder.environment();
-      env.put("LINEUP_QUEUE", job.queue().toString());
+      env.put("LINEUP_QUEUE", job.queue());
       env.put("LINEUP_JOB_ID", job.id());
       env.put("LINEUP_ATTEMPT", Integer.toString(job.attempt()));
       env.put("LINEUP_MAX_ATTEMPTS", Integer.toString(job.maxAttempts()));
@@ -163,7 +163,7 @@ final class ConsumeCommand implements Callable<Integer> {
           Thread.ofVirtual()
               .start(() -> {
                 try (OutputStream in = process.getOutputStream()) {
-                  in.write(job.payload());
+                  in.write(job.payloadBytes());
                 } catch (IOException closedEarly) {
                   // The command did not read its input; that is its choice.
                 }

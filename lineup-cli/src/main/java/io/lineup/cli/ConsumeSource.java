@@ -1,7 +1,7 @@
 package io.lineup.cli;
 
+import io.lineup.api.resource.LeasedJob;
 import io.lineup.client.LeaseLostException;
-import io.lineup.client.LeasedJob;
 import io.lineup.client.LineupClient;
 import io.lineup.client.QueueName;
 import io.lineup.client.RemoteLeaseSource;

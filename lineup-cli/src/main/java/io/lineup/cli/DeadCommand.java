@@ -1,9 +1,7 @@
 package io.lineup.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.client.DeadJob;
-import io.lineup.client.DeadPage;
+import io.lineup.api.resource.DeadJob;
+import io.lineup.api.resource.DeadPage;
 import io.lineup.client.LineupClient;
 import io.lineup.client.QueueName;
 import java.util.ArrayList;
@@ -52,11 +50,7 @@ final class DeadCommand implements Runnable {
       try (LineupClient client = connection.connect()) {
         DeadPage page = client.deadLetters(Queues.parse(queue), offset, count);
         if (output.json) {
-          ObjectNode node = Output.MAPPER.createObjectNode();
-          node.put("total", page.total());
-          ArrayNode jobs = node.putArray("jobs");
-          page.jobs().forEach(job -> jobs.add(Output.dead(job)));
-          output.json(node);
+          output.json(page);
           return ExitCodes.OK;
         }
         List<List<String>> rows = new ArrayList<>();
@@ -67,7 +61,7 @@ final class DeadCommand implements Runnable {
                   Output.time(job.diedAt()),
                   Integer.toString(job.attempts()),
                   job.lastError() == null ? "-" : job.lastError(),
-                  Output.bytes(job.payload())));
+                  Output.bytes(job.payloadBytes())));
         }
         output.table(List.of("ID", "DIED", "ATTEMPTS", "LAST ERROR", "PAYLOAD"), rows);
         output.out.println(page.total() + " dead in all");

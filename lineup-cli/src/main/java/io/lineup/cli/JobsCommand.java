@@ -1,7 +1,7 @@
 package io.lineup.cli;
 
+import io.lineup.api.resource.Job;
 import io.lineup.client.CancelResult;
-import io.lineup.client.JobInfo;
 import io.lineup.client.LineupClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,26 +42,26 @@ final class JobsCommand implements Runnable {
     @Override
     public Integer call() {
       try (LineupClient client = connection.connect()) {
-        JobInfo job = client.get(Queues.parse(queue), id);
+        Job job = client.get(Queues.parse(queue), id);
         if (output.json) {
-          output.json(Output.job(job));
+          output.json(job);
           return ExitCodes.OK;
         }
         List<String[]> lines = new ArrayList<>();
-        lines.add(new String[] {"queue", job.queue().toString()});
+        lines.add(new String[] {"queue", job.queue()});
         lines.add(new String[] {"id", job.id()});
         lines.add(new String[] {"state", job.state().name()});
         lines.add(
             new String[] {"position", job.position() < 0 ? "-" : Long.toString(job.position())});
-        lines.add(new String[] {"eta", Output.duration(job.eta())});
+        lines.add(new String[] {"eta", Output.millis(job.etaMs())});
         lines.add(new String[] {"priority", Integer.toString(job.priority())});
         lines.add(new String[] {"attempts", job.attempts() + " of " + job.maxAttempts()});
         lines.add(new String[] {"created", Output.time(job.createdAt())});
         lines.add(new String[] {"due", Output.time(job.dueAt())});
         lines.add(new String[] {"finished", Output.time(job.finishedAt())});
         lines.add(new String[] {"last error", job.lastError() == null ? "-" : job.lastError()});
-        lines.add(new String[] {"payload", Output.bytes(job.payload())});
-        lines.add(new String[] {"result", Output.bytes(job.result())});
+        lines.add(new String[] {"payload", Output.bytes(job.payloadBytes())});
+        lines.add(new String[] {"result", Output.bytes(job.resultBytes())});
         output.fields(lines);
         return ExitCodes.OK;
       }

@@ -1,17 +1,10 @@
 package io.lineup.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lineup.api.QueueSettingField;
-import io.lineup.client.DeadJob;
-import io.lineup.client.JobInfo;
-import io.lineup.client.LeasedJob;
 import io.lineup.client.Namespace;
-import io.lineup.client.PublishResult;
-import io.lineup.client.QueueStats;
 import io.lineup.client.TokenInfo;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -39,10 +32,13 @@ final class Output {
 
   PrintStream out = System.out;
 
-  /** Prints one JSON value on one line. */
-  void json(JsonNode node) {
+  /**
+   * Prints one JSON value on one line: a tree, or an API resource record under the names its
+   * annotations give (the server's).
+   */
+  void json(Object value) {
     try {
-      out.println(MAPPER.writeValueAsString(node));
+      out.println(MAPPER.writeValueAsString(value));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
@@ -87,6 +83,16 @@ final class Output {
     return at == null ? "-" : TIME.format(at);
   }
 
+  /** A time of the API, epoch milliseconds, or "-" when null. */
+  static String time(Long epochMillis) {
+    return epochMillis == null ? "-" : time(Instant.ofEpochMilli(epochMillis));
+  }
+
+  /** A duration of the API, milliseconds, or "-" when null. */
+  static String millis(Long millis) {
+    return millis == null ? "-" : duration(Duration.ofMillis(millis));
+  }
+
   static String duration(Duration d) {
     return d == null ? "-" : Durations.human(d);
   }
@@ -107,108 +113,12 @@ final class Output {
 
   // ---- JSON forms, the same fields as the HTTP API's
 
-  static void putBytes(ObjectNode node, String name, byte[] bytes) {
-    if (bytes == null) {
-      node.putNull(name);
-      return;
-    }
-    try {
-      node.set(name, MAPPER.readTree(bytes));
-    } catch (java.io.IOException notJson) {
-      node.put(name + "_base64", Base64.getEncoder().encodeToString(bytes));
-    }
-  }
-
   static void putTime(ObjectNode node, String name, Instant at) {
     if (at == null) {
       node.putNull(name);
     } else {
       node.put(name, at.toEpochMilli());
     }
-  }
-
-  static void putMillis(ObjectNode node, String name, Duration d) {
-    if (d == null) {
-      node.putNull(name);
-    } else {
-      node.put(name, d.toMillis());
-    }
-  }
-
-  static ObjectNode published(PublishResult r) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("id", r.id());
-    node.put("created", r.created());
-    node.put("state", r.state() == null ? null : r.state().name());
-    putTime(node, "due_at", r.dueAt());
-    node.put("position", r.position());
-    return node;
-  }
-
-  static ObjectNode leased(LeasedJob job) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("queue", job.queue().toString());
-    node.put("id", job.id());
-    putBytes(node, "payload", job.payload());
-    node.put("attempt", job.attempt());
-    node.put("max_attempts", job.maxAttempts());
-    node.put("priority", job.priority());
-    putTime(node, "created_at", job.createdAt());
-    putTime(node, "due_at", job.dueAt());
-    return node;
-  }
-
-  static ObjectNode job(JobInfo job) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("queue", job.queue().toString());
-    node.put("id", job.id());
-    node.put("state", job.state().name());
-    node.put("priority", job.priority());
-    node.put("attempts", job.attempts());
-    node.put("max_attempts", job.maxAttempts());
-    putMillis(node, "ttr_ms", job.timeToRun());
-    putTime(node, "created_at", job.createdAt());
-    putTime(node, "due_at", job.dueAt());
-    putTime(node, "expires_at", job.expiresAt());
-    putTime(node, "started_at", job.startedAt());
-    putTime(node, "finished_at", job.finishedAt());
-    putTime(node, "lease_deadline_at", job.leaseDeadline());
-    node.put("last_error", job.lastError());
-    node.put("position", job.position());
-    putMillis(node, "eta_ms", job.eta());
-    putBytes(node, "payload", job.payload());
-    putBytes(node, "result", job.result());
-    return node;
-  }
-
-  static ObjectNode queue(QueueStats stats) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("queue", stats.queue().toString());
-    ObjectNode counts = node.putObject("counts");
-    counts.put("ready", stats.ready());
-    counts.put("delayed", stats.delayed());
-    counts.put("leased", stats.leased());
-    counts.put("dead", stats.dead());
-    counts.put("finished", stats.finished());
-    node.put("service_rate", stats.serviceRate());
-    node.put(QueueSettingField.PAUSED.jsonName(), stats.settings().paused());
-    node.put(QueueSettingField.RATE_LIMIT.jsonName(), stats.settings().rateLimit());
-    node.put(QueueSettingField.CONCURRENCY_LIMIT.jsonName(), stats.settings().concurrencyLimit());
-    ObjectNode counters = node.putObject("counters");
-    stats.counters().forEach(counters::put);
-    putTime(node, "read_at", stats.readAt());
-    return node;
-  }
-
-  static ObjectNode dead(DeadJob job) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("id", job.id());
-    node.put("priority", job.priority());
-    node.put("attempts", job.attempts());
-    node.put("last_error", job.lastError());
-    putTime(node, "died_at", job.diedAt());
-    putBytes(node, "payload", job.payload());
-    return node;
   }
 
   static ObjectNode token(TokenInfo token) {

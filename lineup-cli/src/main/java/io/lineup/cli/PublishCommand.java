@@ -1,8 +1,8 @@
 package io.lineup.cli;
 
+import io.lineup.api.resource.PublishResult;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
-import io.lineup.client.PublishResult;
 import io.lineup.client.QueueName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -121,7 +121,7 @@ final class PublishCommand implements Callable<Integer> {
     try (LineupClient client = connection.connect()) {
       PublishResult result = client.publish(name, job);
       if (output.json) {
-        output.json(Output.published(result));
+        output.json(result);
       } else {
         output.fields(
             List.of(

@@ -1,9 +1,8 @@
 package io.lineup.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.lineup.api.resource.QueueStats;
 import io.lineup.client.LineupClient;
 import io.lineup.client.QueueName;
-import io.lineup.client.QueueStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -42,21 +41,19 @@ final class QueuesCommand implements Callable<Integer> {
         stats.add(client.stats(name));
       }
       if (output.json) {
-        ArrayNode list = Output.MAPPER.createArrayNode();
-        stats.forEach(s -> list.add(Output.queue(s)));
-        output.json(list);
+        output.json(stats);
         return ExitCodes.OK;
       }
       List<List<String>> rows = new ArrayList<>();
       for (QueueStats s : stats) {
         rows.add(
             List.of(
-                s.queue().toString(),
-                Long.toString(s.ready()),
-                Long.toString(s.delayed()),
-                Long.toString(s.leased()),
-                Long.toString(s.dead()),
-                Long.toString(s.finished()),
+                s.queue(),
+                Long.toString(s.counts().ready()),
+                Long.toString(s.counts().delayed()),
+                Long.toString(s.counts().leased()),
+                Long.toString(s.counts().dead()),
+                Long.toString(s.counts().finished()),
                 Output.rate(s.serviceRate()),
                 Long.toString(s.counter("published")),
                 Long.toString(s.counter("acked")),
@@ -81,13 +78,13 @@ final class QueuesCommand implements Callable<Integer> {
 
   private static String limits(QueueStats s) {
     List<String> parts = new ArrayList<>();
-    if (s.settings().paused()) {
+    if (Boolean.TRUE.equals(s.settings().paused())) {
       parts.add("paused");
     }
-    if (s.settings().rateLimit() > 0) {
+    if (s.settings().rateLimit() != null && s.settings().rateLimit() > 0) {
       parts.add(s.settings().rateLimit() + "/s");
     }
-    if (s.settings().concurrencyLimit() > 0) {
+    if (s.settings().concurrencyLimit() != null && s.settings().concurrencyLimit() > 0) {
       parts.add(s.settings().concurrencyLimit() + " at once");
     }
     return parts.isEmpty() ? "-" : String.join(", ", parts);

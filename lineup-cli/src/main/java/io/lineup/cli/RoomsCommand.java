@@ -1,14 +1,12 @@
 package io.lineup.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.resource.Ticket;
+import io.lineup.api.resource.TicketStatus;
 import io.lineup.client.LineupClient;
 import io.lineup.client.RoomName;
-import io.lineup.client.Ticket;
-import io.lineup.client.TicketStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,32 +38,16 @@ final class RoomsCommand implements Runnable {
 
   static void print(Output output, Ticket t) {
     if (output.json) {
-      ObjectNode node = Output.MAPPER.createObjectNode();
-      node.put("ticket", t.id());
-      node.put("room", t.room().toString());
-      node.put("status", t.status().name().toLowerCase(Locale.ROOT));
-      node.put("priority", t.priority());
-      if (t.position() < 0) {
-        node.putNull("position");
-      } else {
-        node.put("position", t.position());
-      }
-      Output.putMillis(node, "eta_ms", t.eta() == null ? null : t.eta().point());
-      Output.putMillis(node, "poll_after_ms", t.pollAfter());
-      node.put("pass", t.pass());
-      node.put("pass_id", t.passId());
-      Output.putTime(node, "pass_expires_at", t.passExpiresAt());
-      node.put("reason", t.reason());
-      output.json(node);
+      output.json(t);
       return;
     }
     List<String[]> lines = new ArrayList<>();
-    lines.add(new String[] {"room", t.room().toString()});
-    lines.add(new String[] {"ticket", t.id()});
+    lines.add(new String[] {"room", t.room()});
+    lines.add(new String[] {"ticket", t.ticket()});
     lines.add(new String[] {"status", t.status().name()});
-    lines.add(new String[] {"position", t.position() < 0 ? "-" : Long.toString(t.position())});
-    lines.add(new String[] {"eta", Output.duration(t.eta() == null ? null : t.eta().point())});
-    lines.add(new String[] {"priority", Integer.toString(t.priority())});
+    lines.add(new String[] {"position", t.position() == null ? "-" : Long.toString(t.position())});
+    lines.add(new String[] {"eta", Output.millis(t.etaMs())});
+    lines.add(new String[] {"priority", String.valueOf(t.priority())});
     if (t.pass() != null) {
       lines.add(new String[] {"pass", t.pass()});
       lines.add(new String[] {"pass expires", Output.time(t.passExpiresAt())});
@@ -127,9 +109,9 @@ final class RoomsCommand implements Runnable {
               print(output, ticket);
               return ExitCodes.NOT_ADMITTED;
             }
-            long pause = ticket.pollAfter() == null ? 1_000 : ticket.pollAfter().toMillis();
+            long pause = ticket.pollAfterMs() == null ? 1_000 : ticket.pollAfterMs();
             Thread.sleep(Math.max(1, Math.min(pause, left)));
-            ticket = client.rooms().ticket(name, ticket.id());
+            ticket = client.rooms().ticket(name, ticket.ticket());
           }
         }
         print(output, ticket);

@@ -1,13 +1,11 @@
 package io.lineup.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.resource.Task;
 import io.lineup.client.EndpointName;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewTask;
-import io.lineup.client.TaskAttempt;
 import io.lineup.client.TaskCancelResult;
-import io.lineup.client.TaskInfo;
 import io.lineup.client.TaskSubmission;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,35 +41,13 @@ final class TasksCommand implements Runnable {
   }
 
   /** Prints a task as label lines, or as the API's JSON. */
-  static void print(Output output, TaskInfo task, Boolean created) {
+  static void print(Output output, Task task, Boolean created) {
     if (output.json) {
       ObjectNode node = Output.MAPPER.createObjectNode();
       if (created != null) {
         node.put("created", created);
       }
-      node.put("id", task.id());
-      node.put("endpoint", task.endpoint().toString());
-      node.put("status", task.status().name().toLowerCase(Locale.ROOT));
-      node.put("priority", task.priority());
-      node.put("position", task.position());
-      Output.putMillis(node, "eta_ms", task.eta() == null ? null : task.eta().point());
-      Output.putTime(node, "created_at", task.createdAt());
-      Output.putTime(node, "finished_at", task.finishedAt());
-      ArrayNode attempts = node.putArray("attempts");
-      for (TaskAttempt a : task.attempts()) {
-        ObjectNode item = attempts.addObject();
-        item.put("attempt", a.attempt());
-        item.put("status", a.status());
-        item.put("error", a.error());
-      }
-      if (task.response() == null) {
-        node.putNull("response");
-      } else {
-        ObjectNode response = node.putObject("response");
-        response.put("status", task.response().status());
-        Output.putBytes(response, "body", task.response().body());
-      }
-      node.put("error", task.error());
+      node.setAll((ObjectNode) Output.MAPPER.valueToTree(task));
       output.json(node);
       return;
     }
@@ -79,14 +55,13 @@ final class TasksCommand implements Runnable {
     if (created != null) {
       lines.add(new String[] {"created", created ? "yes" : "no (same idempotency key)"});
     }
-    lines.add(new String[] {"endpoint", task.endpoint().toString()});
+    lines.add(new String[] {"endpoint", task.endpoint()});
     lines.add(new String[] {"id", task.id()});
     lines.add(new String[] {"status", task.status().name()});
     lines.add(
         new String[] {"position", task.position() < 0 ? "-" : Long.toString(task.position())});
-    lines.add(
-        new String[] {"eta", Output.duration(task.eta() == null ? null : task.eta().point())});
-    lines.add(new String[] {"priority", Integer.toString(task.priority())});
+    lines.add(new String[] {"eta", Output.millis(task.etaMs())});
+    lines.add(new String[] {"priority", String.valueOf(task.priority())});
     lines.add(new String[] {"request", task.method() + " " + task.path()});
     lines.add(new String[] {"attempts", task.attempts().size() + " of " + task.maxAttempts()});
     lines.add(new String[] {"finished", Output.time(task.finishedAt())});
@@ -95,7 +70,7 @@ final class TasksCommand implements Runnable {
           "response",
           task.response() == null
               ? "-"
-              : task.response().status() + " " + Output.bytes(task.response().body())
+              : task.response().status() + " " + Output.bytes(task.response().bodyBytes())
         });
     lines.add(new String[] {"error", task.error() == null ? "-" : task.error()});
     output.fields(lines);
@@ -194,7 +169,7 @@ final class TasksCommand implements Runnable {
       Duration waitFor = wait == null ? null : Durations.parse("--wait", wait);
       try (LineupClient client = connection.connect()) {
         TaskSubmission submitted = client.dispatch().submit(name, task);
-        TaskInfo shown = submitted.task();
+        Task shown = submitted.task();
         if (waitFor != null) {
           shown = client.dispatch().task(name, shown.id(), waitFor);
         }
@@ -228,7 +203,7 @@ final class TasksCommand implements Runnable {
     public Integer call() {
       EndpointName name = endpoint(endpoint);
       try (LineupClient client = connection.connect()) {
-        TaskInfo task =
+        Task task =
             wait == null
                 ? client.dispatch().task(name, id)
                 : client.dispatch().task(name, id, Durations.parse("--wait", wait));

@@ -1,9 +1,9 @@
 package io.lineup.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.resource.QueueStats;
 import io.lineup.client.LineupClient;
 import io.lineup.client.QueueName;
-import io.lineup.client.QueueStats;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
@@ -70,7 +70,7 @@ final class WatchCommand implements Callable<Integer> {
             previous == null ? 0 : now.counter("published") - previous.counter("published");
         long acked = previous == null ? 0 : now.counter("acked") - previous.counter("acked");
         if (output.json) {
-          ObjectNode node = Output.queue(now);
+          ObjectNode node = Output.MAPPER.valueToTree(now);
           node.put("published_since", published);
           node.put("acked_since", acked);
           output.json(node);
@@ -79,10 +79,10 @@ final class WatchCommand implements Callable<Integer> {
               Locale.ROOT,
               format,
               LocalTime.now().truncatedTo(ChronoUnit.SECONDS),
-              now.ready(),
-              now.delayed(),
-              now.leased(),
-              now.dead(),
+              now.counts().ready(),
+              now.counts().delayed(),
+              now.counts().leased(),
+              now.counts().dead(),
               Output.rate(now.serviceRate()),
               "+" + published,
               "+" + acked);

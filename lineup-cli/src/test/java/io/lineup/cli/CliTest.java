@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lineup.api.resource.Job;
+import io.lineup.api.resource.JobState;
 import io.lineup.cli.CliRunner.Run;
-import io.lineup.client.JobInfo;
-import io.lineup.client.JobState;
 import io.lineup.client.LineupClient;
 import io.lineup.client.NewJob;
 import io.lineup.client.QueueName;
@@ -153,11 +153,11 @@ class CliTest {
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.JOBS_FAILED);
     assertThat(run.stderr()).contains("failing", "3 jobs: 2 acked, 1 failed");
 
-    JobInfo good = client.get(name, "good");
+    Job good = client.get(name, "good");
     assertThat(good.state()).isEqualTo(JobState.DONE);
     assertThat(good.resultText()).isEqualTo("{\"seen\":{\"n\":1},\"attempt\":1}");
     assertThat(client.get(name, "plain").resultText()).isEqualTo("\"text for " + q + "\"");
-    JobInfo bad = client.get(name, "bad");
+    Job bad = client.get(name, "bad");
     assertThat(bad.state()).isIn(JobState.DELAYED, JobState.READY);
     assertThat(bad.lastError()).isEqualTo("the command exited with status 3");
   }
@@ -308,7 +308,7 @@ class CliTest {
     assertThat(summary.get("complete").asBoolean()).isTrue();
     assertThat(summary.get("jobs_per_s").asLong()).isPositive();
     assertThat(run.stderr()).contains("100%", "100,000 jobs");
-    assertThat(client.stats(QueueName.parse(q)).ready()).isEqualTo(100_000);
+    assertThat(client.stats(QueueName.parse(q)).counts().ready()).isEqualTo(100_000);
     System.out.printf(
         "lineup import: 100000 jobs in %.2f s, %d jobs/s%n",
         summary.get("seconds").asDouble(), summary.get("jobs_per_s").asLong());

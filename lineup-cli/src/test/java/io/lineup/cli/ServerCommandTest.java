@@ -67,7 +67,7 @@ class ServerCommandTest {
       try (LineupClient client = LineupClient.connect(base, "cli-server-admin-token-0123")) {
         QueueName queue = QueueName.of("cli", "server-command");
         assertThat(client.publish(queue, NewJob.ofJson("1")).created()).isTrue();
-        assertThat(client.stats(queue).ready()).isEqualTo(1);
+        assertThat(client.stats(queue).counts().ready()).isEqualTo(1);
       }
       process.destroy(); // SIGTERM
       assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("stopped after SIGTERM").isTrue();

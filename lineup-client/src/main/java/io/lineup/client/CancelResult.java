@@ -1,6 +1,7 @@
 package io.lineup.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.api.resource.JobState;
 
 /**
  * What a cancel did.
@@ -13,7 +14,7 @@ public record CancelResult(String id, JobState state, JobState previousState) {
   static CancelResult read(JsonNode node) {
     return new CancelResult(
         Json.text(node, "id"),
-        JobState.read(Json.text(node, "state")),
-        JobState.read(Json.text(node, "previous_state")));
+        Json.state(Json.text(node, "state")),
+        Json.state(Json.text(node, "previous_state")));
   }
 }

@@ -1,6 +1,9 @@
 package io.lineup.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.api.resource.Endpoint;
+import io.lineup.api.resource.Task;
+import io.lineup.api.resource.TaskStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +17,8 @@ import java.util.Objects;
  * DispatchClient dispatch = client.dispatch();
  * EndpointName images = EndpointName.of("shop", "images");
  * dispatch.putEndpoint(images, EndpointSettings.of("https://render.example/api").rate(300, Duration.ofSeconds(1)));
- * TaskInfo task = dispatch.submit(images, NewTask.post("/render").jsonBody("{}")).task();
- * TaskInfo done = dispatch.task(images, task.id(), Duration.ofSeconds(30)); // waits for its end
+ * Task task = dispatch.submit(images, NewTask.post("/render").jsonBody("{}")).task();
+ * Task done = dispatch.task(images, task.id(), Duration.ofSeconds(30)); // waits for its end
  * }</pre>
  */
 public final class DispatchClient {
@@ -53,7 +56,8 @@ public final class DispatchClient {
    * @throws ForbiddenException when the token may not manage the namespace
    */
   public Endpoint putEndpoint(EndpointName endpoint, EndpointSettings settings) {
-    return Endpoint.read(transport.put(endpointPath(endpoint), settings.toJson()).body());
+    return Json.read(
+        transport.put(endpointPath(endpoint), settings.toJson()).body(), Endpoint.class);
   }
 
   /**
@@ -62,7 +66,7 @@ public final class DispatchClient {
    * @throws NotFoundException when there is no such endpoint
    */
   public Endpoint endpoint(EndpointName endpoint) {
-    return Endpoint.read(transport.get(endpointPath(endpoint)).body());
+    return Json.read(transport.get(endpointPath(endpoint)).body(), Endpoint.class);
   }
 
   /** The endpoints of a namespace (scope {@code manage}). */
@@ -72,7 +76,7 @@ public final class DispatchClient {
         .get("/v1/endpoints/" + Transport.segment(namespace))
         .body()
         .path("endpoints")
-        .forEach(item -> list.add(Endpoint.read(item)));
+        .forEach(item -> list.add(Json.read(item, Endpoint.class)));
     return List.copyOf(list);
   }
 
@@ -101,8 +105,7 @@ public final class DispatchClient {
    */
   public TaskSubmission submit(EndpointName endpoint, NewTask task) {
     Transport.Reply reply = transport.post(endpointPath(endpoint) + "/tasks", task.toJson());
-    return new TaskSubmission(
-        reply.status() == 202, TaskInfo.read(endpoint.namespace(), reply.body()));
+    return new TaskSubmission(reply.status() == 202, Json.read(reply.body(), Task.class));
   }
 
   /**
@@ -111,8 +114,8 @@ public final class DispatchClient {
    *
    * @throws NotFoundException when there is no such task (or its record was dropped)
    */
-  public TaskInfo task(EndpointName endpoint, String id) {
-    return TaskInfo.read(endpoint.namespace(), transport.get(taskPath(endpoint, id)).body());
+  public Task task(EndpointName endpoint, String id) {
+    return Json.read(transport.get(taskPath(endpoint, id)).body(), Task.class);
   }
 
   /**
@@ -123,7 +126,7 @@ public final class DispatchClient {
    * @throws IllegalArgumentException when the wait is out of range
    * @throws NotFoundException when there is no such task
    */
-  public TaskInfo task(EndpointName endpoint, String id, Duration wait) {
+  public Task task(EndpointName endpoint, String id, Duration wait) {
     if (wait.isNegative() || wait.compareTo(MAX_TASK_WAIT) > 0) {
       throw new IllegalArgumentException("a task read waits 0 to 300 s; got " + wait);
     }
@@ -135,7 +138,7 @@ public final class DispatchClient {
                 null,
                 wait.plus(requestTimeout))
             .body();
-    return TaskInfo.read(endpoint.namespace(), body);
+    return Json.read(body, Task.class);
   }
 
   /**

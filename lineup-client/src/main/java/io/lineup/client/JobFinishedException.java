@@ -1,6 +1,7 @@
 package io.lineup.client;
 
 import io.lineup.api.ErrorCode;
+import io.lineup.api.resource.JobState;
 
 /** 409 {@code job_finished}: the job to cancel already finished; {@link #state()} says how. */
 public class JobFinishedException extends LineupClientException {

@@ -1,22 +1,35 @@
 package io.lineup.client;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import io.lineup.api.resource.JobState;
+import io.lineup.api.resource.JsonText;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /** JSON reading and writing for the client; field names are the server's snake_case. */
 final class Json {
+  /**
+   * Reads the server's answers into the API's resource records: a {@link JsonText} from any JSON
+   * value, and fields a newer server added are skipped rather than refused.
+   */
   static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+      new ObjectMapper()
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .registerModule(
+              new SimpleModule("lineup-json-text")
+                  .addDeserializer(JsonText.class, new JsonTextReader()));
 
   private Json() {}
 
@@ -55,6 +68,32 @@ final class Json {
     }
   }
 
+  /**
+   * Reads any JSON value as its compact text; a JSON {@code null} is {@link JsonText#NULL}, an
+   * absent field null.
+   */
+  private static final class JsonTextReader extends StdDeserializer<JsonText> {
+    JsonTextReader() {
+      super(JsonText.class);
+    }
+
+    @Override
+    public JsonText deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      return new JsonText(write(ctxt.readTree(p)));
+    }
+
+    @Override
+    public JsonText getNullValue(DeserializationContext ctxt) {
+      return JsonText.NULL;
+    }
+
+    /** An absent field stays null, unlike a JSON null: the two differ on the wire. */
+    @Override
+    public Object getAbsentValue(DeserializationContext ctxt) {
+      return null;
+    }
+  }
+
   static String write(JsonNode node) {
     try {
       return MAPPER.writeValueAsString(node);
@@ -63,27 +102,33 @@ final class Json {
     }
   }
 
-  /** The stored bytes the server answered as {@code name} (JSON) or {@code name_base64}. */
-  static byte[] bytes(JsonNode node, String name) {
-    JsonNode base64 = node.get(name + "_base64");
-    if (base64 != null && !base64.isNull()) {
-      return Base64.getDecoder().decode(base64.asText());
+  /**
+   * An answer read into an API resource record.
+   *
+   * @throws LineupClientException when the answer does not fit the record
+   */
+  static <T> T read(JsonNode node, Class<T> type) {
+    try {
+      return MAPPER.treeToValue(node, type);
+    } catch (JsonProcessingException e) {
+      throw new LineupClientException(
+          0,
+          null,
+          null,
+          "unexpected answer for " + type.getSimpleName() + ": " + e.getOriginalMessage(),
+          null,
+          e);
     }
-    JsonNode value = node.get(name);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    return write(value).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A job state of the API's text, or null. */
+  static JobState state(String text) {
+    return text == null ? null : JobState.valueOf(text);
   }
 
   static String text(JsonNode node, String name) {
     JsonNode value = node.get(name);
     return value == null || value.isNull() ? null : value.asText();
-  }
-
-  static long longValue(JsonNode node, String name, long absent) {
-    JsonNode value = node.get(name);
-    return value == null || value.isNull() ? absent : value.asLong();
   }
 
   static int intValue(JsonNode node, String name, int absent) {
@@ -94,11 +139,6 @@ final class Json {
   static Instant time(JsonNode node, String name) {
     JsonNode value = node.get(name);
     return value == null || value.isNull() ? null : Instant.ofEpochMilli(value.asLong());
-  }
-
-  static Duration millis(JsonNode node, String name) {
-    JsonNode value = node.get(name);
-    return value == null || value.isNull() ? null : Duration.ofMillis(value.asLong());
   }
 
   static List<String> texts(JsonNode node, String name) {

@@ -3,6 +3,11 @@ package io.lineup.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.resource.DeadPage;
+import io.lineup.api.resource.Job;
+import io.lineup.api.resource.LeasedJob;
+import io.lineup.api.resource.PublishResult;
+import io.lineup.api.resource.QueueStats;
 import io.lineup.consumer.JobHandler;
 import io.lineup.consumer.WorkerOptions;
 import java.net.http.HttpClient;
@@ -195,7 +200,8 @@ public final class LineupClient implements AutoCloseable {
    * @throws PayloadTooLargeException when the payload is over the server's limit
    */
   public PublishResult publish(QueueName queue, NewJob job) {
-    return PublishResult.read(transport.post(queuePath(queue) + "/jobs", job.toJson()).body());
+    return Json.read(
+        transport.post(queuePath(queue) + "/jobs", job.toJson()).body(), PublishResult.class);
   }
 
   /**
@@ -214,7 +220,7 @@ public final class LineupClient implements AutoCloseable {
     jobs.forEach(job -> body.add(job.toJson()));
     JsonNode answer = transport.post(queuePath(queue) + "/jobs", body).body();
     List<PublishResult> results = new ArrayList<>(jobs.size());
-    answer.forEach(item -> results.add(PublishResult.read(item)));
+    answer.forEach(item -> results.add(Json.read(item, PublishResult.class)));
     return List.copyOf(results);
   }
 
@@ -223,8 +229,8 @@ public final class LineupClient implements AutoCloseable {
    *
    * @throws NotFoundException when the queue has no such job (or its record passed the retention)
    */
-  public JobInfo get(QueueName queue, String id) {
-    return JobInfo.read(transport.get(jobPath(queue, id)).body());
+  public Job get(QueueName queue, String id) {
+    return Json.read(transport.get(jobPath(queue, id)).body(), Job.class);
   }
 
   /**
@@ -285,7 +291,7 @@ public final class LineupClient implements AutoCloseable {
       return List.of();
     }
     List<LeasedJob> jobs = new ArrayList<>();
-    reply.body().path("jobs").forEach(item -> jobs.add(LeasedJob.read(item)));
+    reply.body().path("jobs").forEach(item -> jobs.add(Json.read(item, LeasedJob.class)));
     return List.copyOf(jobs);
   }
 
@@ -299,7 +305,7 @@ public final class LineupClient implements AutoCloseable {
    * @throws IllegalArgumentException when the result is not one JSON value
    */
   public void ack(LeasedJob job, String resultJson) {
-    ack(job.queue(), job.id(), job.token(), resultJson);
+    ack(QueueName.parse(job.queue()), job.id(), job.token(), resultJson);
   }
 
   /**
@@ -324,7 +330,7 @@ public final class LineupClient implements AutoCloseable {
    * @throws LeaseLostException when the token no longer holds the job
    */
   public NackResult nack(LeasedJob job, String error, Duration retryDelay) {
-    return nack(job.queue(), job.id(), job.token(), error, retryDelay);
+    return nack(QueueName.parse(job.queue()), job.id(), job.token(), error, retryDelay);
   }
 
   /**
@@ -353,7 +359,7 @@ public final class LineupClient implements AutoCloseable {
    * @throws LeaseLostException when the token no longer holds the job
    */
   public Instant extend(LeasedJob job, Duration ttr) {
-    return extend(job.queue(), job.id(), job.token(), ttr);
+    return extend(QueueName.parse(job.queue()), job.id(), job.token(), ttr);
   }
 
   /**
@@ -390,7 +396,7 @@ public final class LineupClient implements AutoCloseable {
    * @throws NotFoundException when the queue was never published to or configured
    */
   public QueueStats stats(QueueName queue) {
-    return QueueStats.read(transport.get(queuePath(queue)).body());
+    return Json.read(transport.get(queuePath(queue)).body(), QueueStats.class);
   }
 
   /**
@@ -402,7 +408,7 @@ public final class LineupClient implements AutoCloseable {
    *     is empty
    */
   public QueueStats configure(QueueName queue, SettingsChange change) {
-    return QueueStats.read(transport.patch(queuePath(queue), change.toJson()).body());
+    return Json.read(transport.patch(queuePath(queue), change.toJson()).body(), QueueStats.class);
   }
 
   /** Stops leases from the queue (publishing still works); scope {@code manage}. */
@@ -425,8 +431,9 @@ public final class LineupClient implements AutoCloseable {
    * @throws NotFoundException when the queue is unknown
    */
   public DeadPage deadLetters(QueueName queue, long offset, int count) {
-    return DeadPage.read(
-        transport.get(queuePath(queue) + "/dead?offset=" + offset + "&count=" + count).body());
+    return Json.read(
+        transport.get(queuePath(queue) + "/dead?offset=" + offset + "&count=" + count).body(),
+        DeadPage.class);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.lineup.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lineup.api.resource.JobState;
 import java.time.Instant;
 
 /**
@@ -12,6 +13,6 @@ import java.time.Instant;
  */
 public record NackResult(JobState state, Instant dueAt) {
   static NackResult read(JsonNode node) {
-    return new NackResult(JobState.read(Json.text(node, "state")), Json.time(node, "due_at"));
+    return new NackResult(Json.state(Json.text(node, "state")), Json.time(node, "due_at"));
   }
 }

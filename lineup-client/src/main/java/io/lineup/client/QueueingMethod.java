@@ -17,8 +17,4 @@ public enum QueueingMethod {
   String json() {
     return name().toLowerCase(Locale.ROOT);
   }
-
-  static QueueingMethod read(String text) {
-    return text == null ? FIFO : valueOf(text.toUpperCase(Locale.ROOT));
-  }
 }

@@ -1,6 +1,7 @@
 package io.lineup.client;
 
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.lineup.api.resource.LeasedJob;
 import io.lineup.consumer.Failure;
 import io.lineup.consumer.IdleWait;
 import io.lineup.consumer.LeaseCall;
@@ -66,7 +67,7 @@ public final class RemoteLeaseSource implements LeaseSource<LeasedJob> {
 
   @Override
   public Duration leaseLeft(LeasedJob job) {
-    return untilNow(job.leaseDeadline().toEpochMilli());
+    return untilNow(job.leaseDeadlineAt());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.lineup.client;
 
+import io.lineup.api.resource.LeasedJob;
 import io.lineup.consumer.ConsumerLog;
 import io.lineup.consumer.ConsumerLoop;
 import io.lineup.consumer.ConsumerOptions;

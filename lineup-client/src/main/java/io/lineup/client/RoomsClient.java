@@ -1,6 +1,10 @@
 package io.lineup.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.resource.Room;
+import io.lineup.api.resource.Ticket;
+import io.lineup.api.resource.TicketStatus;
+import io.lineup.api.resource.VerifiedPass;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +54,7 @@ public final class RoomsClient {
    * @throws InvalidRequestException when a setting is out of range (the field names it)
    */
   public Room putRoom(RoomName room, RoomSettings settings) {
-    return Room.read(transport.put(roomPath(room), settings.toJson()).body());
+    return Json.read(transport.put(roomPath(room), settings.toJson()).body(), Room.class);
   }
 
   /**
@@ -59,7 +63,7 @@ public final class RoomsClient {
    * @throws NotFoundException when there is no such room
    */
   public Room room(RoomName room) {
-    return Room.read(transport.get(roomPath(room)).body());
+    return Json.read(transport.get(roomPath(room)).body(), Room.class);
   }
 
   /**
@@ -114,7 +118,7 @@ public final class RoomsClient {
   }
 
   private Ticket joinWith(RoomName room, ObjectNode body) {
-    return Ticket.read(transport.post(roomPath(room) + "/tickets", body).body());
+    return Json.read(transport.post(roomPath(room) + "/tickets", body).body(), Ticket.class);
   }
 
   /**
@@ -125,7 +129,7 @@ public final class RoomsClient {
    * @throws NotFoundException when the room has no such ticket
    */
   public Ticket ticket(RoomName room, String ticket) {
-    return Ticket.read(transport.get(ticketPath(room, ticket)).body());
+    return Json.read(transport.get(ticketPath(room, ticket)).body(), Ticket.class);
   }
 
   /**
@@ -135,8 +139,9 @@ public final class RoomsClient {
    * @throws NotFoundException when the room has no such ticket
    */
   public TicketStatus leave(RoomName room, String ticket) {
-    return TicketStatus.read(
-        Json.text(transport.delete(ticketPath(room, ticket)).body(), "previous_status"));
+    return Json.read(
+        transport.delete(ticketPath(room, ticket)).body().path("previous_status"),
+        TicketStatus.class);
   }
 
   /**
@@ -146,7 +151,8 @@ public final class RoomsClient {
    * @throws NotRenewableException when the room does not allow it or the ticket holds no pass
    */
   public Ticket renew(RoomName room, String ticket) {
-    return Ticket.read(transport.post(ticketPath(room, ticket) + "/renew", Json.object()).body());
+    return Json.read(
+        transport.post(ticketPath(room, ticket) + "/renew", Json.object()).body(), Ticket.class);
   }
 
   // ---- passes and keys
@@ -172,7 +178,7 @@ public final class RoomsClient {
     ObjectNode body = Json.object();
     body.put("room", room.toString());
     body.put("pass", Objects.requireNonNull(pass, "pass"));
-    return VerifiedPass.read(transport.post("/v1/passes/verify", body).body());
+    return Json.read(transport.post("/v1/passes/verify", body).body(), VerifiedPass.class);
   }
 
   /**

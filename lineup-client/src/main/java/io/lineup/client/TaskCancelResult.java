@@ -1,5 +1,7 @@
 package io.lineup.client;
 
+import io.lineup.api.resource.TaskStatus;
+
 /**
  * What a task's cancel did.
  *

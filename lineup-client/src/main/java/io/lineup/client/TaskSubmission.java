@@ -1,5 +1,7 @@
 package io.lineup.client;
 
+import io.lineup.api.resource.Task;
+
 /**
  * What a submit did.
  *
@@ -7,4 +9,4 @@ package io.lineup.client;
  *     task submitted before (200), which {@code task} then is
  * @param task the task
  */
-public record TaskSubmission(boolean created, TaskInfo task) {}
+public record TaskSubmission(boolean created, Task task) {}

@@ -2,6 +2,7 @@ package io.lineup.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.api.ErrorCode;
+import io.lineup.api.resource.JobState;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -202,7 +203,7 @@ final class Transport {
 
   private static JobState stateOrNull(String text) {
     try {
-      return JobState.read(text);
+      return Json.state(text);
     } catch (IllegalArgumentException e) {
       return null;
     }

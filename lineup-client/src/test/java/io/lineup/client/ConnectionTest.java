@@ -45,7 +45,7 @@ class ConnectionTest {
       for (int i = 0; i < 50; i++) {
         client.publish(q, NewJob.ofJson(Integer.toString(i)));
       }
-      assertThat(client.stats(q).ready()).isEqualTo(50);
+      assertThat(client.stats(q).counts().ready()).isEqualTo(50);
       assertThat(forwarder.connections()).isEqualTo(1);
     }
   }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.api.resource.Endpoint;
+import io.lineup.api.resource.Task;
+import io.lineup.api.resource.TaskStatus;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
@@ -53,15 +56,17 @@ class DispatchClientTest {
     EndpointName name = endpointFor("crud");
 
     Endpoint read = admin.dispatch().endpoint(name);
-    assertThat(read.name()).isEqualTo(name);
+    assertThat(read.namespace() + "/" + read.endpoint()).isEqualTo(name.toString());
     assertThat(read.baseUrl()).isEqualTo(target.url() + "/api");
     assertThat(read.methods()).containsExactlyInAnyOrder("POST", "GET");
     assertThat(read.rate()).isEqualTo(50);
-    assertThat(read.period()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(read.periodMs()).isEqualTo(Duration.ofSeconds(1).toMillis());
     assertThat(read.concurrency()).isEqualTo(4);
     assertThat(read.maxAttempts()).isEqualTo(2);
-    assertThat(read.breakerState()).isEqualTo("closed");
-    assertThat(admin.dispatch().endpoints("dispatch")).extracting(Endpoint::name).contains(name);
+    assertThat(read.circuitBreakerState().state()).isEqualTo("closed");
+    assertThat(admin.dispatch().endpoints("dispatch"))
+        .extracting(Endpoint::endpoint)
+        .contains(name.name());
 
     admin.dispatch().deleteEndpoint(name);
     assertThatThrownBy(() -> admin.dispatch().endpoint(name)).isInstanceOf(NotFoundException.class);
@@ -83,16 +88,17 @@ class DispatchClientTest {
                       .priority(5));
       assertThat(submitted.created()).isTrue();
       assertThat(submitted.task().priority()).isEqualTo(5);
-      assertThat(submitted.task().endpoint()).isEqualTo(name);
+      assertThat(submitted.task().endpoint()).isEqualTo(name.name());
 
-      TaskInfo done = caller.dispatch().task(name, submitted.task().id(), Duration.ofSeconds(20));
+      Task done = caller.dispatch().task(name, submitted.task().id(), Duration.ofSeconds(20));
 
       assertThat(done.status()).isEqualTo(TaskStatus.SUCCEEDED);
       assertThat(done.status().ended()).isTrue();
       assertThat(done.attempts()).hasSize(1);
       assertThat(done.attempts().get(0).status()).isEqualTo(200);
       assertThat(done.response().status()).isEqualTo(200);
-      assertThat(done.response().bodyText()).startsWith("{\"ok\":true");
+      assertThat(new String(done.response().bodyBytes(), java.nio.charset.StandardCharsets.UTF_8))
+          .startsWith("{\"ok\":true");
       assertThat(done.method()).isEqualTo("POST");
       assertThat(done.path()).isEqualTo("/render?size=1024");
       assertThat(done.deliveryKey()).isEqualTo(submitted.task().deliveryKey()).hasSize(36);
@@ -123,7 +129,7 @@ class DispatchClientTest {
   @Test
   void aDelayedTaskCanBeCancelledBeforeItIsEverSent() {
     EndpointName name = endpointFor("cancel");
-    TaskInfo queued =
+    Task queued =
         admin
             .dispatch()
             .submit(name, NewTask.post("/never").textBody("x").delay(Duration.ofMinutes(5)))
@@ -147,7 +153,7 @@ class DispatchClientTest {
         admin.dispatch().allowCallbacks("dispatch", List.of(target.url() + "/hooks/"), false);
     assertThat(secret == null || secret.startsWith("whsec_")).isTrue();
 
-    TaskInfo task =
+    Task task =
         admin
             .dispatch()
             .submit(name, NewTask.post("/work").callbackUrl(target.url() + "/hooks/done"))

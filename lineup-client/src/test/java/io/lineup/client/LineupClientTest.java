@@ -3,6 +3,13 @@ package io.lineup.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.api.resource.DeadPage;
+import io.lineup.api.resource.Job;
+import io.lineup.api.resource.JobState;
+import io.lineup.api.resource.LeasedJob;
+import io.lineup.api.resource.PublishResult;
+import io.lineup.api.resource.QueueSettings;
+import io.lineup.api.resource.QueueStats;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
@@ -47,14 +54,14 @@ class LineupClientTest {
     List<LeasedJob> leased = client.lease(q, 10, Duration.ofSeconds(5));
     assertThat(leased).hasSize(1);
     LeasedJob job = leased.get(0);
-    assertThat(job.queue()).isEqualTo(q);
+    assertThat(job.queue()).isEqualTo(q.toString());
     assertThat(job.payloadText()).isEqualTo("{\"order\":42}");
     assertThat(job.attempt()).isEqualTo(1);
     assertThat(job.priority()).isEqualTo(3);
-    assertThat(job.leaseDeadline()).isAfter(job.createdAt());
+    assertThat(job.leaseDeadlineAt()).isGreaterThan(job.createdAt());
 
     client.ack(job, "{\"closed\": true}");
-    JobInfo done = client.get(q, "order-42");
+    Job done = client.get(q, "order-42");
     assertThat(done.state()).isEqualTo(JobState.DONE);
     assertThat(done.resultText()).isEqualTo("{\"closed\":true}");
     assertThat(done.attempts()).isEqualTo(1);
@@ -67,8 +74,8 @@ class LineupClientTest {
     byte[] raw = {0, 1, 2, (byte) 0xff, 'x'};
     client.publish(q, NewJob.of(raw));
     LeasedJob job = client.lease(q, 1, Duration.ofSeconds(5)).get(0);
-    assertThat(job.payload()).containsExactly(raw);
-    assertThat(client.get(q, job.id()).payload()).containsExactly(raw);
+    assertThat(job.payloadBytes()).containsExactly(raw);
+    assertThat(client.get(q, job.id()).payloadBytes()).containsExactly(raw);
   }
 
   @Test
@@ -123,7 +130,7 @@ class LineupClientTest {
     client.nack(again, "x", null);
     LeasedJob last = client.lease(q, 1, Duration.ofSeconds(5)).get(0);
     client.nack(last, "x", null);
-    assertThat(client.stats(q).dead()).isEqualTo(1);
+    assertThat(client.stats(q).counts().dead()).isEqualTo(1);
     assertThat(client.purgeDead(q)).isEqualTo(1);
     assertThat(client.deadLetters(q, 0, 10).total()).isZero();
   }
@@ -133,7 +140,8 @@ class LineupClientTest {
     QueueName q = queue("extend");
     client.publish(q, NewJob.ofJson("1").id("e1").timeToRun(Duration.ofSeconds(2)));
     LeasedJob job = client.lease(q, 1, Duration.ofSeconds(5)).get(0);
-    assertThat(client.extend(job, Duration.ofMinutes(10))).isAfter(job.leaseDeadline());
+    assertThat(client.extend(job, Duration.ofMinutes(10)).toEpochMilli())
+        .isGreaterThan(job.leaseDeadlineAt());
     client.ack(job, null);
     assertThatThrownBy(() -> client.nack(job, "late", null))
         .isInstanceOfSatisfying(
@@ -170,11 +178,11 @@ class LineupClientTest {
                 .maxAttempts(5)
                 .backoffInitial(Duration.ofSeconds(2))
                 .retention(Duration.ofMinutes(10)));
-    assertThat(changed.settings().rateLimit()).isEqualTo(300);
-    assertThat(changed.settings().maxAttempts()).isEqualTo(5);
-    assertThat(changed.settings().backoffInitial()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(changed.settings().backoffKind()).as("kept").isEqualTo("exponential");
-    assertThat(changed.ready()).isEqualTo(1);
+    assertThat(changed.settings().rateLimit()).isEqualTo(300L);
+    assertThat(changed.settings().maxAttempts()).isEqualTo(5L);
+    assertThat(changed.settings().backoff().initialMs()).isEqualTo(2_000L);
+    assertThat(changed.settings().backoff().kind()).as("kept").isEqualTo("exponential");
+    assertThat(changed.counts().ready()).isEqualTo(1);
     assertThat(changed.counter("published")).isEqualTo(1);
 
     assertThat(client.pause(q).settings().paused()).isTrue();
@@ -204,18 +212,18 @@ class LineupClientTest {
                     .expectedServiceTime(Duration.ofMillis(250))
                     .durableReplicas(0))
             .settings();
-    assertThat(settings.rateLimit()).isEqualTo(40);
-    assertThat(settings.ratePeriod()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(settings.rateBurst()).isEqualTo(4);
-    assertThat(settings.concurrencyLimit()).isEqualTo(7);
-    assertThat(settings.timeToRun()).isEqualTo(Duration.ofSeconds(45));
-    assertThat(settings.backoffKind()).isEqualTo("fixed");
-    assertThat(settings.backoffMax()).isEqualTo(Duration.ofMinutes(1));
-    assertThat(settings.backoffJitter()).isEqualTo(0.5);
-    assertThat(settings.retentionMax()).isEqualTo(99);
-    assertThat(settings.expectedServiceTime()).isEqualTo(Duration.ofMillis(250));
+    assertThat(settings.rateLimit()).isEqualTo(40L);
+    assertThat(settings.ratePeriodMs()).isEqualTo(2_000L);
+    assertThat(settings.rateBurst()).isEqualTo(4L);
+    assertThat(settings.concurrencyLimit()).isEqualTo(7L);
+    assertThat(settings.ttrMs()).isEqualTo(45_000L);
+    assertThat(settings.backoff().kind()).isEqualTo("fixed");
+    assertThat(settings.backoff().maxMs()).isEqualTo(60_000L);
+    assertThat(settings.backoff().jitter()).isEqualTo(0.5);
+    assertThat(settings.retentionMax()).isEqualTo(99L);
+    assertThat(settings.expectedServiceMs()).isEqualTo(250L);
     assertThat(settings.durableReplicas()).isZero();
-    assertThat(settings.retention()).as("kept its default").isEqualTo(Duration.ofHours(1));
+    assertThat(settings.retentionMs()).as("kept its default").isEqualTo(3_600_000L);
   }
 
   @Test

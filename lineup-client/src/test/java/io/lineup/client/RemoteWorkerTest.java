@@ -3,6 +3,9 @@ package io.lineup.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.api.resource.Job;
+import io.lineup.api.resource.JobState;
+import io.lineup.api.resource.LeasedJob;
 import io.lineup.consumer.JobHandler;
 import io.lineup.consumer.RetryLaterException;
 import io.lineup.consumer.WorkerOptions;
@@ -95,11 +98,11 @@ class RemoteWorkerTest {
     await()
         .atMost(Duration.ofSeconds(5))
         .untilAsserted(() -> {
-          JobInfo later = client.get(q, "later");
+          Job later = client.get(q, "later");
           assertThat(later.state()).isEqualTo(JobState.DELAYED);
           assertThat(later.lastError()).contains("upstream busy");
-          assertThat(Duration.between(later.createdAt(), later.dueAt()))
-              .isGreaterThan(Duration.ofMinutes(59));
+          assertThat(later.dueAt() - later.createdAt())
+              .isGreaterThan(Duration.ofMinutes(59).toMillis());
           assertThat(client.get(q, "boom").lastError()).contains("boom");
         });
   }
@@ -119,7 +122,7 @@ class RemoteWorkerTest {
         client.worker(q, handler, WorkerOptions.defaults().withConcurrency(2)).start()) {
       await().atMost(Duration.ofSeconds(10)).until(() -> worker.handled() == 1);
     }
-    JobInfo done = client.get(q, "slow");
+    Job done = client.get(q, "slow");
     assertThat(done.state()).isEqualTo(JobState.DONE);
     assertThat(done.attempts()).as("never delivered again").isEqualTo(1);
     assertThat(deliveries.get()).isEqualTo(1);
@@ -183,7 +186,7 @@ class RemoteWorkerTest {
     // above the 700 ms grace, so that a busy machine's delays do not count (issue 49).
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
     assertThat(client.get(q, "quick").state()).isEqualTo(JobState.DONE);
-    JobInfo stuck = client.get(q, "stuck");
+    Job stuck = client.get(q, "stuck");
     assertThat(stuck.state()).isEqualTo(JobState.READY);
     assertThat(stuck.lastError()).contains("worker closed");
     assertThat(worker.inFlight()).isZero();

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lineup.api.resource.Room;
+import io.lineup.api.resource.Ticket;
+import io.lineup.api.resource.TicketStatus;
+import io.lineup.api.resource.VerifiedPass;
 import io.lineup.pass.Pass;
 import io.lineup.pass.PassVerifier;
 import io.lineup.testing.RedisServerExtension;
@@ -51,13 +55,13 @@ class RoomsClientTest {
 
     Room read = admin.rooms().room(room);
 
-    assertThat(read.name()).isEqualTo(room);
+    assertThat(read.namespace() + "/" + read.room()).isEqualTo(room.toString());
     assertThat(read.maxActive()).isEqualTo(3);
     assertThat(read.admitPerMinute()).isEqualTo(60);
-    assertThat(read.passTtl()).isEqualTo(Duration.ofMinutes(2));
-    assertThat(read.grace()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(read.passTtlMs()).isEqualTo(Duration.ofMinutes(2).toMillis());
+    assertThat(read.graceMs()).isEqualTo(Duration.ofSeconds(90).toMillis());
     assertThat(read.renewable()).isTrue();
-    assertThat(read.queueingMethod()).isEqualTo(QueueingMethod.FIFO);
+    assertThat(read.queueingMethod()).isEqualTo("fifo");
     assertThat(read.waiting()).isZero();
     assertThat(read.jwksUrl()).endsWith("/jwks.json");
     admin.rooms().deleteRoom(room);
@@ -74,28 +78,28 @@ class RoomsClientTest {
 
     assertThat(first.status()).isEqualTo(TicketStatus.ADMITTED);
     assertThat(first.pass()).isNotBlank();
-    assertThat(first.passExpiresAt()).isAfter(first.admittedAt());
+    assertThat(first.passExpiresAt()).isGreaterThan(first.admittedAt());
     assertThat(second.status()).isEqualTo(TicketStatus.WAITING);
     assertThat(second.position()).isZero();
-    assertThat(second.pollAfter()).isPositive();
+    assertThat(second.pollAfterMs()).isPositive();
     // The pass checks offline with the room's JWKS and online with the server.
     Pass offline =
         PassVerifier.fromJwks(admin.rooms().jwks(room)).verify(first.pass(), room.toString());
-    assertThat(offline.ticket()).isEqualTo(first.id());
+    assertThat(offline.ticket()).isEqualTo(first.ticket());
     VerifiedPass online = admin.rooms().verifyPass(room, first.pass());
-    assertThat(online.ticket()).isEqualTo(first.id());
+    assertThat(online.ticket()).isEqualTo(first.ticket());
     assertThat(online.passId()).isEqualTo(first.passId());
-    assertThat(online.room()).isEqualTo(room);
+    assertThat(online.room()).isEqualTo(room.toString());
 
-    assertThat(admin.rooms().leave(room, first.id())).isEqualTo(TicketStatus.ADMITTED);
+    assertThat(admin.rooms().leave(room, first.ticket())).isEqualTo(TicketStatus.ADMITTED);
 
     assertThatThrownBy(() -> admin.rooms().verifyPass(room, first.pass()))
         .isInstanceOfSatisfying(
             PassRejectedException.class, e -> assertThat(e.reason()).isEqualTo("revoked"));
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> admin.rooms().ticket(room, second.id()).status() == TicketStatus.ADMITTED);
-    Ticket gone = admin.rooms().ticket(room, first.id());
+        .until(() -> admin.rooms().ticket(room, second.ticket()).status() == TicketStatus.ADMITTED);
+    Ticket gone = admin.rooms().ticket(room, first.ticket());
     assertThat(gone.status()).isEqualTo(TicketStatus.GONE);
     assertThat(gone.reason()).isEqualTo("released");
   }
@@ -114,14 +118,14 @@ class RoomsClientTest {
 
     assertThat(vip.priority()).isEqualTo(10);
     assertThat(vip.position()).isZero();
-    assertThat(admin.rooms().ticket(room, normal.id()).position()).isEqualTo(1);
+    assertThat(admin.rooms().ticket(room, normal.ticket()).position()).isEqualTo(1);
     assertThatThrownBy(() -> admin.rooms().joinWithGrant(room, grant.id(), "user-42"))
         .isInstanceOfSatisfying(
             GrantRefusedException.class, e -> assertThat(e.field()).isEqualTo("grant"));
     assertThat(admin.rooms().grants(room))
         .singleElement()
         .satisfies(g -> {
-          assertThat(g.usedByTicket()).isEqualTo(vip.id());
+          assertThat(g.usedByTicket()).isEqualTo(vip.ticket());
           assertThat(g.note()).isEqualTo("support case 991");
           assertThat(g.usedAt()).isNotNull();
         });
@@ -134,12 +138,12 @@ class RoomsClientTest {
     RoomName fixed = roomWith("fixed", RoomSettings.maxActive(2));
     Ticket ticket = admin.rooms().join(renewable);
 
-    Ticket renewed = admin.rooms().renew(renewable, ticket.id());
+    Ticket renewed = admin.rooms().renew(renewable, ticket.ticket());
 
     assertThat(renewed.status()).isEqualTo(TicketStatus.ADMITTED);
-    assertThat(renewed.passExpiresAt()).isAfterOrEqualTo(ticket.passExpiresAt());
+    assertThat(renewed.passExpiresAt()).isGreaterThanOrEqualTo(ticket.passExpiresAt());
     Ticket other = admin.rooms().join(fixed);
-    assertThatThrownBy(() -> admin.rooms().renew(fixed, other.id()))
+    assertThatThrownBy(() -> admin.rooms().renew(fixed, other.ticket()))
         .isInstanceOf(NotRenewableException.class);
   }
 

@@ -1,9 +1,7 @@
 package io.lineup.server.api;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
-import io.lineup.core.model.DeadJob;
 import io.lineup.core.model.DeadPage;
 import io.lineup.core.model.Limits;
 import io.lineup.core.model.QueueName;
@@ -42,13 +40,7 @@ public final class DeadLetterHandlers {
     int count = queryInt(ctx, "count", 1, Limits.MAX_BATCH, DEFAULT_PAGE);
     queues.requireKnown(queue);
     DeadPage page = api.lineup().deadLetters(queue, offset, count);
-    ObjectNode answer = Json.object();
-    answer.put("total", page.total());
-    ArrayNode jobs = answer.putArray("jobs");
-    for (DeadJob job : page.jobs()) {
-      jobs.add(Views.dead(job, encoding));
-    }
-    Responses.json(ctx, 200, answer);
+    Responses.json(ctx, 200, Views.deadPage(page, encoding));
   }
 
   /**

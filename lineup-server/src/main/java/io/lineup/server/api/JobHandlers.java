@@ -78,15 +78,9 @@ public final class JobHandlers {
   /** The publish's answer: the job's view, or an array of them when the body was an array. */
   private static byte[] answer(boolean many, List<PublishResult> results) {
     if (!many) {
-      return Json.writeWith(g -> Views.writePublished(g, results.get(0)));
+      return Json.write(Views.published(results.get(0)));
     }
-    return Json.writeWith(g -> {
-      g.writeStartArray();
-      for (PublishResult result : results) {
-        Views.writePublished(g, result);
-      }
-      g.writeEndArray();
-    });
+    return Json.write(results.stream().map(Views::published).toList());
   }
 
   /** {@code GET /v1/queues/{ns}/{queue}/jobs/{id}}. */

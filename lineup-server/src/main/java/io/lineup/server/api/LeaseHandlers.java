@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -148,12 +149,10 @@ public final class LeaseHandlers {
   private void answer(Context ctx, Leases leases, PayloadEncoding encoding) {
     if (!leases.isEmpty()) {
       api.state().metrics().recordLeased(leases.jobs());
-      ObjectNode answer = Json.object();
-      ArrayNode jobs = answer.putArray("jobs");
-      for (LeasedJob job : leases.jobs()) {
-        jobs.add(Views.leased(job, encoding));
-      }
-      Responses.json(ctx, 200, answer);
+      Responses.json(
+          ctx,
+          200,
+          Map.of("jobs", leases.jobs().stream().map(job -> Views.leased(job, encoding)).toList()));
       return;
     }
     if (leases.refusal() == Leases.Refusal.RATE_LIMITED

@@ -1,104 +1,119 @@
 package io.lineup.server.api;
 
-import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import io.lineup.api.resource.JsonText;
 import io.lineup.core.model.DeadJob;
+import io.lineup.core.model.DeadPage;
 import io.lineup.core.model.Eta;
 import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
 import io.lineup.core.model.LeasedJob;
 import io.lineup.core.model.PublishResult;
 import io.lineup.core.model.QueueSettings;
 import io.lineup.core.model.QueueStats;
 import io.lineup.server.http.Json;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 
 /**
- * The JSON forms of the engine's answers. Times are epoch milliseconds in fields ending {@code
- * _at}, durations milliseconds in fields ending {@code _ms}; absent values are {@code null}.
+ * The engine's answers as the API's resource records ({@code io.lineup.api.resource}), converted at
+ * the edge: the records fix the JSON names, their order and which are null or absent. Times are
+ * epoch milliseconds, durations milliseconds.
  */
 public final class Views {
+  /**
+   * Reads the settings' tree into their record: {@link SettingsJson} stays the one place that names
+   * a setting's JSON type.
+   */
+  private static final ObjectReader SETTINGS =
+      Json.MAPPER
+          .readerFor(io.lineup.api.resource.QueueSettings.class)
+          .without(
+              DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS,
+              DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
+
   private Views() {}
 
-  /**
-   * Writes a publish result: {@code id, created, state, due_at, position}. Written straight to the
-   * answer's generator, since a publish is the busiest route and a tree costs more to write.
-   */
-  public static void writePublished(JsonGenerator g, PublishResult result) throws IOException {
-    g.writeStartObject();
-    g.writeStringField("id", result.id());
-    g.writeBooleanField("created", result.created());
-    if (result.state() == null) {
-      g.writeNullField("state");
-    } else {
-      g.writeStringField("state", result.state().name());
-    }
-    if (result.dueAt() == null) {
-      g.writeNullField("due_at");
-    } else {
-      g.writeNumberField("due_at", result.dueAt().toEpochMilli());
-    }
-    g.writeNumberField("position", result.position());
-    g.writeEndObject();
+  /** A publish result: {@code id, created, state, due_at, position}. */
+  public static io.lineup.api.resource.PublishResult published(PublishResult result) {
+    return new io.lineup.api.resource.PublishResult(
+        result.id(),
+        result.created(),
+        state(result.state()),
+        millis(result.dueAt()),
+        result.position());
   }
 
   /** A leased job, as the lease route answers it. */
-  public static ObjectNode leased(LeasedJob job, PayloadEncoding encoding) {
-    ObjectNode node = Json.object();
-    node.put("queue", job.queue().toString());
-    node.put("id", job.id());
-    putBytes(node, "payload", job.payload(), encoding);
-    node.put("token", job.token());
-    node.put("attempt", job.attempt());
-    node.put("max_attempts", job.maxAttempts());
-    node.put("priority", job.priority());
-    putTime(node, "lease_deadline_at", job.leaseDeadline());
-    putTime(node, "created_at", job.createdAt());
-    putTime(node, "due_at", job.dueAt());
-    return node;
+  public static io.lineup.api.resource.LeasedJob leased(LeasedJob job, PayloadEncoding encoding) {
+    JsonText payload = asJson(job.payload(), encoding);
+    return new io.lineup.api.resource.LeasedJob(
+        job.queue().toString(),
+        job.id(),
+        payload,
+        asBase64(job.payload(), payload),
+        job.token(),
+        job.attempt(),
+        job.maxAttempts(),
+        job.priority(),
+        millis(job.leaseDeadline()),
+        millis(job.createdAt()),
+        millis(job.dueAt()));
   }
 
   /** A job as it stands. */
-  public static ObjectNode job(JobInfo job, PayloadEncoding encoding) {
-    ObjectNode node = Json.object();
-    node.put("queue", job.queue().toString());
-    node.put("id", job.id());
-    node.put("state", job.state().name());
-    node.put("priority", job.priority());
-    node.put("attempts", job.attempts());
-    node.put("max_attempts", job.maxAttempts());
-    putDuration(node, "ttr_ms", job.timeToRun());
-    putTime(node, "created_at", job.createdAt());
-    putTime(node, "due_at", job.dueAt());
-    putTime(node, "expires_at", job.expiresAt());
-    putTime(node, "started_at", job.startedAt());
-    putTime(node, "finished_at", job.finishedAt());
-    putTime(node, "lease_deadline_at", job.leaseDeadline());
-    node.put("last_error", job.lastError());
-    node.put("position", job.position());
-    putEta(node, "eta", job.eta());
-    putBytes(node, "payload", job.payload(), encoding);
-    if (job.result() == null) {
-      node.putNull("result");
-    } else {
-      putBytes(node, "result", job.result(), encoding);
-    }
-    return node;
+  public static io.lineup.api.resource.Job job(JobInfo job, PayloadEncoding encoding) {
+    Eta eta = job.eta();
+    JsonText payload = asJson(job.payload(), encoding);
+    // A job without a result has "result": null; one whose result is not JSON has result_base64.
+    JsonText result = job.result() == null ? JsonText.NULL : asJson(job.result(), encoding);
+    return new io.lineup.api.resource.Job(
+        job.queue().toString(),
+        job.id(),
+        state(job.state()),
+        job.priority(),
+        job.attempts(),
+        job.maxAttempts(),
+        millis(job.timeToRun()),
+        millis(job.createdAt()),
+        millis(job.dueAt()),
+        millis(job.expiresAt()),
+        millis(job.startedAt()),
+        millis(job.finishedAt()),
+        millis(job.leaseDeadline()),
+        job.lastError(),
+        job.position(),
+        eta == null ? null : millis(eta.point()),
+        eta == null ? null : millis(eta.low()),
+        eta == null ? null : millis(eta.high()),
+        payload,
+        asBase64(job.payload(), payload),
+        result,
+        job.result() == null ? null : asBase64(job.result(), result));
   }
 
   /** A dead letter. */
-  public static ObjectNode dead(DeadJob job, PayloadEncoding encoding) {
-    ObjectNode node = Json.object();
-    node.put("id", job.id());
-    node.put("priority", job.priority());
-    node.put("attempts", job.attempts());
-    node.put("last_error", job.lastError());
-    putTime(node, "died_at", job.diedAt());
-    putBytes(node, "payload", job.payload(), encoding);
-    return node;
+  public static io.lineup.api.resource.DeadJob dead(DeadJob job, PayloadEncoding encoding) {
+    JsonText payload = asJson(job.payload(), encoding);
+    return new io.lineup.api.resource.DeadJob(
+        job.id(),
+        job.priority(),
+        job.attempts(),
+        job.lastError(),
+        millis(job.diedAt()),
+        payload,
+        asBase64(job.payload(), payload));
+  }
+
+  /** A page of dead letters. */
+  public static io.lineup.api.resource.DeadPage deadPage(DeadPage page, PayloadEncoding encoding) {
+    return new io.lineup.api.resource.DeadPage(
+        page.total(), page.jobs().stream().map(job -> dead(job, encoding)).toList());
   }
 
   /**
@@ -120,20 +135,59 @@ public final class Views {
   }
 
   /** A queue's counts, rate, settings and counters. */
-  public static ObjectNode queue(QueueStats stats) {
-    ObjectNode node = queueCounts(stats);
-    node.put("service_rate", stats.serviceRate());
-    putEta(node, "drain_eta", stats.drainEta());
-    node.set("settings", settings(stats.settings()));
-    ObjectNode counters = node.putObject("counters");
-    stats.counters().forEach(counters::put);
-    putTime(node, "read_at", stats.readAt());
-    return node;
+  public static io.lineup.api.resource.QueueStats queue(QueueStats stats) {
+    Eta drain = stats.drainEta();
+    return new io.lineup.api.resource.QueueStats(
+        stats.queue().toString(),
+        stats.queue().namespace(),
+        stats.queue().name(),
+        new io.lineup.api.resource.QueueStats.Counts(
+            stats.ready(), stats.delayed(), stats.leased(), stats.dead(), stats.finished()),
+        stats.serviceRate(),
+        drain == null ? null : millis(drain.point()),
+        drain == null ? null : millis(drain.low()),
+        drain == null ? null : millis(drain.high()),
+        settings(stats.settings()),
+        stats.counters(),
+        millis(stats.readAt()));
   }
 
   /** Effective queue settings, under their JSON names ({@link SettingsJson}). */
-  public static ObjectNode settings(QueueSettings settings) {
-    return SettingsJson.write(settings);
+  public static io.lineup.api.resource.QueueSettings settings(QueueSettings settings) {
+    try {
+      return SETTINGS.readValue(SettingsJson.write(settings));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("settings written as JSON did not read back", e);
+    }
+  }
+
+  /**
+   * Stored bytes as one JSON value, written as is (without a second parse), when they are one and
+   * the caller did not ask for base64; else null (the field is absent).
+   */
+  private static JsonText asJson(byte[] bytes, PayloadEncoding encoding) {
+    return encoding == PayloadEncoding.JSON && Json.isJson(bytes)
+        ? new JsonText(new String(bytes, StandardCharsets.UTF_8))
+        : null;
+  }
+
+  /** Stored bytes in base64 when they are not written as JSON ({@code json} null); else null. */
+  private static String asBase64(byte[] bytes, JsonText json) {
+    return json != null
+        ? null
+        : Base64.getEncoder().encodeToString(bytes == null ? new byte[0] : bytes);
+  }
+
+  private static io.lineup.api.resource.JobState state(JobState state) {
+    return state == null ? null : io.lineup.api.resource.JobState.valueOf(state.name());
+  }
+
+  private static Long millis(Instant time) {
+    return time == null ? null : time.toEpochMilli();
+  }
+
+  private static Long millis(Duration duration) {
+    return duration == null ? null : duration.toMillis();
   }
 
   /**
@@ -141,15 +195,11 @@ public final class Views {
    * parse) and the caller did not ask for base64, else base64 under {@code name_base64}.
    */
   static void putBytes(ObjectNode node, String name, byte[] bytes, PayloadEncoding encoding) {
-    if (encoding == PayloadEncoding.JSON && Json.isJson(bytes)) {
-      node.putRawValue(
-          name,
-          new com.fasterxml.jackson.databind.util.RawValue(
-              new String(bytes, StandardCharsets.UTF_8)));
+    JsonText json = asJson(bytes, encoding);
+    if (json != null) {
+      node.putRawValue(name, new RawValue(json.json()));
     } else {
-      node.put(
-          name + "_base64",
-          Base64.getEncoder().encodeToString(bytes == null ? new byte[0] : bytes));
+      node.put(name + "_base64", asBase64(bytes, json));
     }
   }
 
@@ -158,21 +208,6 @@ public final class Views {
       node.putNull(name);
     } else {
       node.put(name, time.toEpochMilli());
-    }
-  }
-
-  /** {@code <name>_ms}, {@code <name>_low_ms} and {@code <name>_high_ms}, all null when unknown. */
-  private static void putEta(ObjectNode node, String name, Eta eta) {
-    putDuration(node, name + "_ms", eta == null ? null : eta.point());
-    putDuration(node, name + "_low_ms", eta == null ? null : eta.low());
-    putDuration(node, name + "_high_ms", eta == null ? null : eta.high());
-  }
-
-  private static void putDuration(ObjectNode node, String name, Duration duration) {
-    if (duration == null) {
-      node.putNull(name);
-    } else {
-      node.put(name, duration.toMillis());
     }
   }
 }

@@ -1,36 +1,30 @@
-package io.lineup.client;
+package io.lineup.api.resource;
 
-import java.util.Locale;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** Where a dispatch task is in its life. */
+/** Where a dispatch task is in its life: the {@code status} of a task on the wire. */
 public enum TaskStatus {
   /** Waiting: in line, delayed, or waiting for a retry. */
+  @JsonProperty("queued")
   QUEUED,
   /** A request is in flight. */
+  @JsonProperty("running")
   RUNNING,
   /** The endpoint answered 2xx. */
+  @JsonProperty("succeeded")
   SUCCEEDED,
   /** An outcome that is not retried, or out of attempts. */
+  @JsonProperty("failed")
   FAILED,
   /** It waited longer than the endpoint's line timeout and was never sent. */
+  @JsonProperty("timed_out")
   TIMED_OUT,
   /** Cancelled by its caller. */
+  @JsonProperty("cancelled")
   CANCELLED;
 
   /** Whether the task has ended. */
   public boolean ended() {
     return this != QUEUED && this != RUNNING;
-  }
-
-  /**
-   * The status of the API's text, e.g. {@code timed_out}.
-   *
-   * @throws IllegalArgumentException for an unknown text
-   */
-  static TaskStatus read(String text) {
-    if (text == null) {
-      throw new IllegalArgumentException("a task has no status");
-    }
-    return valueOf(text.toUpperCase(Locale.ROOT));
   }
 }

@@ -1,22 +1,19 @@
-package io.lineup.client;
+package io.lineup.api.resource;
 
-import java.util.Locale;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** Where a waiting-room ticket is. */
+/** Where a waiting-room ticket is: the {@code status} of a ticket on the wire. */
 public enum TicketStatus {
   /** Joined before the room's event start; enters the line at the start. */
+  @JsonProperty("pre_queue")
   PRE_QUEUE,
   /** In line, with a position and an ETA; poll it to keep the place. */
+  @JsonProperty("waiting")
   WAITING,
   /** Admitted: it holds a pass. */
+  @JsonProperty("admitted")
   ADMITTED,
   /** Left, released, expired or abandoned ({@link Ticket#reason()} says which). */
-  GONE;
-
-  static TicketStatus read(String text) {
-    if (text == null) {
-      throw new IllegalArgumentException("a ticket has no status");
-    }
-    return valueOf(text.toUpperCase(Locale.ROOT));
-  }
+  @JsonProperty("gone")
+  GONE
 }

@@ -1,6 +1,8 @@
-package io.lineup.client;
+package io.lineup.api.resource;
 
-/** Where a job is in its life; the same names as the engine's and the HTTP API's. */
+/**
+ * Where a job is in its life: the {@code state} of a job on the wire, spelled as the engine does.
+ */
 public enum JobState {
   /** Published with a delay, not yet due. */
   DELAYED,
@@ -20,9 +22,5 @@ public enum JobState {
   /** Whether the job will not run again (done, cancelled, expired). */
   public boolean finished() {
     return this == DONE || this == CANCELLED || this == EXPIRED;
-  }
-
-  static JobState read(String text) {
-    return text == null ? null : valueOf(text);
   }
 }

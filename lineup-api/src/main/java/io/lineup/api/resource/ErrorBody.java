@@ -1,0 +1,45 @@
+package io.lineup.api.resource;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The body of every error answer (schema {@code Error}): {@code error} and {@code message} always,
+ * the other fields only where the error has them.
+ *
+ * @param error the code, one of {@link io.lineup.api.ErrorCode}'s
+ * @param message what went wrong, for people
+ * @param field the request field at fault, or null (absent)
+ * @param reason why a lease was lost or a pass refused, or null (absent)
+ * @param retryAfterMs how long to wait before retrying, in milliseconds, or null (absent)
+ * @param replicasRequested Redis replicas the publish asked for, or null (absent)
+ * @param replicasAcknowledged Redis replicas that acknowledged the publish in time, or null
+ *     (absent)
+ * @param jobs the jobs a not-durable publish did store ({@code id}, {@code created}), or null
+ *     (absent)
+ */
+@JsonPropertyOrder({
+  "error",
+  "message",
+  "field",
+  "reason",
+  "retry_after_ms",
+  "replicas_requested",
+  "replicas_acknowledged",
+  "jobs"
+})
+public record ErrorBody(
+    @JsonProperty("error") String error,
+    @JsonProperty("message") String message,
+    @JsonProperty("field") @JsonInclude(JsonInclude.Include.NON_NULL) String field,
+    @JsonProperty("reason") @JsonInclude(JsonInclude.Include.NON_NULL) String reason,
+    @JsonProperty("retry_after_ms") @JsonInclude(JsonInclude.Include.NON_NULL) Long retryAfterMs,
+    @JsonProperty("replicas_requested") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Integer replicasRequested,
+    @JsonProperty("replicas_acknowledged") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Integer replicasAcknowledged,
+    @JsonProperty("jobs") @JsonInclude(JsonInclude.Include.NON_NULL)
+        List<Map<String, Object>> jobs) {}
