@@ -57,6 +57,7 @@ final class EndpointStore {
     return SyncedRecords.start(
         records,
         (id, text) -> {
+          // A record whose id names no endpoint is skipped like bad text.
           EndpointKey.ofRecordId(id);
           return read(text).spec();
         },
