@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * <p>A sync reads every record's text (one command) but parses only the records whose text changed
  * since the last sync. A record that does not parse is left out of the snapshot and logged once per
  * text (not every interval). While Redis does not answer, the last snapshot stays and the next
- * interval tries again. Listeners hear which ids were added, changed or removed by each sync.
+ * interval tries again. Listeners hear which ids were added, changed or removed by each sync; sync
+ * listeners hear every sync, changed or not (for work that follows the clock as well as the
+ * records, such as a state kept elsewhere that each interval looks at again).
  *
  * @param <T> the parsed value of a record
  */
@@ -77,6 +79,7 @@ public final class SyncedRecords<T> implements AutoCloseable {
   private final Parser<T> parser;
   private final Duration interval;
   private final List<Consumer<Changes>> listeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<Map<String, T>>> syncListeners = new CopyOnWriteArrayList<>();
   private volatile Map<String, Entry<T>> entries = Map.of();
   private volatile Map<String, T> snapshot = Map.of();
 
@@ -142,6 +145,17 @@ public final class SyncedRecords<T> implements AutoCloseable {
   }
 
   /**
+   * Registers a listener of every later sync that read the collection, whether it changed something
+   * or not, called with the snapshot that sync left (after the listeners of changes). Called on the
+   * syncing thread; one that throws is logged and the others still run. A {@link #syncNow} during
+   * the interval's sync may call it at the same time or out of order: a listener that must act on
+   * the newest copy reads {@link #snapshot()} under a lock of its own.
+   */
+  public void addSyncListener(Consumer<Map<String, T>> listener) {
+    syncListeners.add(listener);
+  }
+
+  /**
    * Reads the collection now (after this instance wrote to it, so that its own change shows at
    * once).
    *
@@ -150,19 +164,26 @@ public final class SyncedRecords<T> implements AutoCloseable {
    */
   public Changes syncNow() {
     Changes changes;
+    Map<String, T> synced;
     synchronized (this) {
       changes = apply(store.all());
+      synced = snapshot;
     }
     if (!changes.isEmpty()) {
-      for (Consumer<Changes> listener : listeners) {
-        try {
-          listener.accept(changes);
-        } catch (RuntimeException e) {
-          LOG.warn("A listener of synced records failed: {}", e.toString());
-        }
+      tell(listeners, changes);
+    }
+    tell(syncListeners, synced);
+    return changes;
+  }
+
+  private static <E> void tell(List<Consumer<E>> listeners, E event) {
+    for (Consumer<E> listener : listeners) {
+      try {
+        listener.accept(event);
+      } catch (RuntimeException e) {
+        LOG.warn("A listener of synced records failed: {}", e.toString());
       }
     }
-    return changes;
   }
 
   private Changes apply(Map<String, String> texts) {

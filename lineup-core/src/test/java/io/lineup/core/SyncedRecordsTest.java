@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -138,6 +139,25 @@ class SyncedRecordsTest {
     assertThat(changes.changed()).containsExactly("x");
     assertThat(changes.removed()).containsExactly("y");
     assertThat(heard).contains(changes);
+  }
+
+  @Test
+  void syncListenersHearEverySyncWithItsSnapshotAlsoWhenNothingChanged() {
+    store.put("x", "1");
+    SyncedRecords<Integer> copy = aCopy();
+    List<Map<String, Integer>> heard = new CopyOnWriteArrayList<>();
+    copy.addSyncListener(heard::add);
+
+    SyncedRecords.Changes changes = copy.syncNow();
+
+    assertThat(changes.isEmpty()).isTrue();
+    assertThat(heard).contains(Map.of("x", 1));
+    await()
+        .alias("the interval's syncs, which change nothing")
+        .untilAsserted(() -> assertThat(heard).hasSizeGreaterThan(2));
+    store.put("y", "2");
+    copy.syncNow();
+    assertThat(heard).contains(Map.of("x", 1, "y", 2));
   }
 
   @Test

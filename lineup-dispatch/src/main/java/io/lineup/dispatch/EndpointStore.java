@@ -3,7 +3,9 @@ package io.lineup.dispatch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.RecordStore;
+import io.lineup.core.SyncedRecords;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -44,6 +46,22 @@ final class EndpointStore {
   /** Every endpoint's record text, by record id ({@link EndpointKey#recordId()}). */
   Map<String, String> all() {
     return records.all();
+  }
+
+  /**
+   * Starts this instance's copy of every endpoint's settings, by record id, read again every {@code
+   * interval}; a record whose id names no endpoint or whose text this version cannot read is left
+   * out (and logged once).
+   */
+  SyncedRecords<EndpointSpec> follow(Duration interval) {
+    return SyncedRecords.start(
+        records,
+        (id, text) -> {
+          // A record whose id names no endpoint is skipped like bad text.
+          EndpointKey.ofRecordId(id);
+          return read(text).spec();
+        },
+        interval);
   }
 
   boolean delete(EndpointKey key) {

@@ -1,5 +1,7 @@
 package io.lineup.dispatch;
 
+import io.lineup.core.SyncedRecords;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows the endpoints in Redis on this instance: every {@value #INTERVAL_MS} ms (and at once
- * after a change here) it reads them and their breakers, applies their limits, and runs, updates or
- * stops their dispatchers. The one place that reads the shared records in a loop.
+ * Follows the endpoints in Redis on this instance: a {@link SyncedRecords} copy of their settings,
+ * read every {@value #INTERVAL_MS} ms (and at once after a change here); after each read it reads
+ * their breakers, applies their limits, and runs, updates or stops their dispatchers.
  */
 final class EndpointSync implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EndpointSync.class);
@@ -27,11 +29,12 @@ final class EndpointSync implements AutoCloseable {
   private final Consumer<Set<String>> followers;
   private final Map<String, EndpointDispatcher> dispatchers = new ConcurrentHashMap<>();
   private volatile boolean closed;
-  private Thread loop;
+  private volatile SyncedRecords<EndpointSpec> synced;
 
   /**
    * @param newDispatcher makes the dispatcher of an endpoint newly seen
-   * @param followers told every record id after each read (the callbacks follow the namespaces)
+   * @param followers told every endpoint's record id after each read (the callbacks follow the
+   *     namespaces)
    */
   EndpointSync(
       EndpointStore store,
@@ -46,13 +49,14 @@ final class EndpointSync implements AutoCloseable {
     this.followers = followers;
   }
 
-  /** Reads once, then starts the loop. */
+  /** Starts following: reads once (dispatchers start at once), then every interval. */
   synchronized void start() {
-    if (loop != null) {
+    if (synced != null || closed) {
       return;
     }
+    synced = store.follow(Duration.ofMillis(INTERVAL_MS));
+    synced.addSyncListener(snapshot -> follow());
     syncQuietly();
-    loop = Thread.ofVirtual().name("lineup-dispatch-sync").start(this::run);
   }
 
   /** The settings of a running dispatcher, or null when this instance runs none for the key. */
@@ -61,63 +65,62 @@ final class EndpointSync implements AutoCloseable {
     return running == null ? null : running.spec();
   }
 
-  private void run() {
-    while (!closed) {
-      try {
-        Thread.sleep(INTERVAL_MS);
-      } catch (InterruptedException e) {
-        return;
-      }
-      syncQuietly();
-    }
-  }
-
-  /** Reads now; a failure is logged and the next round tries again. */
+  /**
+   * Reads now (after a change here), when started; a failure is logged and the next interval tries
+   * again.
+   */
   void syncQuietly() {
-    if (closed) {
+    SyncedRecords<EndpointSpec> copy = synced;
+    if (copy == null || closed) {
       return;
     }
     try {
-      sync();
+      copy.syncNow();
     } catch (RuntimeException e) {
       LOG.warn("Could not read the dispatch endpoints: {}", e.getMessage());
     }
   }
 
-  /** Brings this instance's dispatchers and breakers in line with what Redis holds. */
-  private synchronized void sync() {
-    Map<String, String> stored = store.all();
-    Map<String, BreakerState> storedBreakers = breakers.readAll(stored.keySet());
-    for (var entry : stored.entrySet()) {
-      String id = entry.getKey();
+  /**
+   * Brings this instance's dispatchers and breakers in line with the newest copy of the endpoints
+   * (under this lock, so that two reads at once leave the newer one in force).
+   */
+  private synchronized void follow() {
+    if (closed) {
+      return;
+    }
+    try {
+      follow(synced.snapshot());
+    } catch (RuntimeException e) {
+      LOG.warn("Could not follow the dispatch endpoints: {}", e.getMessage());
+    }
+  }
+
+  private void follow(Map<String, EndpointSpec> specs) {
+    Map<String, BreakerState> storedBreakers = breakers.readAll(specs.keySet());
+    specs.forEach((id, spec) -> {
       EndpointKey key = EndpointKey.ofRecordId(id);
-      EndpointSpec spec;
-      try {
-        spec = EndpointStore.read(entry.getValue()).spec();
-      } catch (RuntimeException e) {
-        LOG.warn("Endpoint {} has settings this server cannot read: {}", id, e.getMessage());
-        continue;
-      }
       BreakerState breaker = breakers.halfOpenIfDue(key, spec, storedBreakers.get(id));
       limits.apply(key, spec, breaker, false);
       dispatchers.computeIfAbsent(id, x -> newDispatcher.apply(key, spec)).update(spec);
-    }
+    });
     for (String id : List.copyOf(dispatchers.keySet())) {
-      if (!stored.containsKey(id)) {
+      if (!specs.containsKey(id)) {
         EndpointDispatcher gone = dispatchers.remove(id);
         limits.forget(gone.key());
         Thread.ofVirtual().start(gone::close);
       }
     }
-    followers.accept(stored.keySet());
+    followers.accept(specs.keySet());
   }
 
-  /** Stops the loop and the dispatchers (their running requests finish or go back in line). */
+  /** Stops following and the dispatchers (their running requests finish or go back in line). */
   @Override
   public void close() {
     closed = true;
-    if (loop != null) {
-      loop.interrupt();
+    SyncedRecords<EndpointSpec> copy = synced;
+    if (copy != null) {
+      copy.close();
     }
     synchronized (this) {
       Dispatcher.closeAll(dispatchers.values().stream().map(d -> (Runnable) d::close).toList());
