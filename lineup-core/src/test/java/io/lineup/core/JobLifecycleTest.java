@@ -268,14 +268,16 @@ abstract class JobLifecycleTest extends EngineSuite {
   @Test
   void releasedJobsReturnToTheirOwnPlacesWhateverWayTheyCameIntoLine() {
     QueueName queue = aFreshQueue();
-    String promoted = lineup.publish(queue, aDelayedJob("promoted", Duration.ofMillis(20))).id();
+    // Due after the other six are published, even on a busy machine, so that it joins the line
+    // behind them.
+    String promoted = lineup.publish(queue, aDelayedJob("promoted", Duration.ofMillis(500))).id();
     String plain = lineup.publish(queue, aJob("plain")).id();
     String given = lineup.publish(queue, aJob("given").id("a-given-id")).id();
     String expiring = lineup.publish(queue, aJob("expiring").ttl(Duration.ofHours(1))).id();
     String urgent = lineup.publish(queue, aJob("urgent").priority(5)).id();
     String last = lineup.publish(queue, aJob("last")).id();
     String low = lineup.publish(queue, aJob("low").priority(-3)).id();
-    Instant due = Instant.now().plusMillis(20);
+    Instant due = Instant.now().plusMillis(500);
     await().atMost(Duration.ofSeconds(2)).until(() -> Instant.now().isAfter(due));
     // The delayed job joins the line when the lease moves it there, behind the jobs waiting.
     List<String> lineOrder = List.of(urgent, plain, given, expiring, last, promoted, low);

@@ -9,6 +9,7 @@ import io.lineup.core.model.Leases;
 import io.lineup.core.model.NewJob;
 import io.lineup.core.model.PublishResult;
 import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -118,6 +119,9 @@ abstract class PriorityOrderTest extends EngineSuite {
     AtomicBoolean publishing = new AtomicBoolean(true);
     try (Lineup lineup = anEngine();
         ExecutorService producers = Executors.newFixedThreadPool(4)) {
+      // The jobs stay leased, never acked: a time to run longer than any run keeps a busy machine's
+      // slow run from seeing them reclaimed and leased twice.
+      lineup.configure(queue, QueueSettings.builder().timeToRun(Duration.ofMinutes(30)).build());
       List<Future<?>> running = new ArrayList<>();
       for (int p = 0; p < 4; p++) {
         int producer = p;
