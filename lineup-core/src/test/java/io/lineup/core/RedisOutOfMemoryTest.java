@@ -72,7 +72,10 @@ class RedisOutOfMemoryTest {
       // the line, where this lease takes it), at the limit.
       List<LeasedJob> leased = new ArrayList<>(lineup.lease(queue, 5, Duration.ZERO).jobs());
       assertThat(leased).as("leases work at the memory limit").hasSize(5);
-      lineup.nack(leased.get(0), "failed at the limit");
+      // Its retry is an hour away, so that the consuming below, however slow, never leases it.
+      LeasedJob failed = leased.get(0);
+      lineup.nack(
+          failed.queue(), failed.id(), failed.token(), "failed at the limit", Duration.ofHours(1));
       lineup.extend(leased.get(1));
       lineup.release(leased.get(2));
       for (LeasedJob job : leased.subList(1, 5)) {

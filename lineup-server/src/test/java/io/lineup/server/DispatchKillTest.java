@@ -64,8 +64,8 @@ class DispatchKillTest {
         if (last > 1) {
           again++;
         }
-        // Every attempt reached the target, the killed instance's too (a slow machine can also
-        // time an attempt out and retry it).
+        // Every attempt is counted when its task is leased; a slow machine can also time an
+        // attempt out and retry it.
         requests += last;
       }
       System.out.printf(
@@ -74,7 +74,10 @@ class DispatchKillTest {
               + " the target%n",
           ids.size(), again, target.count());
       assertThat(again).as("the killed instance held tasks").isGreaterThan(0);
-      assertThat(target.count()).isEqualTo(requests);
+      // Each task reached the target at least once. An attempt the killed instance had leased
+      // (and so counted) but not sent yet when it died reaches nobody, which a busy machine, slow
+      // to send what it leased, shows; every other attempt is a request.
+      assertThat(target.count()).isBetween(ids.size(), requests);
     }
   }
 
