@@ -22,11 +22,15 @@ import org.slf4j.LoggerFactory;
  * write), so that what another instance wrote shows here within one interval.
  *
  * <p>A sync reads every record's text (one command) but parses only the records whose text changed
- * since the last sync. A record that does not parse is left out of the snapshot and logged once per
- * text (not every interval). While Redis does not answer, the last snapshot stays and the next
- * interval tries again. Listeners hear which ids were added, changed or removed by each sync; sync
- * listeners hear every sync, changed or not (for work that follows the clock as well as the
- * records, such as a state kept elsewhere that each interval looks at again).
+ * since the last sync. A record whose new text does not parse keeps its last good value in the
+ * snapshot, so that an instance that cannot read what a newer version wrote (during a rolling
+ * upgrade) keeps serving with what it last could read rather than dropping the record; a record
+ * that never parsed is absent; a deleted record is removed, whether its text parsed or not. A text
+ * that does not parse is logged once (not every interval) and parsed again only once it changes.
+ * While Redis does not answer, the last snapshot stays and the next interval tries again. Listeners
+ * hear which ids were added, changed or removed by each sync; sync listeners hear every sync,
+ * changed or not (for work that follows the clock as well as the records, such as a state kept
+ * elsewhere that each interval looks at again).
  *
  * @param <T> the parsed value of a record
  */
@@ -46,7 +50,8 @@ public final class SyncedRecords<T> implements AutoCloseable {
      * @param id the record's id
      * @param text the record's stored text
      * @return the value, never null
-     * @throws RuntimeException when the record is not one of these values (it is then skipped)
+     * @throws RuntimeException when the record is not one of these values (its last good value, if
+     *     any, then stays)
      */
     T parse(String id, String text);
   }
@@ -55,8 +60,9 @@ public final class SyncedRecords<T> implements AutoCloseable {
    * What one sync changed in the snapshot.
    *
    * @param added ids that were not in the snapshot
-   * @param changed ids whose text changed
-   * @param removed ids that are gone (deleted, or no longer parse)
+   * @param changed ids whose value was parsed from a new text (a new text that does not parse
+   *     changes nothing)
+   * @param removed ids that were deleted
    */
   public record Changes(Set<String> added, Set<String> changed, Set<String> removed) {
     /** Copies the sets (unmodifiable). */
@@ -83,7 +89,10 @@ public final class SyncedRecords<T> implements AutoCloseable {
   private volatile Map<String, Entry<T>> entries = Map.of();
   private volatile Map<String, T> snapshot = Map.of();
 
-  /** The text of each record that did not parse, so that it is logged once, not every sync. */
+  /**
+   * The text of each record that did not parse and has not parsed since, so that it is logged once,
+   * not every sync.
+   */
   private final Map<String, String> unreadable = new HashMap<>();
 
   private volatile boolean closed;
@@ -197,21 +206,18 @@ public final class SyncedRecords<T> implements AutoCloseable {
       Entry<T> known = before.get(id);
       if (known != null && known.text().equals(text)) {
         after.put(id, known);
+        // Back to the last good text: should it turn bad again, that is news worth a log line.
+        unreadable.remove(id);
         continue;
       }
-      if (text.equals(unreadable.get(id))) {
-        continue; // logged already; parsed again only once the text changes
-      }
-      T value;
-      try {
-        value = parser.parse(id, text);
-      } catch (RuntimeException e) {
-        unreadable.put(id, text);
-        LOG.warn("Skipping the unreadable record {}: {}", id, e.toString());
+      Entry<T> parsed = parse(id, text, known != null);
+      if (parsed == null) {
+        if (known != null) {
+          after.put(id, known); // a text this version cannot read: the last good value serves on
+        }
         continue;
       }
-      unreadable.remove(id);
-      after.put(id, new Entry<>(text, value));
+      after.put(id, parsed);
       (known == null ? added : changed).add(id);
     }
     Set<String> removed = new LinkedHashSet<>(before.keySet());
@@ -226,6 +232,33 @@ public final class SyncedRecords<T> implements AutoCloseable {
     entries = after;
     snapshot = Collections.unmodifiableMap(values);
     return changes;
+  }
+
+  /**
+   * The record parsed from its text, or null when the text does not parse (logged the first time
+   * only, then not parsed again until it changes).
+   */
+  private Entry<T> parse(String id, String text, boolean hasGoodValue) {
+    if (text.equals(unreadable.get(id))) {
+      return null;
+    }
+    T value;
+    try {
+      value = parser.parse(id, text);
+    } catch (RuntimeException e) {
+      unreadable.put(id, text);
+      if (hasGoodValue) {
+        LOG.warn(
+            "Keeping the last good value of the record {}, whose new text is unreadable: {}",
+            id,
+            e.toString());
+      } else {
+        LOG.warn("Skipping the unreadable record {}: {}", id, e.toString());
+      }
+      return null;
+    }
+    unreadable.remove(id);
+    return new Entry<>(text, value);
   }
 
   private void syncQuietly() {

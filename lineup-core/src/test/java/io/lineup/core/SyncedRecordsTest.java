@@ -7,6 +7,7 @@ import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -17,8 +18,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link SyncedRecords}: two copies of one collection (as on two instances) see each other's writes
- * and deletes, skip a record that does not parse, parse a record again only when its text changed,
- * and carry on after Redis restarts. On a Redis of its own, which one test restarts.
+ * and deletes, leave out a record that never parsed, keep the last good value of one whose new text
+ * does not parse, parse a record again only when its text changed, and carry on after Redis
+ * restarts. On a Redis of its own, which one test restarts.
  */
 class SyncedRecordsTest {
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withAppendOnlyFile();
@@ -89,7 +91,7 @@ class SyncedRecordsTest {
   }
 
   @Test
-  void aRecordThatDoesNotParseIsSkippedAndTheOthersAreKept() {
+  void aRecordThatNeverParsedIsAbsentAndTheOthersAreKept() {
     store.put("good", "7");
     store.put("bad", "not a number");
     SyncedRecords<Integer> copy = aCopy();
@@ -103,6 +105,73 @@ class SyncedRecordsTest {
     store.put("bad", "8");
     copy.syncNow();
     assertThat(copy.get("bad")).as("once its text is fixed").contains(8);
+  }
+
+  @Test
+  void aRecordThatTurnsBadKeepsItsLastGoodValueUntilItsTextIsGoodAgain() {
+    store.put("a", "1");
+    SyncedRecords<Integer> copy = aCopy();
+    Map<String, Integer> good = copy.snapshot();
+    List<SyncedRecords.Changes> heard = new CopyOnWriteArrayList<>();
+    copy.addListener(heard::add);
+
+    store.put("a", "written by a newer version");
+    copy.syncNow();
+    int afterBad = parses.get();
+    copy.syncNow();
+
+    assertThat(heard).as("a text that does not parse changes nothing").isEmpty();
+    assertThat(copy.get("a")).as("the last good value").contains(1);
+    assertThat(copy.snapshot()).as("the same snapshot").isSameAs(good);
+    assertThat(parses.get()).as("the bad text is not parsed again").isEqualTo(afterBad);
+    assertThat(aCopy().get("a")).as("a copy that never saw it good").isEmpty();
+
+    store.put("a", "2");
+    copy.syncNow();
+
+    assertThat(copy.get("a")).as("once its text is good again").contains(2);
+    assertThat(heard)
+        .singleElement()
+        .extracting(SyncedRecords.Changes::changed)
+        .isEqualTo(Set.of("a"));
+  }
+
+  @Test
+  void aRecordDeletedWhileItsTextIsBadIsRemoved() {
+    store.put("a", "1");
+    SyncedRecords<Integer> copy = aCopy();
+    store.put("a", "not a number");
+    copy.syncNow();
+    List<SyncedRecords.Changes> heard = new CopyOnWriteArrayList<>();
+    copy.addListener(heard::add);
+
+    store.delete("a");
+    copy.syncNow();
+
+    assertThat(copy.get("a")).isEmpty();
+    assertThat(heard)
+        .singleElement()
+        .extracting(SyncedRecords.Changes::removed)
+        .isEqualTo(Set.of("a"));
+  }
+
+  @Test
+  void aRecordBackOnItsLastGoodTextIsParsedAgainWhenItTurnsBadAgain() {
+    store.put("a", "1");
+    SyncedRecords<Integer> copy = aCopy();
+    store.put("a", "not a number");
+    copy.syncNow();
+    store.put("a", "1");
+    copy.syncNow();
+    int beforeBadAgain = parses.get();
+
+    store.put("a", "not a number");
+    copy.syncNow();
+
+    assertThat(parses.get())
+        .as("the same bad text, read (and logged) again")
+        .isEqualTo(beforeBadAgain + 1);
+    assertThat(copy.get("a")).contains(1);
   }
 
   @Test

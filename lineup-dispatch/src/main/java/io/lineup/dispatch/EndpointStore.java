@@ -50,8 +50,9 @@ final class EndpointStore {
 
   /**
    * Starts this instance's copy of every endpoint's settings, by record id, read again every {@code
-   * interval}; a record whose id names no endpoint or whose text this version cannot read is left
-   * out (and logged once).
+   * interval}; a record whose id names no endpoint or whose text this version never could read is
+   * left out (and logged once), and one whose new text it cannot read (written by a newer version)
+   * keeps its last readable settings, so that its dispatcher runs on.
    */
   SyncedRecords<EndpointSpec> follow(Duration interval) {
     return SyncedRecords.start(
