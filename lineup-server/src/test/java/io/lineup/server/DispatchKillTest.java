@@ -20,6 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
 class DispatchKillTest {
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
 
+  /**
+   * How long a server process may take to listen: a bound, not a figure. A machine running other
+   * builds beside the tests has been seen taking 50 s to start the JVM alone.
+   */
+  private static final Duration SERVER_START = Duration.ofMinutes(3);
+
   @TempDir Path folder;
 
   private MainProcess instance(String name) {
@@ -32,11 +38,9 @@ class DispatchKillTest {
     try (target;
         MainProcess doomed = instance("doomed");
         MainProcess survivor = instance("survivor")) {
-      Api first =
-          new Api(doomed.awaitListening(Duration.ofSeconds(60)), LineupServerExtension.ADMIN_TOKEN);
+      Api first = new Api(doomed.awaitListening(SERVER_START), LineupServerExtension.ADMIN_TOKEN);
       Api second =
-          new Api(
-              survivor.awaitListening(Duration.ofSeconds(60)), LineupServerExtension.ADMIN_TOKEN);
+          new Api(survivor.awaitListening(SERVER_START), LineupServerExtension.ADMIN_TOKEN);
       target.latency(1_000);
       // Created and fed through the instance to be killed, which starts sending at once; the
       // other one follows the endpoint within 250 ms.
@@ -91,8 +95,7 @@ class DispatchKillTest {
     TestTarget target = TestTarget.start();
     try (target;
         MainProcess doomed = instance("doomed-alone")) {
-      Api first =
-          new Api(doomed.awaitListening(Duration.ofSeconds(60)), LineupServerExtension.ADMIN_TOKEN);
+      Api first = new Api(doomed.awaitListening(SERVER_START), LineupServerExtension.ADMIN_TOKEN);
       // The first request hangs at the target until the instance that sent it is gone. Every
       // task is queued before the endpoint is resumed and the kill follows the first request at
       // once, well within its attempt timeout: an attempt that timed out first would be nacked
@@ -114,8 +117,7 @@ class DispatchKillTest {
 
       try (MainProcess survivor = instance("survivor-after")) {
         Api second =
-            new Api(
-                survivor.awaitListening(Duration.ofSeconds(60)), LineupServerExtension.ADMIN_TOKEN);
+            new Api(survivor.awaitListening(SERVER_START), LineupServerExtension.ADMIN_TOKEN);
         JsonNode reclaimed = DispatchFixtures.awaitEnd(second, ep, inFlight);
         assertThat(reclaimed.path("status").asText())
             .as(reclaimed.toString())
