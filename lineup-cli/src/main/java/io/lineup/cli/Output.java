@@ -37,8 +37,16 @@ final class Output {
    * annotations give (the server's).
    */
   void json(Object value) {
+    json(value, null);
+  }
+
+  /**
+   * Prints one JSON value on one line as {@link #json(Object)} does, with only the fields of a JSON
+   * view (all when {@code view} is null): a ticket's record has the fields of its status.
+   */
+  void json(Object value, Class<?> view) {
     try {
-      out.println(MAPPER.writeValueAsString(value));
+      out.println(MAPPER.writerWithView(view).writeValueAsString(value));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

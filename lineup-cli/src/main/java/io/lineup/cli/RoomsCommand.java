@@ -38,7 +38,7 @@ final class RoomsCommand implements Runnable {
 
   static void print(Output output, Ticket t) {
     if (output.json) {
-      output.json(t);
+      output.json(t, Ticket.fieldsOf(t.status()));
       return;
     }
     List<String[]> lines = new ArrayList<>();

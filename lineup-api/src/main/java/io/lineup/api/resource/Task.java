@@ -2,13 +2,16 @@ package io.lineup.api.resource;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonView;
 import java.util.List;
 
 /**
  * A dispatch task as it stands ({@code GET /v1/endpoints/{ns}/{endpoint}/tasks/{id}}, schema {@code
- * Task}). Every field is present, null when unknown. (The server's answer to a submit that matched
- * a task whose record is gone has only {@code id}, {@code endpoint}, {@code status}, {@code
- * position} and the ETA.)
+ * Task}). Every field is present, null when unknown. The server writes it with a JSON view ({@link
+ * #fieldsOf}): a submit whose task's record could not be read back has only {@code id}, {@code
+ * endpoint}, {@code status}, {@code position} and the ETA ({@link Brief}); a job in an endpoint's
+ * queue that is not a task has no {@code path}, {@code callback_url} or {@code delivery_key}
+ * ({@link Detailed}); any other task has every field ({@link Full}).
  *
  * @param id its id
  * @param endpoint its endpoint's name within the namespace
@@ -58,20 +61,41 @@ public record Task(
     @JsonProperty("id") String id,
     @JsonProperty("endpoint") String endpoint,
     @JsonProperty("status") TaskStatus status,
-    @JsonProperty("priority") Integer priority,
+    @JsonProperty("priority") @JsonView(Detailed.class) Integer priority,
     @JsonProperty("position") long position,
     @JsonProperty("eta_ms") Long etaMs,
     @JsonProperty("eta_low_ms") Long etaLowMs,
     @JsonProperty("eta_high_ms") Long etaHighMs,
-    @JsonProperty("created_at") Long createdAt,
-    @JsonProperty("due_at") Long dueAt,
-    @JsonProperty("started_at") Long startedAt,
-    @JsonProperty("finished_at") Long finishedAt,
-    @JsonProperty("attempts") List<TaskAttempt> attempts,
-    @JsonProperty("max_attempts") Integer maxAttempts,
-    @JsonProperty("response") TaskResponse response,
-    @JsonProperty("error") String error,
-    @JsonProperty("method") String method,
-    @JsonProperty("path") String path,
-    @JsonProperty("callback_url") String callbackUrl,
-    @JsonProperty("delivery_key") String deliveryKey) {}
+    @JsonProperty("created_at") @JsonView(Detailed.class) Long createdAt,
+    @JsonProperty("due_at") @JsonView(Detailed.class) Long dueAt,
+    @JsonProperty("started_at") @JsonView(Detailed.class) Long startedAt,
+    @JsonProperty("finished_at") @JsonView(Detailed.class) Long finishedAt,
+    @JsonProperty("attempts") @JsonView(Detailed.class) List<TaskAttempt> attempts,
+    @JsonProperty("max_attempts") @JsonView(Detailed.class) Integer maxAttempts,
+    @JsonProperty("response") @JsonView(Detailed.class) TaskResponse response,
+    @JsonProperty("error") @JsonView(Detailed.class) String error,
+    @JsonProperty("method") @JsonView(Detailed.class) String method,
+    @JsonProperty("path") @JsonView(Full.class) String path,
+    @JsonProperty("callback_url") @JsonView(Full.class) String callbackUrl,
+    @JsonProperty("delivery_key") @JsonView(Full.class) String deliveryKey) {
+
+  /** The JSON view of the fields known without the task's record: id, endpoint, status, place. */
+  public interface Brief {}
+
+  /** The JSON view of a task's record without its request (a job that is not a task). */
+  public interface Detailed {}
+
+  /** The JSON view of every field of a task. */
+  public interface Full extends Detailed {}
+
+  /**
+   * The JSON view that writes a task as the server answers it: give it to a writer ({@code
+   * mapper.writerWithView(Task.fieldsOf(true, true))}).
+   *
+   * @param detailed whether the task's record was read (else only {@link Brief}'s fields)
+   * @param request whether the record holds a task's request (else no path, callback or key)
+   */
+  public static Class<?> fieldsOf(boolean detailed, boolean request) {
+    return !detailed ? Brief.class : request ? Full.class : Detailed.class;
+  }
+}

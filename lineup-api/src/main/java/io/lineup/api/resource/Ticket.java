@@ -3,12 +3,14 @@ package io.lineup.api.resource;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonView;
 
 /**
  * A waiting-room ticket as it stands ({@code GET /v1/rooms/{ns}/{room}/tickets/{ticket}}). Which
- * fields are present depends on the status; the others are absent (null here). Null fields are left
- * out when written: the server's answer for a waiting ticket without an estimate has the ETA fields
- * as null, which these records cannot tell from absent.
+ * fields are present depends on the status; the others are absent (null here). Written with the
+ * JSON view of its status ({@link #fieldsOf}), a ticket has exactly the fields of its status, null
+ * where the status has no value (a waiting ticket without an estimate has null ETA fields, a
+ * pre-queue ticket a null position); {@code priority} and {@code joined_at} are left out when null.
  *
  * @param ticket the ticket id ({@code t} and 22 base64url characters)
  * @param room its room, {@code namespace/name}
@@ -50,23 +52,48 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "renewable",
   "reason"
 })
-@JsonInclude(JsonInclude.Include.NON_NULL)
 public record Ticket(
     @JsonProperty("ticket") String ticket,
     @JsonProperty("room") String room,
-    @JsonProperty("priority") Integer priority,
-    @JsonProperty("joined_at") Long joinedAt,
+    @JsonProperty("priority") @JsonInclude(JsonInclude.Include.NON_NULL) Integer priority,
+    @JsonProperty("joined_at") @JsonInclude(JsonInclude.Include.NON_NULL) Long joinedAt,
     @JsonProperty("status") TicketStatus status,
-    @JsonProperty("position") Long position,
-    @JsonProperty("eta_ms") Long etaMs,
-    @JsonProperty("eta_low_ms") Long etaLowMs,
-    @JsonProperty("eta_high_ms") Long etaHighMs,
-    @JsonProperty("opens_at") Long opensAt,
-    @JsonProperty("poll_after_ms") Long pollAfterMs,
-    @JsonProperty("grace_ms") Long graceMs,
-    @JsonProperty("pass") String pass,
-    @JsonProperty("pass_id") String passId,
-    @JsonProperty("admitted_at") Long admittedAt,
-    @JsonProperty("pass_expires_at") Long passExpiresAt,
-    @JsonProperty("renewable") Boolean renewable,
-    @JsonProperty("reason") String reason) {}
+    @JsonProperty("position") @JsonView({Waiting.class, PreQueue.class}) Long position,
+    @JsonProperty("eta_ms") @JsonView(Waiting.class) Long etaMs,
+    @JsonProperty("eta_low_ms") @JsonView(Waiting.class) Long etaLowMs,
+    @JsonProperty("eta_high_ms") @JsonView(Waiting.class) Long etaHighMs,
+    @JsonProperty("opens_at") @JsonView(PreQueue.class) Long opensAt,
+    @JsonProperty("poll_after_ms") @JsonView({Waiting.class, PreQueue.class}) Long pollAfterMs,
+    @JsonProperty("grace_ms") @JsonView({Waiting.class, PreQueue.class}) Long graceMs,
+    @JsonProperty("pass") @JsonView(Admitted.class) String pass,
+    @JsonProperty("pass_id") @JsonView(Admitted.class) String passId,
+    @JsonProperty("admitted_at") @JsonView(Admitted.class) Long admittedAt,
+    @JsonProperty("pass_expires_at") @JsonView(Admitted.class) Long passExpiresAt,
+    @JsonProperty("renewable") @JsonView(Admitted.class) Boolean renewable,
+    @JsonProperty("reason") @JsonView(Gone.class) String reason) {
+
+  /** The JSON view of a waiting ticket's fields. */
+  public interface Waiting {}
+
+  /** The JSON view of a pre-queue ticket's fields. */
+  public interface PreQueue {}
+
+  /** The JSON view of an admitted ticket's fields. */
+  public interface Admitted {}
+
+  /** The JSON view of a gone ticket's fields. */
+  public interface Gone {}
+
+  /**
+   * The JSON view that writes the fields of a status: give it to a writer ({@code
+   * mapper.writerWithView(Ticket.fieldsOf(status))}) to write a ticket as the server answers it.
+   */
+  public static Class<?> fieldsOf(TicketStatus status) {
+    return switch (status) {
+      case WAITING -> Waiting.class;
+      case PRE_QUEUE -> PreQueue.class;
+      case ADMITTED -> Admitted.class;
+      case GONE -> Gone.class;
+    };
+  }
+}

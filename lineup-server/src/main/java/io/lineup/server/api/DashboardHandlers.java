@@ -100,8 +100,8 @@ public final class DashboardHandlers {
     ArrayNode rooms = answer.putArray("rooms");
     if (manage) {
       for (String ns : namespaces) {
-        api.dispatch().endpoints().list(ns).forEach(e -> endpoints.add(EndpointJson.view(e)));
-        api.rooms().list(ns).forEach(info -> rooms.add(RoomJson.info(info)));
+        api.dispatch().endpoints().list(ns).forEach(e -> endpoints.addPOJO(EndpointJson.view(e)));
+        api.rooms().list(ns).forEach(info -> rooms.addPOJO(RoomJson.info(info)));
       }
     }
     Responses.json(ctx, 200, answer);
@@ -262,7 +262,7 @@ public final class DashboardHandlers {
     String ns = PathNames.namespace(ctx);
     ObjectNode answer = Json.object();
     ArrayNode list = answer.putArray("rooms");
-    api.rooms().list(ns).forEach(info -> list.add(RoomJson.info(info)));
+    api.rooms().list(ns).forEach(info -> list.addPOJO(RoomJson.info(info)));
     Responses.json(ctx, 200, answer);
   }
 

@@ -82,7 +82,7 @@ public final class DispatchHandlers {
     String ns = PathNames.namespace(ctx);
     ObjectNode answer = Json.object();
     ArrayNode list = answer.putArray("endpoints");
-    dispatch().endpoints().list(ns).forEach(e -> list.add(EndpointJson.view(e)));
+    dispatch().endpoints().list(ns).forEach(e -> list.addPOJO(EndpointJson.view(e)));
     Responses.json(ctx, 200, answer);
   }
 
@@ -102,7 +102,7 @@ public final class DispatchHandlers {
             endpoint(ctx),
             () -> RequestBody.read(ctx, api.limits().maxBodyBytes(), true),
             principal);
-    Responses.json(ctx, status(submitted), TaskJson.task(submitted.task()));
+    Responses.jsonText(ctx, status(submitted), TaskJson.write(submitted.task()));
   }
 
   /**
@@ -113,7 +113,7 @@ public final class DispatchHandlers {
       String ns, String endpoint, LaneAction.Body body, Principal principal) {
     Tasks.Submitted submitted =
         submit(endpoint(PathNames.namespace(ns), endpoint), () -> body.json(null), principal);
-    return new LaneAction.Answer(status(submitted), Json.write(TaskJson.task(submitted.task())));
+    return new LaneAction.Answer(status(submitted), TaskJson.write(submitted.task()));
   }
 
   private Tasks.Submitted submit(EndpointKey key, Supplier<JsonNode> body, Principal principal) {
@@ -152,7 +152,8 @@ public final class DispatchHandlers {
     // the dashboard always does. A read- or manage-only token never starts it.
     boolean callerRead =
         principal.scopes().contains(Scope.PUBLISH) && !"true".equals(ctx.queryParam("peek"));
-    Responses.json(ctx, 200, TaskJson.task(dispatch().tasks().task(key, id, waitMs, callerRead)));
+    Responses.jsonText(
+        ctx, 200, TaskJson.write(dispatch().tasks().task(key, id, waitMs, callerRead)));
   }
 
   /**

@@ -1,8 +1,7 @@
 package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.resource.Endpoint;
 import io.lineup.core.model.QueueStats;
 import io.lineup.dispatch.BreakerState;
 import io.lineup.dispatch.EndpointSpec;
@@ -10,7 +9,6 @@ import io.lineup.dispatch.EndpointView;
 import io.lineup.dispatch.RetryBackoff;
 import io.lineup.dispatch.RetryPolicy;
 import io.lineup.server.http.ApiException;
-import io.lineup.server.http.Json;
 import io.lineup.server.http.JsonFields;
 import java.net.URI;
 import java.util.ArrayList;
@@ -185,72 +183,50 @@ final class EndpointJson {
         List.copyOf(schedule));
   }
 
-  /** An endpoint as the API shows it: its settings, times, breaker and task counts. */
-  static ObjectNode view(EndpointView endpoint) {
-    ObjectNode view = Json.object();
-    view.put("namespace", endpoint.key().namespace());
-    view.put("endpoint", endpoint.key().name());
-    putSpec(view, endpoint.spec());
-    view.put("created_at", endpoint.createdAt());
-    view.put("updated_at", endpoint.updatedAt());
-    BreakerState breaker = endpoint.breaker();
-    ObjectNode b = view.putObject("circuit_breaker_state");
-    b.put("state", breaker.json());
-    if (breaker.state() == BreakerState.State.OPEN) {
-      b.put("probe_at", breaker.openUntil());
-    } else {
-      b.putNull("probe_at");
-    }
-    b.put("consecutive_failures", breaker.failures());
-    QueueStats stats = endpoint.tasks();
-    ObjectNode tasks = view.putObject("tasks");
-    tasks.put("queued", stats.ready() + stats.delayed());
-    tasks.put("running", stats.leased());
-    tasks.put("failed", stats.dead());
-    tasks.put("finished_kept", stats.finished());
-    view.put("service_rate", stats.serviceRate());
-    view.put("queue", endpoint.key().queue().toString());
-    return view;
-  }
-
-  /** The settings' fields, as a {@code PUT} takes them, every default filled in. */
-  private static void putSpec(ObjectNode node, EndpointSpec spec) {
-    node.put("base_url", spec.baseUrl().toString());
-    ArrayNode m = node.putArray("methods");
-    spec.sortedMethods().forEach(m::add);
-    node.put("rate", spec.rate());
-    node.put("period_ms", spec.periodMs());
-    node.put("burst", spec.burst());
-    node.put("concurrency", spec.concurrency());
-    node.put("attempt_timeout_ms", spec.attemptTimeoutMs());
-    node.put("max_attempts", spec.maxAttempts());
+  /**
+   * An endpoint as the API shows it ({@link Endpoint}): its settings with every default filled in,
+   * times, breaker and task counts.
+   */
+  static Endpoint view(EndpointView endpoint) {
+    EndpointSpec spec = endpoint.spec();
     RetryBackoff backoff = spec.backoff();
-    ObjectNode bo = node.putObject("backoff");
-    bo.put("kind", backoff.kind());
-    bo.put("initial_ms", backoff.initialMs());
-    bo.put("max_ms", backoff.maxMs());
-    bo.put("jitter", backoff.jitter());
-    if (backoff.scheduleMs().isEmpty()) {
-      bo.putNull("schedule_ms");
-    } else {
-      ArrayNode s = bo.putArray("schedule_ms");
-      backoff.scheduleMs().forEach(s::add);
-    }
-    ArrayNode r = node.putArray("retry_on");
-    spec.retryOn().forEach(r::add);
-    node.put("retry_after_cap_ms", spec.retryAfterCapMs());
-    node.put("line_timeout_ms", spec.lineTimeoutMs());
-    node.put("retention_ms", spec.retentionMs());
-    node.put("read_grace_ms", spec.readGraceMs());
-    if (spec.expectedServiceMs() == null) {
-      node.putNull("expected_service_ms");
-    } else {
-      node.put("expected_service_ms", spec.expectedServiceMs());
-    }
-    node.put("paused", spec.paused());
-    ObjectNode b = node.putObject("circuit_breaker");
-    b.put("failures", spec.breakerFailures());
-    b.put("cooldown_ms", spec.breakerCooldownMs());
+    BreakerState breaker = endpoint.breaker();
+    QueueStats stats = endpoint.tasks();
+    return new Endpoint(
+        endpoint.key().namespace(),
+        endpoint.key().name(),
+        spec.baseUrl().toString(),
+        List.copyOf(spec.sortedMethods()),
+        spec.rate(),
+        spec.periodMs(),
+        spec.burst(),
+        spec.concurrency(),
+        spec.attemptTimeoutMs(),
+        spec.maxAttempts(),
+        new Endpoint.Backoff(
+            backoff.kind(),
+            backoff.initialMs(),
+            backoff.maxMs(),
+            backoff.jitter(),
+            backoff.scheduleMs().isEmpty() ? null : backoff.scheduleMs()),
+        spec.retryOn(),
+        spec.retryAfterCapMs(),
+        spec.lineTimeoutMs(),
+        spec.retentionMs(),
+        spec.readGraceMs(),
+        spec.expectedServiceMs(),
+        spec.paused(),
+        new Endpoint.CircuitBreaker(spec.breakerFailures(), spec.breakerCooldownMs()),
+        endpoint.createdAt(),
+        endpoint.updatedAt(),
+        new Endpoint.BreakerState(
+            breaker.json(),
+            breaker.state() == BreakerState.State.OPEN ? breaker.openUntil() : null,
+            breaker.failures()),
+        new Endpoint.TaskCounts(
+            stats.ready() + stats.delayed(), stats.leased(), stats.dead(), stats.finished()),
+        stats.serviceRate(),
+        endpoint.key().queue().toString());
   }
 
   private static List<String> sorted(Set<String> names) {

@@ -79,14 +79,14 @@ public final class RoomHandlers {
     Room room = room(ctx);
     room.spec(); // an unknown room is a 404 before the body is read
     JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), false);
-    Responses.json(ctx, 201, TicketJson.of(room.join(RoomRequests.join(body, principal))));
+    Responses.jsonText(ctx, 201, TicketJson.write(room.join(RoomRequests.join(body, principal))));
   }
 
   /** {@code GET /v1/rooms/{ns}/{room}/tickets/{ticket}}: position and ETA, or the pass. */
   public void poll(Context ctx, Principal principal) {
     Room room = room(ctx);
     String ticket = ticket(ctx);
-    Responses.json(ctx, 200, TicketJson.of(room.poll(ticket)));
+    Responses.jsonText(ctx, 200, TicketJson.write(room.poll(ticket)));
   }
 
   /** {@code DELETE /v1/rooms/{ns}/{room}/tickets/{ticket}}: leaves, or gives the slot back. */
@@ -100,7 +100,7 @@ public final class RoomHandlers {
   public void renew(Context ctx, Principal principal) {
     Room room = room(ctx);
     String ticket = ticket(ctx);
-    Responses.json(ctx, 200, TicketJson.of(room.renew(ticket)));
+    Responses.jsonText(ctx, 200, TicketJson.write(room.renew(ticket)));
   }
 
   /** {@code GET /v1/rooms/{ns}/{room}/tickets/{ticket}/events}: Server-Sent Events. */

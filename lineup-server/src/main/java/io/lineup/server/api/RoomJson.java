@@ -2,6 +2,8 @@ package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.resource.Room;
+import io.lineup.api.resource.VerifiedPass;
 import io.lineup.pass.Pass;
 import io.lineup.rooms.Grant;
 import io.lineup.rooms.GrantLogEntry;
@@ -19,35 +21,28 @@ import java.util.List;
 public final class RoomJson {
   private RoomJson() {}
 
-  /** A room's settings and counts, with where its public keys are published. */
-  public static ObjectNode info(RoomInfo info) {
+  /** A room's settings and counts ({@link Room}), with where its public keys are published. */
+  public static Room info(RoomInfo info) {
     RoomKey key = info.key();
-    ObjectNode view = Json.object();
-    view.put("namespace", key.namespace());
-    view.put("room", key.name());
-    putSpec(view, info.spec());
-    view.put("created_at", info.createdAt());
-    view.put("updated_at", info.updatedAt());
-    view.put("waiting", info.waiting());
-    view.put("active", info.active());
-    view.put("pre_queue", info.preQueue());
-    view.put("jwks_url", "/v1/rooms/" + key.namespace() + "/" + key.name() + "/jwks.json");
-    return view;
-  }
-
-  private static void putSpec(ObjectNode o, RoomSpec spec) {
-    o.put("max_active", spec.maxActive());
-    o.put("admit_per_minute", spec.admitPerMinute());
-    o.put("pass_ttl_ms", spec.passTtlMs());
-    o.put("renewable", spec.renewable());
-    o.put("queueing_method", spec.method().wireName());
-    if (spec.eventStartAt() == 0) {
-      o.putNull("event_start_at");
-    } else {
-      o.put("event_start_at", spec.eventStartAt());
-    }
-    o.put("grace_ms", spec.graceMs());
-    o.put("suspended", spec.suspended());
+    RoomSpec spec = info.spec();
+    return new Room(
+        key.namespace(),
+        key.name(),
+        spec.maxActive(),
+        spec.admitPerMinute(),
+        spec.passTtlMs(),
+        spec.renewable(),
+        spec.method().wireName(),
+        // 0 is how a spec says it has no event start.
+        spec.eventStartAt() == 0 ? null : spec.eventStartAt(),
+        spec.graceMs(),
+        spec.suspended(),
+        info.createdAt(),
+        info.updatedAt(),
+        info.waiting(),
+        info.active(),
+        info.preQueue(),
+        "/v1/rooms/" + key.namespace() + "/" + key.name() + "/jwks.json");
   }
 
   /** The signing keys after a rotation. */
@@ -59,17 +54,16 @@ public final class RoomJson {
     return answer;
   }
 
-  /** The online check's answer for a valid pass. */
-  public static ObjectNode verified(Pass pass) {
-    ObjectNode answer = Json.object();
-    answer.put("valid", true);
-    answer.put("room", pass.room());
-    answer.put("ticket", pass.ticket());
-    answer.put("pass_id", pass.id());
-    answer.put("kid", pass.keyId());
-    answer.put("issued_at", pass.issuedAt().toEpochMilli());
-    answer.put("expires_at", pass.expiresAt().toEpochMilli());
-    return answer;
+  /** The online check's answer for a valid pass ({@link VerifiedPass}). */
+  public static VerifiedPass verified(Pass pass) {
+    return new VerifiedPass(
+        true,
+        pass.room(),
+        pass.ticket(),
+        pass.id(),
+        pass.keyId(),
+        pass.issuedAt().toEpochMilli(),
+        pass.expiresAt().toEpochMilli());
   }
 
   /** A grant as made. */

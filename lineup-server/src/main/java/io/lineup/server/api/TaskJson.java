@@ -3,7 +3,10 @@ package io.lineup.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import io.lineup.api.ErrorCode;
+import io.lineup.api.resource.JsonText;
+import io.lineup.api.resource.TaskAttempt;
 import io.lineup.core.model.Eta;
 import io.lineup.core.model.Limits;
 import io.lineup.dispatch.Attempt;
@@ -147,43 +150,40 @@ final class TaskJson {
     }
   }
 
-  /** A task as the API shows it. */
-  static ObjectNode task(Task task) {
-    ObjectNode node = Json.object();
-    node.put("id", task.id());
-    node.put("endpoint", task.endpoint().name());
-    node.put("status", task.status().json());
-    if (!task.detailed()) {
-      node.put("position", task.position());
-      putEta(node, null);
-      return node;
-    }
-    node.put("priority", task.priority());
-    node.put("position", task.position());
-    putEta(node, task.eta());
-    putTime(node, "created_at", task.createdAt());
-    putTime(node, "due_at", task.dueAt());
-    putTime(node, "started_at", task.startedAt());
-    putTime(node, "finished_at", task.finishedAt());
-    ArrayNode attempts = node.putArray("attempts");
-    task.attempts().forEach(a -> attempts.add(attempt(a)));
-    node.put("max_attempts", task.maxAttempts());
-    if (task.response() == null) {
-      node.putNull("response");
-    } else {
-      node.set("response", response(task.response()));
-    }
-    node.put("error", task.error());
+  /**
+   * A task's answer as JSON text: its record written with the view of what is known of it ({@link
+   * io.lineup.api.resource.Task#fieldsOf}).
+   */
+  static byte[] write(Task task) {
+    return Json.write(
+        of(task), io.lineup.api.resource.Task.fieldsOf(task.detailed(), task.request() != null));
+  }
+
+  /** A task as the API's record; what is not known of it is null. */
+  static io.lineup.api.resource.Task of(Task task) {
+    Eta eta = task.eta();
     Task.Target target = task.request();
-    if (target == null) {
-      node.putNull("method");
-    } else {
-      node.put("method", target.method());
-      node.put("path", target.path());
-      node.put("callback_url", target.callbackUrl());
-      node.put("delivery_key", target.deliveryKey());
-    }
-    return node;
+    return new io.lineup.api.resource.Task(
+        task.id(),
+        task.endpoint().name(),
+        io.lineup.api.resource.TaskStatus.valueOf(task.status().name()),
+        task.priority(),
+        task.position(),
+        eta == null ? null : eta.point().toMillis(),
+        eta == null ? null : eta.low().toMillis(),
+        eta == null ? null : eta.high().toMillis(),
+        millis(task.createdAt()),
+        millis(task.dueAt()),
+        millis(task.startedAt()),
+        millis(task.finishedAt()),
+        task.attempts().stream().map(TaskJson::attempt).toList(),
+        task.maxAttempts(),
+        task.response() == null ? null : response(task.response()),
+        task.error(),
+        target == null ? null : target.method(),
+        target == null ? null : target.path(),
+        target == null ? null : target.callbackUrl(),
+        target == null ? null : target.deliveryKey());
   }
 
   /** A page of dead tasks: {@code endpoint, total, tasks}. */
@@ -192,80 +192,49 @@ final class TaskJson {
     answer.put("endpoint", page.endpoint().name());
     answer.put("total", page.total());
     ArrayNode tasks = answer.putArray("tasks");
-    page.tasks().forEach(t -> tasks.add(task(t)));
+    page.tasks()
+        .forEach(
+            t -> tasks.addRawValue(new RawValue(new String(write(t), StandardCharsets.UTF_8))));
     return answer;
   }
 
-  private static ObjectNode attempt(Attempt attempt) {
-    ObjectNode node = Json.object();
-    node.put("attempt", attempt.number());
-    node.put("started_at", attempt.startedAt());
-    node.put("duration_ms", attempt.durationMs());
-    if (attempt.status() == null) {
-      node.putNull("status");
-    } else {
-      node.put("status", attempt.status());
-    }
-    node.put("error", attempt.error());
-    return node;
+  private static TaskAttempt attempt(Attempt attempt) {
+    return new TaskAttempt(
+        attempt.number(),
+        attempt.startedAt(),
+        attempt.durationMs(),
+        attempt.status(),
+        attempt.error());
   }
 
-  private static ObjectNode response(TaskResponse response) {
-    ObjectNode node = Json.object();
-    if (response.status() == null) {
-      node.putNull("status");
-    } else {
-      node.put("status", response.status());
-    }
-    if (response.headers() == null) {
-      node.putNull("headers");
-    } else {
-      ObjectNode headers = node.putObject("headers");
-      response.headers().forEach(headers::put);
-    }
+  /**
+   * The kept response: a JSON body under {@code body} (as the server's JSON writes it), text under
+   * {@code body_text}, bytes under {@code body_base64}, and {@code body: null} when none was kept.
+   */
+  private static io.lineup.api.resource.TaskResponse response(TaskResponse response) {
     TaskResponse.KeptBody body = response.body();
-    if (body == null) {
-      node.putNull("body");
-    } else {
-      switch (body.form()) {
-        case JSON -> node.set("body", parse(body.text()));
-        case TEXT -> node.put("body_text", body.text());
-        case BASE64 -> node.put("body_base64", body.text());
-      }
-    }
-    node.put("body_truncated", response.bodyTruncated());
-    return node;
+    TaskResponse.Form form = body == null ? null : body.form();
+    return new io.lineup.api.resource.TaskResponse(
+        response.status(),
+        response.headers(),
+        body == null ? JsonText.NULL : form == TaskResponse.Form.JSON ? json(body.text()) : null,
+        form == TaskResponse.Form.TEXT ? body.text() : null,
+        form == TaskResponse.Form.BASE64 ? body.text() : null,
+        response.bodyTruncated());
   }
 
-  private static JsonNode parse(String json) {
+  private static JsonText json(String text) {
     try {
-      return Json.parse(json.getBytes(StandardCharsets.UTF_8));
+      return new JsonText(
+          new String(
+              Json.write(Json.parse(text.getBytes(StandardCharsets.UTF_8))),
+              StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException("A kept response body is not JSON", e);
     }
   }
 
-  /**
-   * The engine's ETA of a waiting task and its band, in milliseconds; null when not in line or
-   * unknown.
-   */
-  private static void putEta(ObjectNode node, Eta eta) {
-    if (eta == null) {
-      node.putNull("eta_ms");
-      node.putNull("eta_low_ms");
-      node.putNull("eta_high_ms");
-    } else {
-      node.put("eta_ms", eta.point().toMillis());
-      node.put("eta_low_ms", eta.low().toMillis());
-      node.put("eta_high_ms", eta.high().toMillis());
-    }
-  }
-
-  private static void putTime(ObjectNode node, String name, Instant time) {
-    if (time == null) {
-      node.putNull(name);
-    } else {
-      node.put(name, time.toEpochMilli());
-    }
+  private static Long millis(Instant time) {
+    return time == null ? null : time.toEpochMilli();
   }
 }

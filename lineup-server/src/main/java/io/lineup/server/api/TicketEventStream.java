@@ -47,7 +47,10 @@ final class TicketEventStream implements TicketFollower.Sink {
 
   @Override
   public void send(Ticket ticket) throws IOException {
-    write("event: ticket\ndata: " + TicketJson.of(ticket) + "\n\n");
+    write(
+        "event: ticket\ndata: "
+            + new String(TicketJson.write(ticket), StandardCharsets.UTF_8)
+            + "\n\n");
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.lineup.core.model.Eta;
 import io.lineup.rooms.AdmittedPass;
 import io.lineup.rooms.Departure;
 import io.lineup.rooms.Ticket;
+import io.lineup.rooms.TicketStatus;
 import io.lineup.server.http.Json;
 
 /**
@@ -14,52 +15,40 @@ import io.lineup.server.http.Json;
 public final class TicketJson {
   private TicketJson() {}
 
-  /** A ticket's answer. */
-  public static ObjectNode of(Ticket t) {
-    ObjectNode v = Json.object();
-    v.put("ticket", t.id());
-    v.put("room", t.room().toString());
-    if (t.priority() != null) {
-      v.put("priority", t.priority());
-      v.put("joined_at", t.joinedAt());
-    }
-    v.put("status", t.status().wireName());
-    switch (t.status()) {
-      case WAITING -> {
-        v.put("position", t.position());
-        putEta(v, t.eta());
-        v.put("poll_after_ms", t.pollAfterMs());
-        v.put("grace_ms", t.graceMs());
-      }
-      case PRE_QUEUE -> {
-        v.putNull("position");
-        v.put("opens_at", t.opensAt());
-        v.put("poll_after_ms", t.pollAfterMs());
-        v.put("grace_ms", t.graceMs());
-      }
-      case ADMITTED -> {
-        AdmittedPass pass = t.pass();
-        v.put("pass", pass.token());
-        v.put("pass_id", pass.id());
-        v.put("admitted_at", pass.admittedAt());
-        v.put("pass_expires_at", pass.expiresAt());
-        v.put("renewable", pass.renewable());
-      }
-      case GONE -> v.put("reason", t.reason().wireName());
-    }
-    return v;
+  /**
+   * A ticket's answer as JSON text: its record written with the view of its status, so it has
+   * exactly the fields of that status.
+   */
+  public static byte[] write(Ticket t) {
+    io.lineup.api.resource.Ticket ticket = of(t);
+    return Json.write(ticket, io.lineup.api.resource.Ticket.fieldsOf(ticket.status()));
   }
 
-  private static void putEta(ObjectNode v, Eta eta) {
-    if (eta == null) {
-      v.putNull("eta_ms");
-      v.putNull("eta_low_ms");
-      v.putNull("eta_high_ms");
-    } else {
-      v.put("eta_ms", eta.point().toMillis());
-      v.put("eta_low_ms", eta.low().toMillis());
-      v.put("eta_high_ms", eta.high().toMillis());
-    }
+  /** A ticket as the API's record; the fields its status does not have are null. */
+  static io.lineup.api.resource.Ticket of(Ticket t) {
+    boolean waiting = t.status() == TicketStatus.WAITING;
+    boolean lined = waiting || t.status() == TicketStatus.PRE_QUEUE;
+    Eta eta = waiting ? t.eta() : null;
+    AdmittedPass pass = t.status() == TicketStatus.ADMITTED ? t.pass() : null;
+    return new io.lineup.api.resource.Ticket(
+        t.id(),
+        t.room().toString(),
+        t.priority(),
+        t.priority() == null ? null : t.joinedAt(),
+        io.lineup.api.resource.TicketStatus.valueOf(t.status().name()),
+        waiting ? t.position() : null,
+        eta == null ? null : eta.point().toMillis(),
+        eta == null ? null : eta.low().toMillis(),
+        eta == null ? null : eta.high().toMillis(),
+        t.status() == TicketStatus.PRE_QUEUE ? t.opensAt() : null,
+        lined ? t.pollAfterMs() : null,
+        lined ? t.graceMs() : null,
+        pass == null ? null : pass.token(),
+        pass == null ? null : pass.id(),
+        pass == null ? null : pass.admittedAt(),
+        pass == null ? null : pass.expiresAt(),
+        pass == null ? null : pass.renewable(),
+        t.status() == TicketStatus.GONE ? t.reason().wireName() : null);
   }
 
   /** A leave's answer: the ticket, where it stood, and that it is gone. */

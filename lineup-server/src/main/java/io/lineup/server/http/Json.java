@@ -83,6 +83,18 @@ public final class Json {
     }
   }
 
+  /**
+   * The compact JSON text of a value with only the fields of a JSON view (a resource record's shape
+   * for one case, e.g. a ticket's status).
+   */
+  public static byte[] write(Object value, Class<?> view) {
+    try {
+      return MAPPER.writerWithView(view).writeValueAsBytes(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Writes one JSON value through a generator. */
   @FunctionalInterface
   public interface Writing {
