@@ -88,7 +88,7 @@ class DispatchCallbacksTest {
               name("breaker"),
               target.url(),
               "\"max_attempts\": 20, \"backoff\": {\"kind\": \"fixed\", \"initial_ms\": 10,"
-                  + " \"jitter\": 0}, \"circuit_breaker\": {\"failures\": 3, \"cooldown_ms\": 1500}");
+                  + " \"jitter\": 0}, \"circuit_breaker\": {\"failures\": 3, \"cooldown_ms\": 5000}");
       String id = submit(api, ep, "{}");
       await()
           .atMost(Duration.ofSeconds(10))
@@ -110,7 +110,8 @@ class DispatchCallbacksTest {
                   + NS
                   + "\"} 1.0");
       healthy.set(true);
-      // Nothing is sent while the breaker is open.
+      // Nothing is sent while the breaker is open: checked well inside its 5 s cool-down, which a
+      // busy machine's slow answers above must not use up before the check.
       await()
           .pollDelay(Duration.ofMillis(800))
           .atMost(Duration.ofSeconds(2))
