@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
+import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.pass.Jwks;
 import io.lineup.pass.Pass;
 import io.lineup.pass.PassRejectedException;
@@ -123,6 +124,23 @@ class RoomsJavaApiTest {
     assertThatThrownBy(() -> room.join(new JoinRequest(low, null, null, 9)))
         .isInstanceOfSatisfying(
             PriorityNotAllowedException.class, e -> assertThat(e.maxPriority()).isEqualTo(5));
+  }
+
+  @Test
+  void theAdminJoinsAtAnyPriorityOfTheRangeAndAPriorityOutsideItIsRefused() {
+    Room room = aRoomOfOne();
+
+    assertThat(room.join(new JoinRequest(Caller.ADMIN, null, null, 200)).priority()).isEqualTo(200);
+    assertThat(room.join(new JoinRequest(Caller.ADMIN, null, null, 255)).priority()).isEqualTo(255);
+    assertThat(room.join(new JoinRequest(Caller.ADMIN, null, null, -255)).priority())
+        .isEqualTo(-255);
+    assertThat(room.join(JoinRequest.of(Caller.ADMIN)).priority()).isZero();
+    assertThatThrownBy(() -> room.join(new JoinRequest(Caller.ADMIN, null, null, 256)))
+        .isInstanceOfSatisfying(
+            InvalidArgumentException.class, e -> assertThat(e.field()).isEqualTo("priority"));
+    Caller token = new Caller(false, 5, "tok-2");
+    assertThatThrownBy(() -> room.join(new JoinRequest(token, null, null, -256)))
+        .isInstanceOf(InvalidArgumentException.class);
   }
 
   @Test
