@@ -138,6 +138,12 @@ final class TicketReader {
             spec.graceMs());
       }
       case LEASED -> {
+        long deadline = job.leaseDeadline().toEpochMilli();
+        if (now >= deadline) {
+          // The pass's lifetime is over to the millisecond; the engine frees the slot by itself
+          // (reclaiming the lease) a little later.
+          yield Ticket.gone(ticket, key, priority, joinedAt, GoneReason.EXPIRED);
+        }
         Pass pass = passOf(key, job);
         RoomSigningKeys.KeySet set = signingKeys.keySet(key, false);
         AdmittedPass admitted =
@@ -145,7 +151,7 @@ final class TicketReader {
                 set.signer().sign(withKey(pass, set.current())),
                 pass.id(),
                 job.startedAt().toEpochMilli(),
-                pass.expiresAt().toEpochMilli(),
+                deadline,
                 spec.renewable());
         yield Ticket.admitted(ticket, key, priority, joinedAt, admitted);
       }
@@ -180,11 +186,16 @@ final class TicketReader {
     return new Pass(pass.room(), pass.ticket(), pass.id(), pass.issuedAt(), pass.expiresAt(), kid);
   }
 
-  /** The pass of an admitted ticket (signing key left for the caller to fill in). */
+  /**
+   * The pass of an admitted ticket (signing key left for the caller to fill in). Its {@code exp} is
+   * in whole seconds (RFC 7519), rounded up from the lease's deadline so that an offline check
+   * never ends the pass before its {@code pass_ttl_ms} (at most 1 s after); where Lineup checks
+   * (the ticket's state, the online check), the deadline itself, in ms, ends it.
+   */
   private static Pass passOf(RoomKey key, JobInfo job) {
     long startedMs = job.startedAt().toEpochMilli();
     String jti = jtiOf(job);
-    Instant exp = Instant.ofEpochSecond(job.leaseDeadline().getEpochSecond());
+    Instant exp = Instant.ofEpochSecond(Math.ceilDiv(job.leaseDeadline().toEpochMilli(), 1000));
     return new Pass(
         key.toString(), job.id(), jti, Instant.ofEpochSecond(startedMs / 1000), exp, "-");
   }

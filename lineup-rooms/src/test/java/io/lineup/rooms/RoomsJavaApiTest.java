@@ -13,6 +13,8 @@ import io.lineup.pass.PassRejectedException;
 import io.lineup.pass.PassVerifier;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -83,6 +85,86 @@ class RoomsJavaApiTest {
         .isInstanceOfSatisfying(
             PassRefusedException.class,
             e -> assertThat(e.reason()).isEqualTo(PassRejectedException.Reason.REVOKED));
+  }
+
+  static AdmittedPass admittedPassOfAShortLivedRoom(Room room, long passTtlMs) {
+    room.put(RoomSpec.of(1).withGraceMs(60_000).withPassTtlMs(passTtlMs));
+    Ticket ticket = room.join(JoinRequest.of(Caller.ADMIN));
+    return await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> room.poll(ticket.id()).pass(), pass -> pass != null);
+  }
+
+  @Test
+  void aPassLivesItsPassTtlToTheMillisecondWhereLineupChecksAndItsExpClaimRoundsUp()
+      throws Exception {
+    Room room = rooms.room(new RoomKey("java", RedisServerExtension.uniqueName("ttl")));
+    AdmittedPass pass = admittedPassOfAShortLivedRoom(room, 2_000);
+    String ticket = pass.id().substring(0, pass.id().indexOf('.'));
+
+    assertThat(pass.expiresAt() - pass.admittedAt()).isEqualTo(2_000);
+    // Offline the claim's whole seconds: never before the lifetime ends, at most 1 s after.
+    Pass offline =
+        PassVerifier.of(Jwks.parse(room.jwks())).verify(pass.token(), room.key().toString());
+    assertThat(offline.expiresAt().toEpochMilli())
+        .isBetween(pass.expiresAt(), pass.expiresAt() + 999);
+    assertThat(offline.expiresAt().toEpochMilli() % 1000).isZero();
+    // Online and in the ticket's state: the lease's deadline itself.
+    List<Long> admittedReadsStartedAt = new ArrayList<>();
+    Ticket gone =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .pollDelay(Duration.ZERO)
+            .pollInterval(Duration.ofMillis(50))
+            .until(
+                () -> {
+                  long startedAt = System.currentTimeMillis();
+                  Ticket read = room.ticket(ticket);
+                  if (read.status() == TicketStatus.ADMITTED) {
+                    admittedReadsStartedAt.add(startedAt);
+                  }
+                  return read;
+                },
+                read -> read.status() == TicketStatus.GONE);
+    assertThat(gone.reason()).isEqualTo(GoneReason.EXPIRED);
+    assertThat(admittedReadsStartedAt)
+        .as("read admitted only before the pass's deadline")
+        .allSatisfy(at -> assertThat(at).isLessThan(pass.expiresAt()));
+    Pass online = rooms.verifyPass(room.key(), pass.token());
+    assertThat(online.expiresAt().toEpochMilli()).isEqualTo(pass.expiresAt());
+  }
+
+  @Test
+  void aPassExpiredWithinTheLeewayVerifiesOnlineAndAfterItIsRefusedAsExpiredNeverAsRevoked() {
+    Room room = rooms.room(new RoomKey("java", RedisServerExtension.uniqueName("leeway")));
+    AdmittedPass pass = admittedPassOfAShortLivedRoom(room, 1_000);
+    // The engine freed the slot (the lease ran out): the ticket no longer holds it.
+    await().atMost(Duration.ofSeconds(30)).until(() -> room.info().orElseThrow().active() == 0);
+
+    List<String> outcomes = new ArrayList<>();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> {
+          String outcome;
+          try {
+            rooms.verifyPass(room.key(), pass.token());
+            outcome = "valid";
+          } catch (PassRefusedException e) {
+            outcome = e.reason().name();
+          }
+          long answeredAt = System.currentTimeMillis();
+          // Answered within the leeway after the expiry: the check was made within it too.
+          boolean withinLeeway =
+              answeredAt < pass.expiresAt() + PassVerifier.DEFAULT_LEEWAY.toMillis();
+          outcomes.add(outcome + (withinLeeway ? " within the leeway" : ""));
+          return outcome.equals("EXPIRED");
+        });
+    assertThat(outcomes)
+        .isNotEmpty()
+        .allSatisfy(
+            outcome -> assertThat(outcome).isIn("valid", "valid within the leeway", "EXPIRED"));
   }
 
   @Test
