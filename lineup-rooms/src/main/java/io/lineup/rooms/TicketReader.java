@@ -18,6 +18,7 @@ final class TicketReader {
   private final Lineup lineup;
   private final RecordStore polls;
   private final RecordStore leases;
+  private final RecordStore revoked;
   private final PreQueue preQueue;
   private final RoomEtas etas;
   private final RoomSigningKeys signingKeys;
@@ -26,12 +27,14 @@ final class TicketReader {
       Lineup lineup,
       RecordStore polls,
       RecordStore leases,
+      RecordStore revoked,
       PreQueue preQueue,
       RoomEtas etas,
       RoomSigningKeys signingKeys) {
     this.lineup = lineup;
     this.polls = polls;
     this.leases = leases;
+    this.revoked = revoked;
     this.preQueue = preQueue;
     this.etas = etas;
     this.signingKeys = signingKeys;
@@ -160,6 +163,11 @@ final class TicketReader {
   }
 
   private GoneReason goneReason(String ticket, JobInfo job) {
+    if (job.startedAt() != null && revoked.get(jtiOf(job)).isPresent()) {
+      // A revocation gives the slot back as a release does (or cancels the ticket when its lease
+      // was lost); its marker, kept an hour beyond the pass's expiry, tells them apart.
+      return GoneReason.REVOKED;
+    }
     return switch (job.state()) {
       case DONE -> GoneReason.RELEASED;
       case DEAD, EXPIRED -> GoneReason.EXPIRED;

@@ -168,6 +168,24 @@ class RoomsJavaApiTest {
   }
 
   @Test
+  void aTicketWhosePassWasRevokedReadsGoneWithReasonRevokedAndOneGivenBackReleased() {
+    Room room = aRoomOfOne();
+    Ticket revokedOne = room.join(JoinRequest.of(Caller.ADMIN));
+    Ticket next = room.join(JoinRequest.of(Caller.ADMIN));
+    AdmittedPass pass = await().until(() -> room.poll(revokedOne.id()).pass(), p -> p != null);
+
+    room.revoke(pass.id());
+
+    Ticket read = room.poll(revokedOne.id());
+    assertThat(read.status()).isEqualTo(TicketStatus.GONE);
+    assertThat(read.reason()).isEqualTo(GoneReason.REVOKED);
+    assertThat(read.reason().wireName()).isEqualTo("revoked");
+    await().until(() -> room.poll(next.id()).status() == TicketStatus.ADMITTED);
+    room.leave(next.id());
+    assertThat(room.poll(next.id()).reason()).isEqualTo(GoneReason.RELEASED);
+  }
+
+  @Test
   void aGrantMovesItsHolderAheadOnceAndIsLoggedWithItsTicket() {
     Room room = aRoomOfOne();
     room.join(JoinRequest.of(Caller.ADMIN)); // holds the one slot
