@@ -169,7 +169,7 @@ public final class Room {
     return rooms.grants().create(key, request);
   }
 
-  /** The room's grants, newest first, each with the ticket that used it (if any). */
+  /** The room's grants, newest first, each with the ticket and the token that used it (if any). */
   public List<GrantLogEntry> grants() {
     spec();
     return rooms.grants().log(key);

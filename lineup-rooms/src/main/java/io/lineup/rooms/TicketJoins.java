@@ -88,7 +88,7 @@ final class TicketJoins {
       }
     }
     String ticket = ids.newId('t');
-    if (grant != null && !grants.use(grantId, ticket, now)) {
+    if (grant != null && !grants.use(grantId, ticket, now, caller.id())) {
       throw new GrantRefusedException("grant", "the grant was used already");
     }
     String payload = joinPayload(now, priority, grantId);

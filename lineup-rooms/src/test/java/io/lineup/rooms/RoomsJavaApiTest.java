@@ -193,7 +193,8 @@ class RoomsJavaApiTest {
     Grant grant =
         room.createGrant(new GrantRequest(Caller.ADMIN, 10, 60_000, "alice", "support case"));
 
-    Ticket granted = room.join(new JoinRequest(Caller.ADMIN, grant.id(), "alice", null));
+    Caller front = new Caller(false, 0, "front-token-1");
+    Ticket granted = room.join(new JoinRequest(front, grant.id(), "alice", null));
 
     assertThat(granted.priority()).isEqualTo(10);
     assertThat(room.poll(granted.id()).position()).isZero();
@@ -203,6 +204,7 @@ class RoomsJavaApiTest {
         .satisfies(entry -> {
           assertThat(entry.grant().id()).isEqualTo(grant.id());
           assertThat(entry.usedByTicket()).isEqualTo(granted.id());
+          assertThat(entry.usedByToken()).isEqualTo("front-token-1");
         });
     assertThatThrownBy(() -> room.join(new JoinRequest(Caller.ADMIN, grant.id(), "alice", null)))
         .isInstanceOf(GrantRefusedException.class)
