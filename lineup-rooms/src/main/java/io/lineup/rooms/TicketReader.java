@@ -156,7 +156,14 @@ final class TicketReader {
                 job.startedAt().toEpochMilli(),
                 deadline,
                 spec.renewable());
-        yield Ticket.admitted(ticket, key, priority, joinedAt, admitted);
+        yield Ticket.admitted(
+            ticket,
+            key,
+            priority,
+            joinedAt,
+            admitted,
+            pollAfter(spec, Ticket.NO_WAIT),
+            spec.graceMs());
       }
       default -> Ticket.gone(ticket, key, priority, joinedAt, goneReason(ticket, job));
     };
