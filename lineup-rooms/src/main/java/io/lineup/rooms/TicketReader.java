@@ -80,7 +80,7 @@ final class TicketReader {
    */
   Ticket waitingAt(
       RoomKey key, RoomSpec spec, String ticket, PollRecord record, long position, long now) {
-    Eta eta = etas.eta(key, position, now);
+    Eta eta = etas.eta(key, spec, position, now);
     return Ticket.waiting(
         ticket,
         key,
@@ -129,7 +129,9 @@ final class TicketReader {
     long joinedAt = joinedAt(job);
     return switch (job.state()) {
       case READY, DELAYED -> {
-        Eta eta = job.eta();
+        // The room's estimate, as a ticket read by its position alone has it (the engine's own
+        // knows nothing of pass lifetimes until admissions were measured).
+        Eta eta = job.position() >= 0 ? etas.eta(key, spec, job.position(), now) : job.eta();
         yield Ticket.waiting(
             ticket,
             key,

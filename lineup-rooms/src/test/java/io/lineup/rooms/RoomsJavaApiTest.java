@@ -186,6 +186,28 @@ class RoomsJavaApiTest {
   }
 
   @Test
+  void beforeAnyAdmissionIsMeasuredAWaitingTicketsEtaComesFromTheRoomsSlotsAndPassLifetime() {
+    Room room = rooms.room(new RoomKey("java", RedisServerExtension.uniqueName("eta")));
+    room.put(RoomSpec.of(1).withGraceMs(600_000).withPassTtlMs(20_000));
+    Ticket holder = room.join(JoinRequest.of(Caller.ADMIN));
+    await().until(() -> room.poll(holder.id()).status() == TicketStatus.ADMITTED);
+    Ticket last = null;
+    for (int i = 0; i < 17; i++) {
+      last = room.join(JoinRequest.of(Caller.ADMIN));
+    }
+
+    Ticket read = room.poll(last.id());
+
+    assertThat(read.position()).isEqualTo(16);
+    // One slot turning over at worst every 20 s: 17 lifetimes at worst, half that likely, and
+    // every pass may be given back at once.
+    assertThat(read.eta().high()).isEqualTo(Duration.ofSeconds(340));
+    assertThat(read.eta().point()).isEqualTo(Duration.ofSeconds(170));
+    assertThat(read.eta().low()).isEqualTo(Duration.ZERO);
+    assertThat(last.eta()).as("the join's answer").isEqualTo(read.eta());
+  }
+
+  @Test
   void aGrantMovesItsHolderAheadOnceAndIsLoggedWithItsTicket() {
     Room room = aRoomOfOne();
     room.join(JoinRequest.of(Caller.ADMIN)); // holds the one slot
