@@ -113,6 +113,22 @@ class RoomTest {
   }
 
   @Test
+  void theAdminTokenJoinsAtAnyPriorityOfTheRangeAndAPriorityOutsideItIs400() {
+    Api api = server.admin();
+    String room = room(api, NS, name("admin-prio"), "\"max_active\": 1");
+    RoomFixtures.join(api, room, "{}"); // holds the slot
+
+    assertThat(RoomFixtures.join(api, room, "{\"priority\": 200}").path("priority").asInt())
+        .isEqualTo(200);
+    assertThat(RoomFixtures.join(api, room, "{\"priority\": -255}").path("priority").asInt())
+        .isEqualTo(-255);
+    assertRefused(
+        api.post(room + "/tickets", "{\"priority\": 256}"), 400, "invalid_field", "priority");
+    assertRefused(
+        api.post(room + "/tickets", "{\"priority\": -256}"), 400, "invalid_field", "priority");
+  }
+
+  @Test
   void aWaitingTicketThatLeavesLosesItsPlaceAndTheOnesBehindMoveUp() {
     Api api = server.admin();
     String room = room(api, NS, name("leave"), "\"max_active\": 1");
@@ -207,6 +223,7 @@ class RoomTest {
     assertThat(api.delete(room + "/passes/" + jti).status()).isEqualTo(204);
     assertRejected(verify(api, token, NS + "/" + name), 403, "revoked");
     assertThat(poll(api, room, ticket).path("status").asText()).isEqualTo("gone");
+    assertThat(poll(api, room, ticket).path("reason").asText()).isEqualTo("revoked");
     assertThat(api.get(room).json().path("active").asLong()).isZero();
     assertThat(api.delete(room + "/passes/" + jti).status()).isEqualTo(204); // idempotent
     assertThat(api.delete(room + "/passes/t" + "B".repeat(22) + ".k1").status()).isEqualTo(404);
