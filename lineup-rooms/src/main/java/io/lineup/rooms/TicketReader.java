@@ -7,6 +7,7 @@ import io.lineup.core.model.Eta;
 import io.lineup.core.model.JobInfo;
 import io.lineup.pass.Pass;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -193,7 +194,11 @@ final class TicketReader {
   }
 
   private static long pollAfter(RoomSpec spec, Eta eta) {
-    long wanted = eta == null ? Rooms.MIN_POLL_MS * 2 : eta.low().toMillis() / 4;
+    // A quarter of the low end; of the point when the low end is 0, as it is for an estimate from
+    // the room's limits alone (every pass may be given back at once), which would otherwise have
+    // a whole unmeasured line poll at the shortest interval.
+    Duration basis = eta == null ? null : eta.low().isZero() ? eta.point() : eta.low();
+    long wanted = basis == null ? Rooms.MIN_POLL_MS * 2 : basis.toMillis() / 4;
     long bounded = Math.max(Rooms.MIN_POLL_MS, Math.min(Rooms.MAX_POLL_MS, wanted));
     // Polls keep the place: at least three chances within the grace.
     return Math.max(200, Math.min(bounded, spec.graceMs() / 3));

@@ -205,6 +205,8 @@ class RoomsJavaApiTest {
     assertThat(read.eta().point()).isEqualTo(Duration.ofSeconds(170));
     assertThat(read.eta().low()).isEqualTo(Duration.ZERO);
     assertThat(last.eta()).as("the join's answer").isEqualTo(read.eta());
+    // A quarter of the point, as the low end is 0: the longest interval, not the shortest.
+    assertThat(read.pollAfterMs()).isEqualTo(Rooms.MAX_POLL_MS);
   }
 
   @Test
