@@ -11,9 +11,14 @@ public enum GoneReason {
   /** It was dropped for not polling within the room's grace. */
   ABANDONED,
   /** Its holder left the line. */
-  LEFT;
+  LEFT,
+  /**
+   * Its room was deleted (wire name {@code room_deleted}); the ticket reads so for an hour after
+   * the delete, the time the room service keeps its markers.
+   */
+  ROOM_DELETED;
 
-  /** The name callers see: lower case. */
+  /** The name callers see: lower case ({@code room_deleted} for {@link #ROOM_DELETED}). */
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }

@@ -19,7 +19,8 @@ final class RoomCatalog {
   private final RoomEtas etas;
   private final AdmissionTicker admissions;
   private final PreQueue preQueue;
-  private final TicketPolls tickets;
+  private final RoomGrants grants;
+  private final DeletedRoomTickets deleted;
 
   RoomCatalog(
       Lineup lineup,
@@ -28,21 +29,35 @@ final class RoomCatalog {
       RoomEtas etas,
       AdmissionTicker admissions,
       PreQueue preQueue,
-      TicketPolls tickets) {
+      RoomGrants grants,
+      DeletedRoomTickets deleted) {
     this.lineup = lineup;
     this.settings = settings;
     this.signingKeys = signingKeys;
     this.etas = etas;
     this.admissions = admissions;
     this.preQueue = preQueue;
-    this.tickets = tickets;
+    this.grants = grants;
+    this.deleted = deleted;
   }
 
-  /** Creates or replaces a room; returns true when created. */
+  /**
+   * Creates or replaces a room; returns true when created. A room created where one of the same
+   * name was deleted is the next generation and starts empty: its keys are made (replacing the
+   * predecessor's tombstone) before anything else, then what is left in its queue (tickets an
+   * instance that had not seen the delete added since) is ended as the predecessor's, and only then
+   * is its queue opened and its record written.
+   */
   boolean put(RoomKey key, RoomSpec spec) {
     long now = System.currentTimeMillis();
     Optional<RoomRecord> before = settings.stored(key);
-    RoomRecord record = new RoomRecord(spec, before.map(RoomRecord::createdAt).orElse(now), now);
+    long generation = signingKeys.create(key);
+    if (before.isEmpty() || before.get().generation() != generation) {
+      deleted.endAll(key, generation - 1);
+      before = Optional.empty();
+    }
+    RoomRecord record =
+        new RoomRecord(spec, before.map(RoomRecord::createdAt).orElse(now), now, generation);
     boolean passthrough = spec.method() == RoomSpec.Method.PASSTHROUGH;
     lineup.configure(
         key.queue(),
@@ -58,7 +73,6 @@ final class RoomCatalog {
             .paused(spec.suspended())
             .build());
     settings.save(key, record);
-    signingKeys.keySet(key, true);
     etas.forget(key);
     admissions.open(key);
     return before.isEmpty();
@@ -94,18 +108,29 @@ final class RoomCatalog {
     return infos;
   }
 
-  /** Deletes a room (see {@link Room#delete}); returns whether it existed. */
+  /**
+   * Deletes a room (see {@link Room#delete}); returns whether it existed. In this order: its keys
+   * become a tombstone (no pass verifies online, no instance makes a key for it again), its record
+   * goes (joins are refused here at once and on other instances from their next sync, and a join
+   * through one that had not synced yet finds the record gone after its publish and ends its
+   * ticket), its queue is paused, then every ticket ends with reason {@code room_deleted} and its
+   * grants go.
+   */
   boolean delete(RoomKey key) {
+    Optional<RoomRecord> stored = settings.stored(key);
+    if (stored.isEmpty()) {
+      return false;
+    }
+    long generation = stored.get().generation();
+    signingKeys.delete(key, generation);
     if (!settings.delete(key)) {
       return false;
     }
     etas.forget(key);
     admissions.open(key);
     lineup.pause(key.queue());
-    signingKeys.delete(key);
-    for (var e : lineup.peek(key.queue(), 0, 1000)) {
-      tickets.cancelQuietly(key, e.id());
-    }
+    deleted.endAll(key, generation);
+    grants.deleteAll(key);
     return true;
   }
 }

@@ -7,6 +7,7 @@ import io.lineup.core.model.NewJob;
 import io.lineup.core.model.PublishResult;
 import io.lineup.core.model.QueueStats;
 import io.lineup.core.model.RedisUnavailableException;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -24,6 +25,8 @@ final class TicketJoins {
   private final AdmissionTicker admissions;
   private final TicketReader reader;
   private final TicketPolls tickets;
+  private final RoomSettingsStore settings;
+  private final DeletedRoomTickets deleted;
 
   TicketJoins(
       Lineup lineup,
@@ -33,7 +36,9 @@ final class TicketJoins {
       PreQueue preQueue,
       AdmissionTicker admissions,
       TicketReader reader,
-      TicketPolls tickets) {
+      TicketPolls tickets,
+      RoomSettingsStore settings,
+      DeletedRoomTickets deleted) {
     this.lineup = lineup;
     this.polls = polls;
     this.ids = ids;
@@ -42,6 +47,8 @@ final class TicketJoins {
     this.admissions = admissions;
     this.reader = reader;
     this.tickets = tickets;
+    this.settings = settings;
+    this.deleted = deleted;
   }
 
   /**
@@ -50,16 +57,31 @@ final class TicketJoins {
    *
    * @throws PriorityNotAllowedException above the allowed priority
    * @throws GrantRefusedException for an unknown, used, expired or mismatched grant
+   *     <p>The join is bound to the room's generation as this instance knows it: once the ticket is
+   *     in line, the room's record is read again from Redis, and a ticket joined to a room that was
+   *     deleted meanwhile (or replaced by a later generation) is ended as the deleted room's. A
+   *     deletion ends every ticket in line after it removed the record, so a ticket either is ended
+   *     by the deletion or finds the record gone here. Found replaced, this instance reads the
+   *     settings again and joins the new room once.
+   * @param room the room's record as this instance knows it (settings and generation)
+   * @throws RoomNotFoundException when the room was deleted
+   * @throws PriorityNotAllowedException above the allowed priority
+   * @throws GrantRefusedException for an unknown, used, expired or mismatched grant
    * @throws RoomFullException for a full room of method reject
    */
-  Ticket join(RoomKey key, RoomSpec spec, JoinRequest request) {
+  Ticket join(RoomKey key, RoomRecord room, JoinRequest request) {
+    return join(key, room, request, true);
+  }
+
+  private Ticket join(RoomKey key, RoomRecord room, JoinRequest request, boolean mayRetry) {
+    RoomSpec spec = room.spec();
     Caller caller = request.caller();
     String grantId = request.grant();
     Integer asked = request.priority();
     int allowed = caller.admin() ? 0 : Math.max(-255, Math.min(255, caller.maxPriority()));
     Grant grant = null;
     if (grantId != null) {
-      grant = grants.check(key, grantId, request.subject());
+      grant = grants.check(key, room.generation(), grantId, request.subject());
       allowed = grant.priority();
     }
     if (asked != null && asked > allowed) {
@@ -86,7 +108,8 @@ final class TicketJoins {
       polls.put(ticket, record.text());
       // Before the event: held beside the line, put into it (shuffled for random) at the start.
       preQueue.of(key).put(ticket, payload);
-      return reader.read(key, spec, ticket, now);
+      Ticket retried = endIfStale(key, room, ticket, settings.stored(key), request, mayRetry);
+      return retried != null ? retried : reader.read(key, spec, ticket, now);
     }
     // The record is sent (maybe with other joins' records) beside the publish, and both are
     // awaited together: one wait instead of two. The join answers only once both are stored, so
@@ -96,12 +119,20 @@ final class TicketJoins {
     // Should the publish fail, the record left behind is dropped by the sweep after the grace.
     PublishResult published =
         lineup.publish(key.queue(), NewJob.ofText(payload).id(ticket).priority(priority));
+    // Read after the publish is stored (and beside the record's write): see the method's comment.
+    CompletableFuture<Optional<String>> fence = settings.records().getAsync(key.toString());
+    Optional<RoomRecord> current;
     try {
       awaitStored(recorded);
+      current = await(fence).map(RoomRecord::parse);
     } catch (RuntimeException e) {
       // In line without its record, the ticket would hold a place the sweep never drops.
       tickets.cancelQuietly(key, ticket);
       throw e;
+    }
+    Ticket retried = endIfStale(key, room, ticket, current, request, mayRetry);
+    if (retried != null) {
+      return retried;
     }
     admissions.admitIfOpen(key, spec, now);
     if (published.position() >= 0 && admissions.noneSince(key, quiet)) {
@@ -112,6 +143,33 @@ final class TicketJoins {
     }
     // Read after the admission (this instance's or another's ticker's may have taken the ticket).
     return reader.read(key, spec, ticket, record, now);
+  }
+
+  /**
+   * Ends the ticket just joined when the room's record read after the join is gone or of another
+   * generation than the one joined; then joins the new generation once (when there is one and
+   * {@code mayRetry}).
+   *
+   * @return the ticket of the new generation's join, or null when the join stands
+   * @throws RoomNotFoundException when the room was deleted
+   */
+  private Ticket endIfStale(
+      RoomKey key,
+      RoomRecord joined,
+      String ticket,
+      Optional<RoomRecord> current,
+      JoinRequest request,
+      boolean mayRetry) {
+    if (current.isPresent() && current.get().generation() == joined.generation()) {
+      return null;
+    }
+    deleted.end(key, joined.generation(), ticket);
+    // This instance's copy of the settings is stale: read it again now rather than at its sync.
+    settings.refresh();
+    if (current.isPresent() && mayRetry) {
+      return join(key, current.get(), request, false);
+    }
+    throw new RoomNotFoundException(key);
   }
 
   /**
@@ -138,13 +196,23 @@ final class TicketJoins {
    *     RedisUnavailableException} when Redis did not answer in time)
    */
   private static void awaitStored(CompletableFuture<Void> write) {
+    await(write);
+  }
+
+  /**
+   * Waits for a command that ends by itself (answered, failed, or timed out).
+   *
+   * @throws RuntimeException the engine's exception the command failed with ({@link
+   *     RedisUnavailableException} when Redis did not answer in time)
+   */
+  private static <T> T await(CompletableFuture<T> command) {
     try {
       // No timeout of its own: a timed wait costs a timer task per call on a virtual thread.
-      write.get();
+      return command.get();
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r
           ? r
-          : new RedisUnavailableException("a poll record was not stored", e.getCause());
+          : new RedisUnavailableException("Redis did not answer", e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisUnavailableException("Interrupted while waiting for Redis", e);
