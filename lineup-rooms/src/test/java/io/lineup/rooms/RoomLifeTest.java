@@ -162,20 +162,22 @@ class RoomLifeTest {
     try (Rooms b = staleInstance()) {
       assertThat(b.room(key).spec()).as("B knows generation 1").isNotNull();
       assertThat(a.room(key).delete()).isTrue();
-      assertThat(a.room(key).put(RoomSpec.of(1).withGraceMs(60_000).withPassTtlMs(60_000)))
-          .isTrue();
+      // Generation 2 refuses joins while full; B's copy still shows generation 1, which queued.
+      RoomSpec rejecting =
+          new RoomSpec(1, 0, 60_000, false, RoomSpec.Method.REJECT, 0, 60_000, false);
+      assertThat(a.room(key).put(rejecting)).isTrue();
       Ticket holder = join(a, key);
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> a.room(key).poll(holder.id()).status() == TicketStatus.ADMITTED);
 
-      // B joins with its view of generation 1: the ticket it adds is ended as generation 1's, and
-      // B joins generation 2 instead, behind the holder and nobody else.
-      Ticket viaB = join(b, key);
-      assertThat(viaB.status()).isEqualTo(TicketStatus.WAITING);
-      assertThat(viaB.position()).isZero();
-      assertThat(lineupA.stats(key.queue()).ready()).as("one ticket waits").isEqualTo(1);
-      assertThat(a.room(key).ticket(viaB.id()).position()).isZero();
+      // B's join with its view of generation 1 adds a ticket, finds generation 2 after it, ends
+      // its ticket as generation 1's and joins generation 2 instead, which is full.
+      assertThatThrownBy(() -> join(b, key)).isInstanceOf(RoomFullException.class);
+      assertThat(lineupA.stats(key.queue()).ready()).as("nobody waits").isZero();
+      assertThat(b.room(key).spec().method())
+          .as("B read the settings again")
+          .isEqualTo(RoomSpec.Method.REJECT);
 
       assertThatThrownBy(() -> b.signingKeys().rotate(key, RoomSpec.of(1), 1))
           .as("B's rotation of generation 1's keys is refused")
