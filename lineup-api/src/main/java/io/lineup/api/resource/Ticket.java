@@ -30,7 +30,8 @@ import com.fasterxml.jackson.annotation.JsonView;
  * @param admittedAt when it was admitted, epoch milliseconds
  * @param passExpiresAt when its pass expires, epoch milliseconds
  * @param renewable whether its pass can be renewed
- * @param reason why it is gone ({@code left}, {@code released}, {@code expired}, {@code abandoned})
+ * @param reason why it is gone ({@code left}, {@code released}, {@code expired}, {@code abandoned},
+ *     {@code room_deleted})
  */
 @JsonPropertyOrder({
   "ticket",
