@@ -187,6 +187,21 @@ class RoomLifeTest {
   }
 
   @Test
+  void aGrantOfADeletedRoomIsRefusedByTheRoomPutAgainUnderItsName() {
+    RoomKey key = aRoom("grant");
+    Grant grant = a.room(key).createGrant(new GrantRequest(Caller.ADMIN, 5, 60_000, null, null));
+
+    assertThat(a.room(key).delete()).isTrue();
+    assertThat(a.room(key).put(RoomSpec.of(1))).isTrue();
+
+    assertThat(a.room(key).grants()).isEmpty();
+    assertThatThrownBy(
+            () -> a.room(key).join(new JoinRequest(Caller.ADMIN, grant.id(), null, null)))
+        .isInstanceOf(GrantRefusedException.class);
+    assertThat(lineupA.stats(key.queue()).ready()).isZero();
+  }
+
+  @Test
   void aStaleInstanceCannotMakeKeysForADeletedRoomThatNeverHadAny() {
     RoomKey key = new RoomKey("life", RedisServerExtension.uniqueName("keyless"));
     a.room(key).put(RoomSpec.of(1));
