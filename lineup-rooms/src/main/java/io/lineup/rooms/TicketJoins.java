@@ -55,14 +55,13 @@ final class TicketJoins {
    * Joins the line. The priority is the caller's maximum (0 for the admin), or a lower one the
    * request names, or a grant's; a request never raises it above what the caller or grant allows.
    *
-   * @throws PriorityNotAllowedException above the allowed priority
-   * @throws GrantRefusedException for an unknown, used, expired or mismatched grant
-   *     <p>The join is bound to the room's generation as this instance knows it: once the ticket is
-   *     in line, the room's record is read again from Redis, and a ticket joined to a room that was
-   *     deleted meanwhile (or replaced by a later generation) is ended as the deleted room's. A
-   *     deletion ends every ticket in line after it removed the record, so a ticket either is ended
-   *     by the deletion or finds the record gone here. Found replaced, this instance reads the
-   *     settings again and joins the new room once.
+   * <p>The join is bound to the room's generation as this instance knows it: once the ticket is in
+   * line, the room's record is read again from Redis, and a ticket joined to a room that was
+   * deleted meanwhile (or replaced by a later generation) is ended as the deleted room's. A
+   * deletion ends every ticket in line after it removed the record, so a ticket either is ended by
+   * the deletion or finds the record gone here. Found replaced, this instance reads the settings
+   * again and joins the new room once.
+   *
    * @param room the room's record as this instance knows it (settings and generation)
    * @throws RoomNotFoundException when the room was deleted
    * @throws PriorityNotAllowedException above the allowed priority
