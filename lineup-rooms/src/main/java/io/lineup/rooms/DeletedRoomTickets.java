@@ -42,8 +42,8 @@ final class DeletedRoomTickets {
   int endAll(RoomKey key, long generation) {
     long now = System.currentTimeMillis();
     int ended = 0;
-    // Waiting tickets, a batch at a time until the line is empty (the queue is paused, but an
-    // instance that has not seen the delete may still add one; its join then ends it itself).
+    // Waiting tickets, a batch at a time until the line is empty (the queue is paused and its
+    // fence refuses every join, even one through an instance that has not seen the delete).
     while (true) {
       List<PeekedJob> batch = lineup.peek(key.queue(), 0, BATCH);
       if (batch.isEmpty()) {

@@ -44,9 +44,12 @@ final class RoomCatalog {
   /**
    * Creates or replaces a room; returns true when created. A room created where one of the same
    * name was deleted is the next generation and starts empty: its keys are made (replacing the
-   * predecessor's tombstone) before anything else, then what is left in its queue (tickets an
-   * instance that had not seen the delete added since) is ended as the predecessor's, and only then
-   * is its queue opened and its record written.
+   * predecessor's tombstone) before anything else, then what is left in its queue (a deletion that
+   * stopped half-way may have left tickets) is ended as the predecessor's, then its queue's fence
+   * becomes the new generation (joins bound to it may publish from now on), and only then is its
+   * queue opened and its record written. A room replaced in the same generation keeps its fence;
+   * one put before rooms set fences is given its generation, unless a deletion's fence is there
+   * already.
    */
   boolean put(RoomKey key, RoomSpec spec) {
     long now = System.currentTimeMillis();
@@ -54,7 +57,10 @@ final class RoomCatalog {
     long generation = signingKeys.create(key);
     if (before.isEmpty() || before.get().generation() != generation) {
       deleted.endAll(key, generation - 1);
+      lineup.setFence(key.queue(), generation);
       before = Optional.empty();
+    } else {
+      lineup.setFenceIfAbsent(key.queue(), generation);
     }
     RoomRecord record =
         new RoomRecord(spec, before.map(RoomRecord::createdAt).orElse(now), now, generation);
@@ -111,10 +117,10 @@ final class RoomCatalog {
   /**
    * Deletes a room (see {@link Room#delete}); returns whether it existed. In this order: its keys
    * become a tombstone (no pass verifies online, no instance makes a key for it again), its record
-   * goes (joins are refused here at once and on other instances from their next sync, and a join
-   * through one that had not synced yet finds the record gone after its publish and ends its
-   * ticket), its queue is paused, then every ticket ends with reason {@code room_deleted} and its
-   * grants go.
+   * goes (joins are refused here at once and on other instances from their next sync), its queue's
+   * fence becomes {@link TicketJoins#DELETED_FENCE} (a join through an instance that had not synced
+   * yet is refused by its own publish from now on), its queue is paused, then every ticket ends
+   * with reason {@code room_deleted} and its grants go.
    */
   boolean delete(RoomKey key) {
     Optional<RoomRecord> stored = settings.stored(key);
@@ -126,6 +132,9 @@ final class RoomCatalog {
     if (!settings.delete(key)) {
       return false;
     }
+    // Before the tickets are ended: every ticket a join writes from now on is refused, so none is
+    // left behind the sweep of the line below.
+    lineup.setFence(key.queue(), TicketJoins.DELETED_FENCE);
     etas.forget(key);
     admissions.open(key);
     lineup.pause(key.queue());

@@ -3,11 +3,13 @@ package io.lineup.rooms;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.FenceMismatchException;
 import io.lineup.core.model.NewJob;
 import io.lineup.core.model.PublishResult;
 import io.lineup.core.model.QueueStats;
 import io.lineup.core.model.RedisUnavailableException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -17,6 +19,12 @@ import java.util.concurrent.ExecutionException;
  * first answer.
  */
 final class TicketJoins {
+  /**
+   * The fence a deleted room's queue holds: no generation is 0 (the first is 1), so every join
+   * bound to a generation is refused.
+   */
+  static final long DELETED_FENCE = 0;
+
   private final Lineup lineup;
   private final RecordStore polls;
   private final RoomIds ids;
@@ -55,12 +63,13 @@ final class TicketJoins {
    * Joins the line. The priority is the caller's maximum (0 for the admin), or a lower one the
    * request names, or a grant's; a request never raises it above what the caller or grant allows.
    *
-   * <p>The join is bound to the room's generation as this instance knows it: once the ticket is in
-   * line, the room's record is read again from Redis, and a ticket joined to a room that was
-   * deleted meanwhile (or replaced by a later generation) is ended as the deleted room's. A
-   * deletion ends every ticket in line after it removed the record, so a ticket either is ended by
-   * the deletion or finds the record gone here. Found replaced, this instance reads the settings
-   * again and joins the new room once.
+   * <p>The join is bound to the room's generation as this instance knows it: the ticket's publish
+   * expects the room's queue to hold that generation as its fence ({@link Lineup#publishFenced}),
+   * which the room's creation sets and its deletion replaces (with {@link #DELETED_FENCE}) before
+   * it ends the tickets in line. The fence is checked in the publish's own script call, so the
+   * ticket either is in line before the deletion's fence (then the deletion ends it) or is never
+   * written. Refused, this instance reads the room's record again: gone, the join is refused;
+   * replaced by a later generation, the settings are read again and the new room joined once.
    *
    * @param room the room's record as this instance knows it (settings and generation)
    * @throws RoomNotFoundException when the room was deleted
@@ -116,22 +125,21 @@ final class TicketJoins {
     long quiet = admissions.quietMark(key);
     CompletableFuture<Void> recorded = polls.putAsync(ticket, record.text());
     // Should the publish fail, the record left behind is dropped by the sweep after the grace.
-    PublishResult published =
-        lineup.publish(key.queue(), NewJob.ofText(payload).id(ticket).priority(priority));
-    // Read after the publish is stored (and beside the record's write): see the method's comment.
-    CompletableFuture<Optional<String>> fence = settings.records().getAsync(key.toString());
-    Optional<RoomRecord> current;
+    PublishResult published;
+    try {
+      published =
+          lineup.publishFenced(
+              key.queue(), NewJob.ofText(payload).id(ticket).priority(priority), room.generation());
+    } catch (FenceMismatchException refused) {
+      forgetRecord(ticket, recorded);
+      return afterRefusedFence(key, room, refused.current(), request, mayRetry);
+    }
     try {
       awaitStored(recorded);
-      current = await(fence).map(RoomRecord::parse);
     } catch (RuntimeException e) {
       // In line without its record, the ticket would hold a place the sweep never drops.
       tickets.cancelQuietly(key, ticket);
       throw e;
-    }
-    Ticket retried = endIfStale(key, room, ticket, current, request, mayRetry);
-    if (retried != null) {
-      return retried;
     }
     admissions.admitIfOpen(key, spec, now);
     if (published.position() >= 0 && admissions.noneSince(key, quiet)) {
@@ -145,9 +153,51 @@ final class TicketJoins {
   }
 
   /**
-   * Ends the ticket just joined when the room's record read after the join is gone or of another
-   * generation than the one joined; then joins the new generation once (when there is one and
-   * {@code mayRetry}).
+   * A join whose publish the room's queue refused: the room was deleted, or replaced by a later
+   * generation, since this instance read its record. The record is read again from Redis; the new
+   * generation is joined once (when there is one and {@code mayRetry}). A room put before rooms set
+   * fences has none: it is given its generation as its fence (only while it has none, so that a
+   * deletion's fence set meanwhile stays) and joined again.
+   *
+   * @param fence the fence the room's queue held, empty when none
+   * @throws RoomNotFoundException when the room was deleted
+   */
+  private Ticket afterRefusedFence(
+      RoomKey key, RoomRecord joined, OptionalLong fence, JoinRequest request, boolean mayRetry) {
+    Optional<RoomRecord> current = settings.stored(key);
+    if (fence.isEmpty()
+        && mayRetry
+        && current.isPresent()
+        && current.get().generation() == joined.generation()) {
+      lineup.setFenceIfAbsent(key.queue(), joined.generation());
+      return join(key, current.get(), request, false);
+    }
+    // This instance's copy of the settings is stale: read it again now rather than at its sync.
+    settings.refresh();
+    if (current.isPresent() && current.get().generation() != joined.generation() && mayRetry) {
+      return join(key, current.get(), request, false);
+    }
+    throw new RoomNotFoundException(key);
+  }
+
+  /**
+   * Deletes the poll record of a ticket that was never written (its id was never handed out), once
+   * its write ended. A failure leaves it to the sweep, which drops it after the grace.
+   */
+  private void forgetRecord(String ticket, CompletableFuture<Void> recorded) {
+    try {
+      awaitStored(recorded);
+      polls.delete(ticket);
+    } catch (RuntimeException e) {
+      // The sweep drops a record without a ticket after the grace: nothing more to do here.
+    }
+  }
+
+  /**
+   * Ends a ticket just held in the pre-queue when the room's record read after that is gone or of
+   * another generation than the one joined; then joins the new generation once (when there is one
+   * and {@code mayRetry}). (A ticket put in line needs no such read: its publish checks the room's
+   * fence.)
    *
    * @return the ticket of the new generation's join, or null when the join stands
    * @throws RoomNotFoundException when the room was deleted

@@ -9,6 +9,7 @@ import io.lineup.core.LineupOptions;
 import io.lineup.core.RecordStore;
 import io.lineup.pass.PassRejectedException;
 import io.lineup.testing.RedisServerExtension;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,8 +89,10 @@ class RoomLifeTest {
       assertThat(a.room(key).delete()).isTrue();
 
       assertThat(throughB.spec()).as("B's copy still shows the room").isNotNull();
+      long published = publishedTo(key);
       assertThatThrownBy(() -> join(b, key)).isInstanceOf(RoomNotFoundException.class);
       assertThat(lineupA.stats(key.queue()).ready()).as("B's join left no ticket").isZero();
+      assertThat(publishedTo(key)).as("B's join wrote no ticket at all").isEqualTo(published);
       assertThat(lineupA.stats(key.queue()).leased()).as("no slot held").isZero();
       await()
           .atMost(Duration.ofSeconds(30))
@@ -130,8 +133,13 @@ class RoomLifeTest {
     List<Ticket> old = aBusyRoom(key);
     String oldPass = old.get(0).pass().token();
 
+    assertThat(lineupA.fence(key.queue())).as("generation 1's fence").hasValue(1);
     assertThat(a.room(key).delete()).isTrue();
+    assertThat(lineupA.fence(key.queue()))
+        .as("a deleted room's fence, which no generation has")
+        .hasValue(TicketJoins.DELETED_FENCE);
     assertThat(a.room(key).put(RoomSpec.of(1).withGraceMs(60_000))).as("created").isTrue();
+    assertThat(lineupA.fence(key.queue())).as("generation 2's fence").hasValue(2);
 
     RoomInfo info = a.room(key).info().orElseThrow();
     assertThat(info.active()).isZero();
@@ -173,8 +181,12 @@ class RoomLifeTest {
 
       // B's join with its view of generation 1 adds a ticket, finds generation 2 after it, ends
       // its ticket as generation 1's and joins generation 2 instead, which is full.
+      long published = publishedTo(key);
       assertThatThrownBy(() -> join(b, key)).isInstanceOf(RoomFullException.class);
       assertThat(lineupA.stats(key.queue()).ready()).as("nobody waits").isZero();
+      assertThat(publishedTo(key))
+          .as("the fence refused B's generation-1 ticket before anything was written")
+          .isEqualTo(published);
       assertThat(b.room(key).spec().method())
           .as("B read the settings again")
           .isEqualTo(RoomSpec.Method.REJECT);
@@ -213,5 +225,44 @@ class RoomLifeTest {
       assertThat(keys.get(key.toString()))
           .hasValueSatisfying(text -> assertThat(text).doesNotContain("\"current\""));
     }
+  }
+
+  @Test
+  void aRoomPutBeforeRoomsSetFencesTakesJoinsAndIsGivenItsGeneration() throws IOException {
+    RoomKey key = aRoom("unfenced");
+    removeFence(key); // a room put before rooms set their queue's fence
+
+    Ticket joined = join(a, key);
+
+    assertThat(joined.status()).isIn(TicketStatus.WAITING, TicketStatus.ADMITTED);
+    assertThat(lineupA.fence(key.queue())).hasValue(1);
+    assertThat(publishedTo(key)).as("one ticket written").isEqualTo(1);
+  }
+
+  @Test
+  void aDeletedRoomPutBeforeRoomsSetFencesRefusesAStaleJoinWithoutATrace() throws IOException {
+    RoomKey key = aRoom("unfenced-deleted");
+    removeFence(key);
+    try (Rooms b = staleInstance()) {
+      assertThat(b.room(key).spec()).as("B knows the room").isNotNull();
+      assertThat(a.room(key).delete()).isTrue();
+
+      assertThatThrownBy(() -> join(b, key)).isInstanceOf(RoomNotFoundException.class);
+
+      assertThat(publishedTo(key)).isZero();
+      assertThat(lineupA.fence(key.queue())).hasValue(TicketJoins.DELETED_FENCE);
+    }
+  }
+
+  /** How many jobs were ever written to the room's queue (its engine counter). */
+  static long publishedTo(RoomKey key) {
+    return lineupA.stats(key.queue()).counters().getOrDefault("published", 0L);
+  }
+
+  /** Removes the fence of the room's queue, as a room put before fences has none. */
+  static void removeFence(RoomKey key) throws IOException {
+    String meta = "lu:{" + key.queue().namespace() + "/" + key.queue().name() + "}:meta";
+    assertThat(redis.process().command("HDEL " + meta + " fence")).isEqualTo(":1");
+    assertThat(lineupA.fence(key.queue())).isEmpty();
   }
 }
