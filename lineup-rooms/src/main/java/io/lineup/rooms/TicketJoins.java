@@ -9,7 +9,6 @@ import io.lineup.core.model.PublishResult;
 import io.lineup.core.model.QueueStats;
 import io.lineup.core.model.RedisUnavailableException;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -128,11 +127,11 @@ final class TicketJoins {
     PublishResult published;
     try {
       published =
-          lineup.publishFenced(
-              key.queue(), NewJob.ofText(payload).id(ticket).priority(priority), room.generation());
+          publishBound(
+              key, room.generation(), NewJob.ofText(payload).id(ticket).priority(priority));
     } catch (FenceMismatchException refused) {
       forgetRecord(ticket, recorded);
-      return afterRefusedFence(key, room, refused.current(), request, mayRetry);
+      return afterRefusedFence(key, room, request, mayRetry);
     }
     try {
       awaitStored(recorded);
@@ -153,25 +152,39 @@ final class TicketJoins {
   }
 
   /**
+   * Publishes a join's ticket bound to the generation: the room's queue must hold it as its fence.
+   * A room put before rooms set fences has none: while its record (read from Redis) still shows
+   * this generation, it is given the generation as its fence, only while it has none (so that a
+   * deletion's fence set meanwhile stays), and the ticket is published once more.
+   *
+   * @throws FenceMismatchException when the room was deleted, or replaced by a later generation
+   */
+  private PublishResult publishBound(RoomKey key, long generation, NewJob job) {
+    try {
+      return lineup.publishFenced(key.queue(), job, generation);
+    } catch (FenceMismatchException refused) {
+      if (refused.current().isPresent()) {
+        throw refused;
+      }
+      Optional<RoomRecord> stored = settings.stored(key);
+      if (stored.isEmpty() || stored.get().generation() != generation) {
+        throw refused;
+      }
+      lineup.setFenceIfAbsent(key.queue(), generation);
+      return lineup.publishFenced(key.queue(), job, generation);
+    }
+  }
+
+  /**
    * A join whose publish the room's queue refused: the room was deleted, or replaced by a later
    * generation, since this instance read its record. The record is read again from Redis; the new
-   * generation is joined once (when there is one and {@code mayRetry}). A room put before rooms set
-   * fences has none: it is given its generation as its fence (only while it has none, so that a
-   * deletion's fence set meanwhile stays) and joined again.
+   * generation is joined once (when there is one and {@code mayRetry}).
    *
-   * @param fence the fence the room's queue held, empty when none
    * @throws RoomNotFoundException when the room was deleted
    */
   private Ticket afterRefusedFence(
-      RoomKey key, RoomRecord joined, OptionalLong fence, JoinRequest request, boolean mayRetry) {
+      RoomKey key, RoomRecord joined, JoinRequest request, boolean mayRetry) {
     Optional<RoomRecord> current = settings.stored(key);
-    if (fence.isEmpty()
-        && mayRetry
-        && current.isPresent()
-        && current.get().generation() == joined.generation()) {
-      lineup.setFenceIfAbsent(key.queue(), joined.generation());
-      return join(key, current.get(), request, false);
-    }
     // This instance's copy of the settings is stale: read it again now rather than at its sync.
     settings.refresh();
     if (current.isPresent() && current.get().generation() != joined.generation() && mayRetry) {

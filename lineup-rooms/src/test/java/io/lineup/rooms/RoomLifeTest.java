@@ -240,6 +240,19 @@ class RoomLifeTest {
   }
 
   @Test
+  void aRoomPutBeforeRoomsSetFencesTakesAJoinWithAGrantUsedOnce() throws IOException {
+    RoomKey key = aRoom("unfenced-grant");
+    Grant grant = a.room(key).createGrant(new GrantRequest(Caller.ADMIN, 5, 60_000, null, null));
+    removeFence(key);
+
+    Ticket joined = a.room(key).join(new JoinRequest(Caller.ADMIN, grant.id(), null, null));
+
+    assertThat(joined.status()).isIn(TicketStatus.WAITING, TicketStatus.ADMITTED);
+    assertThat(publishedTo(key)).as("one ticket written").isEqualTo(1);
+    assertThat(lineupA.fence(key.queue())).hasValue(1);
+  }
+
+  @Test
   void aDeletedRoomPutBeforeRoomsSetFencesRefusesAStaleJoinWithoutATrace() throws IOException {
     RoomKey key = aRoom("unfenced-deleted");
     removeFence(key);
