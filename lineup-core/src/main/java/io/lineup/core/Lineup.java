@@ -11,6 +11,7 @@ import io.lineup.core.model.AckRequest;
 import io.lineup.core.model.DeadPage;
 import io.lineup.core.model.Durability;
 import io.lineup.core.model.EtaEstimator;
+import io.lineup.core.model.FenceMismatchException;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.JobNotFoundException;
@@ -38,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -160,6 +162,73 @@ public final class Lineup implements AutoCloseable {
    */
   public List<PublishResult> publishAll(QueueName queue, List<NewJob> jobs, Durability durability) {
     return publisher.publish(queue, jobs, requireDurability(durability));
+  }
+
+  /**
+   * {@link #publish(QueueName, NewJob)} bound to a fence: the job is written only while the queue
+   * holds fence {@code fence} ({@link #setFence}), checked in the same script call as the write, so
+   * no {@link #setFence} can fall between the check and the write. Publishes bound to the same
+   * fence share script calls as unbound ones do; other publishes never share theirs.
+   *
+   * @param fence the fence the queue must hold (non-negative)
+   * @throws FenceMismatchException when the queue holds another fence or none (nothing is written;
+   *     the exception names the queue's fence)
+   * @throws InvalidArgumentException when an option is out of range or the fence is negative
+   *     (nothing is written)
+   * @throws ReplicationTimeoutException as {@link #publish(QueueName, NewJob)}
+   */
+  public PublishResult publishFenced(QueueName queue, NewJob job, long fence) {
+    return publisher.publish(queue, List.of(job), null, requireFence(fence)).get(0);
+  }
+
+  /**
+   * {@link #publishAll(QueueName, List)} bound to a fence (see {@link #publishFenced}): all the
+   * jobs or, when the queue holds another fence or none, none of them.
+   *
+   * @param fence the fence the queue must hold (non-negative)
+   * @throws FenceMismatchException when the queue holds another fence or none (nothing is written)
+   * @throws InvalidArgumentException when any job is invalid or the fence is negative (nothing is
+   *     written)
+   * @throws ReplicationTimeoutException as {@link #publish(QueueName, NewJob)}
+   */
+  public List<PublishResult> publishAllFenced(QueueName queue, List<NewJob> jobs, long fence) {
+    return publisher.publish(queue, jobs, null, requireFence(fence));
+  }
+
+  /**
+   * Sets the queue's fence: from now on a publish bound to another fence writes nothing ({@link
+   * #publishFenced}). One Redis command in the queue's slot, so atomic with every publish; a
+   * publish bound to no fence is not affected.
+   *
+   * @param fence non-negative
+   * @throws InvalidArgumentException when the fence is negative
+   */
+  public void setFence(QueueName queue, long fence) {
+    engine.store().setFence(queue, requireFence(fence));
+  }
+
+  /**
+   * Sets the queue's fence only when it has none yet (atomic, {@code HSETNX}): for an owner that
+   * adopts a queue made before it used fences, without undoing a fence another owner set meanwhile.
+   *
+   * @param fence non-negative
+   * @return whether the fence was set (false: the queue holds a fence already, unchanged)
+   * @throws InvalidArgumentException when the fence is negative
+   */
+  public boolean setFenceIfAbsent(QueueName queue, long fence) {
+    return engine.store().setFenceIfAbsent(queue, requireFence(fence));
+  }
+
+  /** The queue's fence, empty when none was ever set. */
+  public OptionalLong fence(QueueName queue) {
+    return engine.store().fence(queue);
+  }
+
+  private static long requireFence(long fence) {
+    if (fence < 0) {
+      throw new InvalidArgumentException("fence", "must be 0 or more, got " + fence);
+    }
+    return fence;
   }
 
   private static Durability requireDurability(Durability durability) {

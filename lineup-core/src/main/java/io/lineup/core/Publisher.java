@@ -1,6 +1,7 @@
 package io.lineup.core;
 
 import io.lineup.api.JobIds;
+import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.model.Durability;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.Limits;
@@ -30,14 +31,33 @@ final class Publisher {
   private static final Executor AFTER_READ =
       task -> Thread.ofVirtual().name("lineup-durable-publish").start(task);
 
+  /** The fence argument of a publish bound to none (fences are never negative). */
+  static final long NO_FENCE = RedisStore.NO_FENCE;
+
+  /**
+   * A queue and the fence a publish expects it to hold: fenced publishes are combined only with
+   * publishes that expect the same fence, so that a refused fence fails only the requests bound to
+   * it.
+   */
+  private record Fenced(QueueName queue, long fence) {}
+
   private final CallCoalescer<QueueName, NewJob, PublishResult> coalescer;
   private final CallCoalescer<QueueName, NewJob, PublishResult> forReplicas;
+  private final CallCoalescer<Fenced, NewJob, PublishResult> fenced;
+  private final CallCoalescer<Fenced, NewJob, PublishResult> fencedForReplicas;
   private final DurabilityDefaults defaults;
 
   Publisher(Engine engine) {
     this.engine = engine;
     this.coalescer = CallCoalescer.of(engine.options(), engine.store()::publish);
     this.forReplicas = CallCoalescer.of(engine.options(), engine.store()::publishForReplicas);
+    this.fenced =
+        CallCoalescer.of(
+            engine.options(), (k, jobs) -> engine.store().publish(k.queue(), jobs, k.fence()));
+    this.fencedForReplicas =
+        CallCoalescer.of(
+            engine.options(),
+            (k, jobs) -> engine.store().publishForReplicas(k.queue(), jobs, k.fence()));
     this.defaults = new DurabilityDefaults(engine.store());
   }
 
@@ -48,7 +68,18 @@ final class Publisher {
    * @param durability null: the queue's {@code durableReplicas}
    */
   List<PublishResult> publish(QueueName queue, List<NewJob> jobs, Durability durability) {
-    CompletableFuture<List<PublishResult>> answer = publishAsync(queue, jobs, durability);
+    return publish(queue, jobs, durability, NO_FENCE);
+  }
+
+  /**
+   * {@link #publish(QueueName, List, Durability)} bound to a fence.
+   *
+   * @param fence the fence the queue must hold, or {@link #NO_FENCE}
+   * @throws io.lineup.core.model.FenceMismatchException when the queue holds another fence or none
+   */
+  List<PublishResult> publish(
+      QueueName queue, List<NewJob> jobs, Durability durability, long fence) {
+    CompletableFuture<List<PublishResult>> answer = publishAsync(queue, jobs, durability, fence);
     boolean noWait = durability == null ? defaults.knownNone(queue) : durability.replicas() == 0;
     if (noWait) {
       return engine.store().await(answer);
@@ -66,14 +97,25 @@ final class Publisher {
    */
   CompletableFuture<List<PublishResult>> publishAsync(
       QueueName queue, List<NewJob> jobs, Durability durability) {
+    return publishAsync(queue, jobs, durability, NO_FENCE);
+  }
+
+  /**
+   * {@link #publishAsync(QueueName, List, Durability)} bound to a fence: the future fails with
+   * {@link io.lineup.core.model.FenceMismatchException} when the queue holds another fence or none.
+   *
+   * @param fence the fence the queue must hold, or {@link #NO_FENCE}
+   */
+  CompletableFuture<List<PublishResult>> publishAsync(
+      QueueName queue, List<NewJob> jobs, Durability durability, long fence) {
     long payloadBytes = check(jobs);
     // Not waited for: the publish follows it on the same connection, and this must not block.
     engine.store().registerWithoutWaiting(queue);
     if (durability != null) {
-      return send(queue, jobs, payloadBytes, durability);
+      return send(queue, jobs, payloadBytes, durability, fence);
     }
     return defaults.inOrder(
-        queue, n -> send(queue, jobs, payloadBytes, Durability.replicas(n)), AFTER_READ);
+        queue, n -> send(queue, jobs, payloadBytes, Durability.replicas(n), fence), AFTER_READ);
   }
 
   /**
@@ -100,12 +142,15 @@ final class Publisher {
   }
 
   private CompletableFuture<List<PublishResult>> send(
-      QueueName queue, List<NewJob> jobs, long payloadBytes, Durability durability) {
+      QueueName queue, List<NewJob> jobs, long payloadBytes, Durability durability, long fence) {
     if (durability.replicas() == 0) {
-      return coalescer.submit(queue, jobs, payloadBytes);
+      return fence == NO_FENCE
+          ? coalescer.submit(queue, jobs, payloadBytes)
+          : fenced.submit(new Fenced(queue, fence), jobs, payloadBytes);
     }
-    return forReplicas
-        .submit(queue, jobs, payloadBytes)
+    return (fence == NO_FENCE
+            ? forReplicas.submit(queue, jobs, payloadBytes)
+            : fencedForReplicas.submit(new Fenced(queue, fence), jobs, payloadBytes))
         .thenCompose(results ->
             engine
                 .store()

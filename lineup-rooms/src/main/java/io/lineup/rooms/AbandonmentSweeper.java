@@ -74,8 +74,8 @@ final class AbandonmentSweeper {
     Map<RoomKey, RoomSpec> known = this.known.get();
     for (var e : polls.all().entrySet()) {
       String[] parts = e.getValue().split(" ");
-      if (PollRecord.isAbandonedMarker(e.getValue())) {
-        if (now - Long.parseLong(parts[2]) > Rooms.MARKER_KEEP_MS) {
+      if (PollRecord.isMarker(e.getValue())) {
+        if (now - PollRecord.markedAt(e.getValue()) > Rooms.MARKER_KEEP_MS) {
           polls.delete(e.getKey());
         }
         continue;
@@ -84,7 +84,16 @@ final class AbandonmentSweeper {
       RoomSpec spec = known.get(key);
       if (spec == null) {
         if (!rooms.get(key.toString()).isPresent()) {
-          polls.delete(e.getKey());
+          // A ticket of a deleted room that its deletion did not end (its join's own check could
+          // not read the room's record): ended now, as the deleted room's.
+          String ticket = e.getKey();
+          polls.put(ticket, PollRecord.roomDeleted(key, 0, now));
+          preQueue.of(key).delete(ticket);
+          try {
+            lineup.cancel(key.queue(), ticket);
+          } catch (JobNotFoundException | JobFinishedException ex) {
+            // Ended already.
+          }
         }
         continue;
       }

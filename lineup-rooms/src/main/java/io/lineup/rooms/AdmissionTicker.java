@@ -106,7 +106,7 @@ final class AdmissionTicker {
       }
       gate.record(key, got, System.currentTimeMillis());
       for (LeasedJob job : got.jobs()) {
-        leases.put(job.id(), job.token() + " " + job.leaseDeadline().toEpochMilli());
+        leases.put(job.id(), leaseRecord(job.token(), job.leaseDeadline().toEpochMilli(), key));
         Semaphore signal = admittedSignals.get(job.id());
         if (signal != null) {
           signal.release();
@@ -118,6 +118,15 @@ final class AdmissionTicker {
       }
     }
     return admitted;
+  }
+
+  /**
+   * The record of an admitted ticket's lease (record store {@code room-leases}): {@code <token>
+   * <deadline ms> <room>}; the room lets a deletion find its admitted tickets. (Records written by
+   * earlier versions have no room.)
+   */
+  static String leaseRecord(String token, long deadlineMs, RoomKey key) {
+    return token + " " + deadlineMs + " " + key;
   }
 
   /**

@@ -13,9 +13,14 @@ public enum GoneReason {
   /** Its holder left the line. */
   LEFT,
   /** Its pass was revoked (which freed its slot). */
-  REVOKED;
+  REVOKED,
+  /**
+   * Its room was deleted (wire name {@code room_deleted}); the ticket reads so for an hour after
+   * the delete, the time the room service keeps its markers.
+   */
+  ROOM_DELETED;
 
-  /** The name callers see: lower case. */
+  /** The name callers see: lower case ({@code room_deleted} for {@link #ROOM_DELETED}). */
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }

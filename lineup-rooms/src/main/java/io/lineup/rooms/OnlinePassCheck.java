@@ -51,10 +51,23 @@ final class OnlinePassCheck {
    * @param key the room the pass must be for
    * @param token the pass
    * @return the verified pass, its expiry the lease's deadline to the millisecond
-   * @throws RoomNotFoundException for an unknown room
-   * @throws PassRefusedException with the reason
+   * @throws RoomNotFoundException for an unknown room (not one deleted)
+   * @throws PassRefusedException with the reason; {@code REVOKED} for a pass of a deleted room
    */
   Pass verify(RoomKey key, String token) {
+    try {
+      return verifyInRoom(key, token);
+    } catch (RoomNotFoundException e) {
+      // The room's keys went with it (or it was never made): a deleted room's passes are revoked.
+      if (signingKeys.deleted(key)) {
+        throw new PassRefusedException(
+            PassRejectedException.Reason.REVOKED, "the pass's room was deleted");
+      }
+      throw e;
+    }
+  }
+
+  private Pass verifyInRoom(RoomKey key, String token) {
     roomMustExist.accept(key);
     Pass pass;
     try {

@@ -49,9 +49,11 @@ public final class Room {
   }
 
   /**
-   * Deletes the room: nobody joins or is admitted any more, its waiting tickets are dropped, its
-   * keys are deleted (so its passes no longer verify). Passes already checked offline stay valid
-   * until they expire.
+   * Deletes the room everywhere: joins are refused (here at once, on every other instance from its
+   * next read of the settings, within a second), every ticket ends with reason {@link
+   * GoneReason#ROOM_DELETED}, its grants go, and its keys are deleted for good (its passes fail the
+   * online check; its JWKS is gone). Passes already checked offline stay valid until they expire. A
+   * room put again under the name is the next generation and starts empty.
    *
    * @return whether it existed
    */
@@ -71,37 +73,76 @@ public final class Room {
    * @throws RoomFullException for a full room of method reject
    */
   public Ticket join(JoinRequest request) {
-    return rooms.joins().join(key, spec(), request);
+    return rooms.joins().join(key, rooms.settings().current(key), request);
   }
 
   /**
    * A ticket as it stands: waiting (position, ETA, when to poll), admitted (the pass) or gone. A
-   * poll of a waiting ticket keeps its place for another grace period.
+   * poll of a waiting ticket keeps its place for another grace period. A ticket of the room's
+   * deleted predecessor reads gone with reason {@link GoneReason#ROOM_DELETED}, also while there is
+   * no room of the name, for an hour after the delete.
    *
    * @throws MalformedIdException for a malformed id
    * @throws TicketNotFoundException for an unknown ticket
+   * @throws RoomNotFoundException when there is no such room and the ticket is not one of a deleted
+   *     room of this name
    */
   public Ticket poll(String ticket) {
-    return rooms.tickets().poll(key, spec(), ticket);
+    Rooms.checkTicketId(ticket);
+    RoomSpec spec;
+    try {
+      spec = spec();
+    } catch (RoomNotFoundException e) {
+      return ofDeletedRoom(ticket, e);
+    }
+    return rooms.tickets().poll(key, spec, ticket);
   }
 
   /**
-   * A ticket as it stands, without counting as a poll (its place is not kept by this).
+   * A ticket as it stands, without counting as a poll (its place is not kept by this); a ticket of
+   * a deleted room as {@link #poll} reads it.
    *
    * @throws TicketNotFoundException for an unknown ticket
+   * @throws RoomNotFoundException when there is no such room and the ticket is not one of a deleted
+   *     room of this name
    */
   public Ticket ticket(String ticket) {
-    return rooms.reader().read(key, spec(), ticket, System.currentTimeMillis());
+    RoomSpec spec;
+    try {
+      spec = spec();
+    } catch (RoomNotFoundException e) {
+      return ofDeletedRoom(ticket, e);
+    }
+    return rooms.reader().read(key, spec, ticket, System.currentTimeMillis());
   }
 
   /**
-   * Leaves the line, or gives back an admitted ticket's slot (its pass stops verifying online).
+   * A ticket of a deleted room of this name (gone, reason {@link GoneReason#ROOM_DELETED}).
+   *
+   * @throws RoomNotFoundException {@code notFound} when it is not one
+   */
+  private Ticket ofDeletedRoom(String ticket, RoomNotFoundException notFound) {
+    return rooms.deleted().read(key, ticket).orElseThrow(() -> notFound);
+  }
+
+  /**
+   * Leaves the line, or gives back an admitted ticket's slot (its pass stops verifying online). A
+   * ticket of a deleted room of this name was gone already.
    *
    * @throws MalformedIdException for a malformed id
    * @throws TicketNotFoundException for an unknown ticket
+   * @throws RoomNotFoundException when there is no such room and the ticket is not one of a deleted
+   *     room of this name
    */
   public Departure leave(String ticket) {
-    return rooms.tickets().leave(key, spec(), ticket);
+    Rooms.checkTicketId(ticket);
+    RoomSpec spec;
+    try {
+      spec = spec();
+    } catch (RoomNotFoundException e) {
+      return new Departure(ticket, ofDeletedRoom(ticket, e).status());
+    }
+    return rooms.tickets().leave(key, spec, ticket);
   }
 
   /**
@@ -138,7 +179,8 @@ public final class Room {
    * @return the room's current and published key ids after the rotation
    */
   public KeyRotation rotateKeys() {
-    return rooms.signingKeys().rotate(key, spec());
+    RoomRecord room = rooms.settings().current(key);
+    return rooms.signingKeys().rotate(key, room.spec(), room.generation());
   }
 
   /** The room's public keys as a JWKS (JSON text), for checking passes offline. */
@@ -165,13 +207,11 @@ public final class Room {
    * @throws PriorityNotAllowedException above the caller's maximum priority
    */
   public Grant createGrant(GrantRequest request) {
-    spec();
-    return rooms.grants().create(key, request);
+    return rooms.grants().create(key, rooms.settings().current(key).generation(), request);
   }
 
   /** The room's grants, newest first, each with the ticket and the token that used it (if any). */
   public List<GrantLogEntry> grants() {
-    spec();
-    return rooms.grants().log(key);
+    return rooms.grants().log(key, rooms.settings().current(key).generation());
   }
 }

@@ -19,7 +19,8 @@ final class RoomCatalog {
   private final RoomEtas etas;
   private final AdmissionTicker admissions;
   private final PreQueue preQueue;
-  private final TicketPolls tickets;
+  private final RoomGrants grants;
+  private final DeletedRoomTickets deleted;
 
   RoomCatalog(
       Lineup lineup,
@@ -28,21 +29,41 @@ final class RoomCatalog {
       RoomEtas etas,
       AdmissionTicker admissions,
       PreQueue preQueue,
-      TicketPolls tickets) {
+      RoomGrants grants,
+      DeletedRoomTickets deleted) {
     this.lineup = lineup;
     this.settings = settings;
     this.signingKeys = signingKeys;
     this.etas = etas;
     this.admissions = admissions;
     this.preQueue = preQueue;
-    this.tickets = tickets;
+    this.grants = grants;
+    this.deleted = deleted;
   }
 
-  /** Creates or replaces a room; returns true when created. */
+  /**
+   * Creates or replaces a room; returns true when created. A room created where one of the same
+   * name was deleted is the next generation and starts empty: its keys are made (replacing the
+   * predecessor's tombstone) before anything else, then what is left in its queue (a deletion that
+   * stopped half-way may have left tickets) is ended as the predecessor's, then its queue's fence
+   * becomes the new generation (joins bound to it may publish from now on), and only then is its
+   * queue opened and its record written. A room replaced in the same generation keeps its fence;
+   * one put before rooms set fences is given its generation, unless a deletion's fence is there
+   * already.
+   */
   boolean put(RoomKey key, RoomSpec spec) {
     long now = System.currentTimeMillis();
     Optional<RoomRecord> before = settings.stored(key);
-    RoomRecord record = new RoomRecord(spec, before.map(RoomRecord::createdAt).orElse(now), now);
+    long generation = signingKeys.create(key);
+    if (before.isEmpty() || before.get().generation() != generation) {
+      deleted.endAll(key, generation - 1);
+      lineup.setFence(key.queue(), generation);
+      before = Optional.empty();
+    } else {
+      lineup.setFenceIfAbsent(key.queue(), generation);
+    }
+    RoomRecord record =
+        new RoomRecord(spec, before.map(RoomRecord::createdAt).orElse(now), now, generation);
     boolean passthrough = spec.method() == RoomSpec.Method.PASSTHROUGH;
     lineup.configure(
         key.queue(),
@@ -58,7 +79,6 @@ final class RoomCatalog {
             .paused(spec.suspended())
             .build());
     settings.save(key, record);
-    signingKeys.keySet(key, true);
     etas.forget(key);
     admissions.open(key);
     return before.isEmpty();
@@ -94,18 +114,32 @@ final class RoomCatalog {
     return infos;
   }
 
-  /** Deletes a room (see {@link Room#delete}); returns whether it existed. */
+  /**
+   * Deletes a room (see {@link Room#delete}); returns whether it existed. In this order: its keys
+   * become a tombstone (no pass verifies online, no instance makes a key for it again), its record
+   * goes (joins are refused here at once and on other instances from their next sync), its queue's
+   * fence becomes {@link TicketJoins#DELETED_FENCE} (a join through an instance that had not synced
+   * yet is refused by its own publish from now on), its queue is paused, then every ticket ends
+   * with reason {@code room_deleted} and its grants go.
+   */
   boolean delete(RoomKey key) {
+    Optional<RoomRecord> stored = settings.stored(key);
+    if (stored.isEmpty()) {
+      return false;
+    }
+    long generation = stored.get().generation();
+    signingKeys.delete(key, generation);
     if (!settings.delete(key)) {
       return false;
     }
+    // Before the tickets are ended: every ticket a join writes from now on is refused, so none is
+    // left behind the sweep of the line below.
+    lineup.setFence(key.queue(), TicketJoins.DELETED_FENCE);
     etas.forget(key);
     admissions.open(key);
     lineup.pause(key.queue());
-    signingKeys.delete(key);
-    for (var e : lineup.peek(key.queue(), 0, 1000)) {
-      tickets.cancelQuietly(key, e.id());
-    }
+    deleted.endAll(key, generation);
+    grants.deleteAll(key);
     return true;
   }
 }

@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
 /**
  * A room's single-use priority grants (record stores {@code room-grants} and {@code
  * room-grant-uses}): made by the business backend, presented once by a joining user, and listed
- * with the ticket that used each, so an operator can see who was moved ahead and why.
+ * with the ticket that used each, so an operator can see who was moved ahead and why. A grant is
+ * made for one generation of its room ({@link RoomRecord#generation}) and is neither listed nor
+ * usable in another; deleting the room deletes its grants.
  */
 final class RoomGrants {
   private static final Pattern GRANT_ID = Pattern.compile("g[A-Za-z0-9_-]{22}");
@@ -40,9 +42,10 @@ final class RoomGrants {
   /**
    * Creates a single-use priority grant for the room.
    *
+   * @param generation the room's generation, as the caller knows it
    * @throws PriorityNotAllowedException above the caller's maximum priority
    */
-  Grant create(RoomKey key, GrantRequest request) {
+  Grant create(RoomKey key, long generation, GrantRequest request) {
     Caller caller = request.caller();
     if (request.priority() > caller.maxPriority()) {
       throw new PriorityNotAllowedException(request.priority(), caller.maxPriority(), "token");
@@ -58,12 +61,25 @@ final class RoomGrants {
             now,
             now + request.ttlMs(),
             caller.id());
-    grants.put(grant.id(), text(grant));
+    grants.put(grant.id(), text(grant, generation));
     return grant;
   }
 
-  /** The stored record: the grant's fields under the names the HTTP API gives them. */
-  private static String text(Grant grant) {
+  /** Deletes the room's grants and their uses (the room was deleted). */
+  void deleteAll(RoomKey key) {
+    for (var e : grants.all().entrySet()) {
+      if (parse(e.getValue()).room().equals(key)) {
+        grants.delete(e.getKey());
+        grantUses.delete(e.getKey());
+      }
+    }
+  }
+
+  /**
+   * The stored record: the grant's fields under the names the HTTP API gives them, and the
+   * generation of the room it is for.
+   */
+  private static String text(Grant grant, long generation) {
     ObjectNode g = StoredJson.object();
     g.put("grant", grant.id());
     g.put("room", grant.room().toString());
@@ -73,7 +89,13 @@ final class RoomGrants {
     g.put("created_at", grant.createdAt());
     g.put("expires_at", grant.expiresAt());
     g.put("created_by", grant.createdBy());
+    g.put("generation", generation);
     return g.toString();
+  }
+
+  /** The generation of the room a stored grant is for (1 for grants made before generations). */
+  private static long generationOf(String text) {
+    return StoredJson.read(text).path("generation").asLong(1);
   }
 
   private static Grant parse(String text) {
@@ -94,20 +116,20 @@ final class RoomGrants {
   }
 
   /**
-   * The grant a join presents, checked: its room, expiry, subject and that it is unused.
+   * The grant a join presents, checked: its room and the room's generation, expiry, subject and
+   * that it is unused.
    *
+   * @param generation the room's generation, as the joining caller knows it
    * @throws GrantRefusedException saying why not
    */
-  Grant check(RoomKey key, String grantId, String subject) {
+  Grant check(RoomKey key, long generation, String grantId, String subject) {
     if (!GRANT_ID.matcher(grantId).matches()) {
       throw new GrantRefusedException("grant", "no such grant");
     }
-    Grant g =
-        grants
-            .get(grantId)
-            .map(RoomGrants::parse)
-            .orElseThrow(() -> new GrantRefusedException("grant", "no such grant"));
-    if (!g.room().equals(key)) {
+    String text =
+        grants.get(grantId).orElseThrow(() -> new GrantRefusedException("grant", "no such grant"));
+    Grant g = parse(text);
+    if (!g.room().equals(key) || generationOf(text) != generation) {
       throw new GrantRefusedException("grant", "the grant is for another room");
     }
     if (g.expiresAt() <= System.currentTimeMillis()) {
@@ -123,14 +145,14 @@ final class RoomGrants {
   }
 
   /**
-   * The room's grants, newest first, each with the ticket and the token that used it (null while
-   * unused).
+   * The grants of this generation of the room, newest first, each with the ticket and the token
+   * that used it (null while unused).
    */
-  List<GrantLogEntry> log(RoomKey key) {
+  List<GrantLogEntry> log(RoomKey key, long generation) {
     List<GrantLogEntry> list = new ArrayList<>();
     for (String text : grants.all().values()) {
       Grant g = parse(text);
-      if (!g.room().equals(key)) {
+      if (!g.room().equals(key) || generationOf(text) != generation) {
         continue;
       }
       Optional<String> use = grantUses.get(g.id());

@@ -5,13 +5,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * A room's stored record (record store {@code rooms}): its settings under the names the HTTP API
- * gives them, and when it was created and last changed.
+ * gives them, when it was created and last changed, and its generation.
+ *
+ * <p>The generation counts the rooms of this name: a room created after its predecessor of the same
+ * name was deleted has the next one. Every write that could outlive the room (its signing keys, the
+ * tickets a join adds, its grants) is checked against it, so that an instance whose copy of the
+ * settings still shows a deleted room cannot write into it or into its successor
+ * (docs/waiting-room.md, "A room's life").
  *
  * @param spec the settings
  * @param createdAt epoch ms
  * @param updatedAt epoch ms
+ * @param generation 1 for the first room of this name, one more for each re-creation (records
+ *     written before generations existed read as 1)
  */
-record RoomRecord(RoomSpec spec, long createdAt, long updatedAt) {
+record RoomRecord(RoomSpec spec, long createdAt, long updatedAt, long generation) {
   /**
    * The record of a stored text.
    *
@@ -31,7 +39,8 @@ record RoomRecord(RoomSpec spec, long createdAt, long updatedAt) {
             o.path("grace_ms").asLong(RoomSpec.DEFAULT_GRACE_MS),
             o.path("suspended").asBoolean(false));
     long created = o.path("created_at").asLong(0);
-    return new RoomRecord(spec, created, o.path("updated_at").asLong(created));
+    return new RoomRecord(
+        spec, created, o.path("updated_at").asLong(created), o.path("generation").asLong(1));
   }
 
   private static JsonNode required(ObjectNode o, String field) {
@@ -51,7 +60,10 @@ record RoomRecord(RoomSpec spec, long createdAt, long updatedAt) {
     throw new IllegalStateException("a room record has the unknown method " + name);
   }
 
-  /** The stored text: every setting, then {@code created_at} and {@code updated_at}. */
+  /**
+   * The stored text: every setting, then {@code created_at}, {@code updated_at} and {@code
+   * generation}.
+   */
   String text() {
     ObjectNode o = StoredJson.object();
     o.put("max_active", spec.maxActive());
@@ -68,6 +80,7 @@ record RoomRecord(RoomSpec spec, long createdAt, long updatedAt) {
     o.put("suspended", spec.suspended());
     o.put("created_at", createdAt);
     o.put("updated_at", updatedAt);
+    o.put("generation", generation);
     return o.toString();
   }
 }

@@ -26,7 +26,14 @@ final class RoomSettingsStore implements AutoCloseable {
 
   private volatile ByRoom byRoom;
 
-  RoomSettingsStore(Lineup lineup) {
+  /**
+   * Starts this instance's copy of the rooms' settings.
+   *
+   * @param lineup the engine
+   * @param interval how often the copy is read again ({@link #SYNC_INTERVAL} but in tests that hold
+   *     an instance's copy stale on purpose)
+   */
+  RoomSettingsStore(Lineup lineup, Duration interval) {
     this.rooms = lineup.records("rooms");
     this.synced =
         SyncedRecords.start(
@@ -35,7 +42,7 @@ final class RoomSettingsStore implements AutoCloseable {
               RoomKey.parse(id); // a record whose id names no room is skipped like bad text
               return RoomRecord.parse(text);
             },
-            SYNC_INTERVAL);
+            interval);
   }
 
   /** The record store itself (the sweep asks whether a room still exists). */
@@ -76,11 +83,24 @@ final class RoomSettingsStore implements AutoCloseable {
    * @throws RoomNotFoundException when there is no such room
    */
   RoomSpec spec(RoomKey key) {
+    return current(key).spec();
+  }
+
+  /**
+   * The record of a room (settings and generation): this instance's copy, else read from Redis.
+   *
+   * @throws RoomNotFoundException when there is no such room
+   */
+  RoomRecord current(RoomKey key) {
     return synced
         .get(key.toString())
         .or(() -> stored(key))
-        .map(RoomRecord::spec)
         .orElseThrow(() -> new RoomNotFoundException(key));
+  }
+
+  /** Reads every room's settings again now (this instance's copy was found stale). */
+  void refresh() {
+    synced.syncNow();
   }
 
   /** The room's stored record, read from Redis, or empty. */

@@ -3,6 +3,7 @@ package io.lineup.rooms;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
 import io.lineup.pass.Pass;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -46,7 +47,10 @@ public final class Rooms implements AutoCloseable {
   /** Longest grant subject and note, in characters. */
   public static final int MAX_GRANT_TEXT = 256;
 
-  /** How long markers of abandoned tickets and revoked passes are kept beyond their use, in ms. */
+  /**
+   * How long markers of abandoned tickets, of tickets of deleted rooms and of revoked passes are
+   * kept beyond their use, in ms: 1 h.
+   */
   static final long MARKER_KEEP_MS = 3_600_000;
 
   private static final Pattern TICKET_ID = Pattern.compile("t[A-Za-z0-9_-]{22}");
@@ -64,6 +68,7 @@ public final class Rooms implements AutoCloseable {
   private final TicketPolls tickets;
   private final TicketJoins joins;
   private final RoomCatalog catalog;
+  private final DeletedRoomTickets deleted;
   private volatile boolean closed;
   private Thread admitter;
   private Thread sweeper;
@@ -77,8 +82,16 @@ public final class Rooms implements AutoCloseable {
    * @param lineup the engine
    */
   public Rooms(Lineup lineup) {
+    this(lineup, RoomSettingsStore.SYNC_INTERVAL);
+  }
+
+  /**
+   * {@link #Rooms(Lineup)} with another interval of the settings' copy (tests hold an instance's
+   * copy stale with a long one).
+   */
+  Rooms(Lineup lineup, Duration syncInterval) {
     RoomIds ids = new RoomIds();
-    this.settings = new RoomSettingsStore(lineup);
+    this.settings = new RoomSettingsStore(lineup, syncInterval);
     this.signingKeys = new RoomSigningKeys(lineup, ids);
     RecordStore polls = lineup.records("room-polls");
     RecordStore leases = lineup.records("room-leases");
@@ -93,9 +106,12 @@ public final class Rooms implements AutoCloseable {
     this.passCheck = new OnlinePassCheck(lineup, revoked, leases, signingKeys, settings::spec);
     this.reader = new TicketReader(lineup, polls, leases, revoked, preQueue, etas, signingKeys);
     this.tickets = new TicketPolls(lineup, polls, leases, preQueue, admissions, reader);
-    this.joins = new TicketJoins(lineup, polls, ids, grants, preQueue, admissions, reader, tickets);
+    this.deleted = new DeletedRoomTickets(lineup, polls, leases, preQueue);
+    this.joins =
+        new TicketJoins(
+            lineup, polls, ids, grants, preQueue, admissions, reader, tickets, settings, deleted);
     this.catalog =
-        new RoomCatalog(lineup, settings, signingKeys, etas, admissions, preQueue, tickets);
+        new RoomCatalog(lineup, settings, signingKeys, etas, admissions, preQueue, grants, deleted);
   }
 
   /** Starts admitting tickets and sweeping abandoned places on this instance. */
@@ -144,8 +160,8 @@ public final class Rooms implements AutoCloseable {
    * @param room the room the pass must be for
    * @param token the pass (a compact JWT)
    * @return the verified pass
-   * @throws RoomNotFoundException for an unknown room
-   * @throws PassRefusedException with the reason
+   * @throws RoomNotFoundException for an unknown room (but a deleted one)
+   * @throws PassRefusedException with the reason ({@code REVOKED} for a pass of a deleted room)
    */
   public Pass verifyPass(RoomKey room, String token) {
     return passCheck.verify(room, token);
@@ -199,5 +215,9 @@ public final class Rooms implements AutoCloseable {
 
   RoomCatalog catalog() {
     return catalog;
+  }
+
+  DeletedRoomTickets deleted() {
+    return deleted;
   }
 }

@@ -3,12 +3,14 @@ package io.lineup.rooms;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.FenceMismatchException;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.Limits;
 import io.lineup.core.model.NewJob;
 import io.lineup.core.model.PublishResult;
 import io.lineup.core.model.QueueStats;
 import io.lineup.core.model.RedisUnavailableException;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -18,6 +20,12 @@ import java.util.concurrent.ExecutionException;
  * first answer.
  */
 final class TicketJoins {
+  /**
+   * The fence a deleted room's queue holds: no generation is 0 (the first is 1), so every join
+   * bound to a generation is refused.
+   */
+  static final long DELETED_FENCE = 0;
+
   private final Lineup lineup;
   private final RecordStore polls;
   private final RoomIds ids;
@@ -26,6 +34,8 @@ final class TicketJoins {
   private final AdmissionTicker admissions;
   private final TicketReader reader;
   private final TicketPolls tickets;
+  private final RoomSettingsStore settings;
+  private final DeletedRoomTickets deleted;
 
   TicketJoins(
       Lineup lineup,
@@ -35,7 +45,9 @@ final class TicketJoins {
       PreQueue preQueue,
       AdmissionTicker admissions,
       TicketReader reader,
-      TicketPolls tickets) {
+      TicketPolls tickets,
+      RoomSettingsStore settings,
+      DeletedRoomTickets deleted) {
     this.lineup = lineup;
     this.polls = polls;
     this.ids = ids;
@@ -44,6 +56,8 @@ final class TicketJoins {
     this.admissions = admissions;
     this.reader = reader;
     this.tickets = tickets;
+    this.settings = settings;
+    this.deleted = deleted;
   }
 
   /**
@@ -51,12 +65,27 @@ final class TicketJoins {
    * request names, or a grant's; a request never raises it above what the caller or grant allows.
    * The admin may name any priority from -255 to 255.
    *
+   * <p>The join is bound to the room's generation as this instance knows it: the ticket's publish
+   * expects the room's queue to hold that generation as its fence ({@link Lineup#publishFenced}),
+   * which the room's creation sets and its deletion replaces (with {@link #DELETED_FENCE}) before
+   * it ends the tickets in line. The fence is checked in the publish's own script call, so the
+   * ticket either is in line before the deletion's fence (then the deletion ends it) or is never
+   * written. Refused, this instance reads the room's record again: gone, the join is refused;
+   * replaced by a later generation, the settings are read again and the new room joined once.
+   *
+   * @param room the room's record as this instance knows it (settings and generation)
+   * @throws RoomNotFoundException when the room was deleted
    * @throws InvalidArgumentException for a priority outside -255 to 255
    * @throws PriorityNotAllowedException above the allowed priority
    * @throws GrantRefusedException for an unknown, used, expired or mismatched grant
    * @throws RoomFullException for a full room of method reject
    */
-  Ticket join(RoomKey key, RoomSpec spec, JoinRequest request) {
+  Ticket join(RoomKey key, RoomRecord room, JoinRequest request) {
+    return join(key, room, request, true);
+  }
+
+  private Ticket join(RoomKey key, RoomRecord room, JoinRequest request, boolean mayRetry) {
+    RoomSpec spec = room.spec();
     Caller caller = request.caller();
     String grantId = request.grant();
     Integer asked = request.priority();
@@ -72,7 +101,7 @@ final class TicketJoins {
     int byDefault = caller.admin() ? 0 : allowed;
     Grant grant = null;
     if (grantId != null) {
-      grant = grants.check(key, grantId, request.subject());
+      grant = grants.check(key, room.generation(), grantId, request.subject());
       byDefault = grant.priority();
       allowed = caller.admin() ? allowed : grant.priority();
     }
@@ -100,7 +129,8 @@ final class TicketJoins {
       polls.put(ticket, record.text());
       // Before the event: held beside the line, put into it (shuffled for random) at the start.
       preQueue.of(key).put(ticket, payload);
-      return reader.read(key, spec, ticket, now);
+      Ticket retried = endIfStale(key, room, ticket, settings.stored(key), request, mayRetry);
+      return retried != null ? retried : reader.read(key, spec, ticket, now);
     }
     // The record is sent (maybe with other joins' records) beside the publish, and both are
     // awaited together: one wait instead of two. The join answers only once both are stored, so
@@ -108,8 +138,15 @@ final class TicketJoins {
     long quiet = admissions.quietMark(key);
     CompletableFuture<Void> recorded = polls.putAsync(ticket, record.text());
     // Should the publish fail, the record left behind is dropped by the sweep after the grace.
-    PublishResult published =
-        lineup.publish(key.queue(), NewJob.ofText(payload).id(ticket).priority(priority));
+    PublishResult published;
+    try {
+      published =
+          publishBound(
+              key, room.generation(), NewJob.ofText(payload).id(ticket).priority(priority));
+    } catch (FenceMismatchException refused) {
+      forgetRecord(ticket, recorded);
+      return afterRefusedFence(key, room, request, mayRetry);
+    }
     try {
       awaitStored(recorded);
     } catch (RuntimeException e) {
@@ -126,6 +163,89 @@ final class TicketJoins {
     }
     // Read after the admission (this instance's or another's ticker's may have taken the ticket).
     return reader.read(key, spec, ticket, record, now);
+  }
+
+  /**
+   * Publishes a join's ticket bound to the generation: the room's queue must hold it as its fence.
+   * A room put before rooms set fences has none: while its record (read from Redis) still shows
+   * this generation, it is given the generation as its fence, only while it has none (so that a
+   * deletion's fence set meanwhile stays), and the ticket is published once more.
+   *
+   * @throws FenceMismatchException when the room was deleted, or replaced by a later generation
+   */
+  private PublishResult publishBound(RoomKey key, long generation, NewJob job) {
+    try {
+      return lineup.publishFenced(key.queue(), job, generation);
+    } catch (FenceMismatchException refused) {
+      if (refused.current().isPresent()) {
+        throw refused;
+      }
+      Optional<RoomRecord> stored = settings.stored(key);
+      if (stored.isEmpty() || stored.get().generation() != generation) {
+        throw refused;
+      }
+      lineup.setFenceIfAbsent(key.queue(), generation);
+      return lineup.publishFenced(key.queue(), job, generation);
+    }
+  }
+
+  /**
+   * A join whose publish the room's queue refused: the room was deleted, or replaced by a later
+   * generation, since this instance read its record. The record is read again from Redis; the new
+   * generation is joined once (when there is one and {@code mayRetry}).
+   *
+   * @throws RoomNotFoundException when the room was deleted
+   */
+  private Ticket afterRefusedFence(
+      RoomKey key, RoomRecord joined, JoinRequest request, boolean mayRetry) {
+    Optional<RoomRecord> current = settings.stored(key);
+    // This instance's copy of the settings is stale: read it again now rather than at its sync.
+    settings.refresh();
+    if (current.isPresent() && current.get().generation() != joined.generation() && mayRetry) {
+      return join(key, current.get(), request, false);
+    }
+    throw new RoomNotFoundException(key);
+  }
+
+  /**
+   * Deletes the poll record of a ticket that was never written (its id was never handed out), once
+   * its write ended. A failure leaves it to the sweep, which drops it after the grace.
+   */
+  private void forgetRecord(String ticket, CompletableFuture<Void> recorded) {
+    try {
+      awaitStored(recorded);
+      polls.delete(ticket);
+    } catch (RuntimeException e) {
+      // The sweep drops a record without a ticket after the grace: nothing more to do here.
+    }
+  }
+
+  /**
+   * Ends a ticket just held in the pre-queue when the room's record read after that is gone or of
+   * another generation than the one joined; then joins the new generation once (when there is one
+   * and {@code mayRetry}). (A ticket put in line needs no such read: its publish checks the room's
+   * fence.)
+   *
+   * @return the ticket of the new generation's join, or null when the join stands
+   * @throws RoomNotFoundException when the room was deleted
+   */
+  private Ticket endIfStale(
+      RoomKey key,
+      RoomRecord joined,
+      String ticket,
+      Optional<RoomRecord> current,
+      JoinRequest request,
+      boolean mayRetry) {
+    if (current.isPresent() && current.get().generation() == joined.generation()) {
+      return null;
+    }
+    deleted.end(key, joined.generation(), ticket);
+    // This instance's copy of the settings is stale: read it again now rather than at its sync.
+    settings.refresh();
+    if (current.isPresent() && mayRetry) {
+      return join(key, current.get(), request, false);
+    }
+    throw new RoomNotFoundException(key);
   }
 
   /**
@@ -152,13 +272,23 @@ final class TicketJoins {
    *     RedisUnavailableException} when Redis did not answer in time)
    */
   private static void awaitStored(CompletableFuture<Void> write) {
+    await(write);
+  }
+
+  /**
+   * Waits for a command that ends by itself (answered, failed, or timed out).
+   *
+   * @throws RuntimeException the engine's exception the command failed with ({@link
+   *     RedisUnavailableException} when Redis did not answer in time)
+   */
+  private static <T> T await(CompletableFuture<T> command) {
     try {
       // No timeout of its own: a timed wait costs a timer task per call on a virtual thread.
-      write.get();
+      return command.get();
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r
           ? r
-          : new RedisUnavailableException("a poll record was not stored", e.getCause());
+          : new RedisUnavailableException("Redis did not answer", e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisUnavailableException("Interrupted while waiting for Redis", e);

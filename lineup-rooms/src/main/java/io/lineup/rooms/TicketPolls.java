@@ -105,7 +105,7 @@ final class TicketPolls {
     try {
       Instant deadline =
           lineup.extend(key.queue(), ticket, token, Duration.ofMillis(spec.passTtlMs()));
-      leases.put(ticket, token + " " + deadline.toEpochMilli());
+      leases.put(ticket, AdmissionTicker.leaseRecord(token, deadline.toEpochMilli(), key));
     } catch (LeaseLostException | JobNotFoundException | JobFinishedException e) {
       throw new NotRenewableException("the pass has ended");
     }

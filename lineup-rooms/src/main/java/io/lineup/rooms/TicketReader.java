@@ -5,6 +5,7 @@ import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
 import io.lineup.core.model.Eta;
 import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobState;
 import io.lineup.pass.Pass;
 import java.io.IOException;
 import java.time.Duration;
@@ -117,7 +118,11 @@ final class TicketReader {
         if (leases.get(ticket).isPresent()) {
           return Ticket.gone(ticket, key, null, null, GoneReason.EXPIRED);
         }
-        if (polls.get(ticket).filter(PollRecord::isAbandonedMarker).isPresent()) {
+        Optional<String> marker = polls.get(ticket);
+        if (marker.filter(PollRecord::isRoomDeletedMarker).isPresent()) {
+          return Ticket.gone(ticket, key, null, null, GoneReason.ROOM_DELETED);
+        }
+        if (marker.filter(PollRecord::isAbandonedMarker).isPresent()) {
           return Ticket.gone(ticket, key, null, null, GoneReason.ABANDONED);
         }
         throw new TicketNotFoundException(key, ticket);
@@ -173,6 +178,10 @@ final class TicketReader {
   }
 
   private GoneReason goneReason(String ticket, JobInfo job) {
+    if (job.state() == JobState.CANCELLED
+        && polls.get(ticket).filter(PollRecord::isRoomDeletedMarker).isPresent()) {
+      return GoneReason.ROOM_DELETED; // ended by its room's deletion (DeletedRoomTickets)
+    }
     if (job.startedAt() != null && revoked.get(jtiOf(job)).isPresent()) {
       // A revocation gives the slot back as a release does (or cancels the ticket when its lease
       // was lost); its marker, kept an hour beyond the pass's expiry, tells them apart.

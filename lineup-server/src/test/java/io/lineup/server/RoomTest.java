@@ -50,6 +50,38 @@ class RoomTest {
   }
 
   @Test
+  void aDeletedRoomsTicketsReadRoomDeletedItsPassesFailAndThePutAgainRoomStartsEmpty() {
+    Api api = server.admin();
+    String name = name("life");
+    String room = room(api, NS, name, "\"max_active\": 1");
+    String holder = joinId(api, room);
+    String pass = poll(api, room, holder).path("pass").asText();
+    String waiting = joinId(api, room);
+
+    assertThat(api.delete(room).status()).isEqualTo(204);
+
+    for (String ticket : List.of(holder, waiting)) {
+      JsonNode gone = poll(api, room, ticket);
+      assertThat(gone.path("status").asText()).isEqualTo("gone");
+      assertThat(gone.path("reason").asText()).isEqualTo("room_deleted");
+    }
+    assertRefused(api.post(room + "/tickets", "{}"), 404, "not_found", null);
+    assertThat(api.as(null).get(room + "/jwks.json").status()).isEqualTo(404);
+    assertRejected(verify(api, pass, NS + "/" + name), 403, "revoked");
+
+    Reply again = api.put(room, "{\"max_active\": 1}");
+    assertThat(again.status()).as(again.toString()).isEqualTo(201);
+    assertThat(again.json().path("active").asLong()).isZero();
+    assertThat(again.json().path("waiting").asLong()).isZero();
+    JsonNode first = RoomFixtures.join(api, room, "{}");
+    assertThat(first.path("status").asText()).isIn("admitted", "waiting");
+    if (first.path("status").asText().equals("waiting")) {
+      assertThat(first.path("position").asLong()).isZero();
+    }
+    assertThat(poll(api, room, waiting).path("reason").asText()).isEqualTo("room_deleted");
+  }
+
+  @Test
   void ticketsAreAdmittedInArrivalOrderWithinMaxActiveAndTheOthersMoveUpWhenOneLeaves() {
     Api api = server.admin();
     String room = room(api, NS, name("fifo"), "\"max_active\": 2");

@@ -33,7 +33,7 @@ import com.fasterxml.jackson.annotation.JsonView;
  * @param passExpiresAt when its pass expires, epoch milliseconds
  * @param renewable whether its pass can be renewed
  * @param reason why it is gone ({@code left}, {@code released}, {@code expired}, {@code abandoned},
- *     {@code revoked})
+ *     {@code revoked}, {@code room_deleted})
  */
 @JsonPropertyOrder({
   "ticket",

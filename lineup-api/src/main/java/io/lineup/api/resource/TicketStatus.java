@@ -13,7 +13,9 @@ public enum TicketStatus {
   /** Admitted: it holds a pass. */
   @JsonProperty("admitted")
   ADMITTED,
-  /** Left, released, expired or abandoned ({@link Ticket#reason()} says which). */
+  /**
+   * Left, released, expired, abandoned or its room deleted ({@link Ticket#reason()} says which).
+   */
   @JsonProperty("gone")
   GONE
 }

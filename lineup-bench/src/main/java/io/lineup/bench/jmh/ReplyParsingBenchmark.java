@@ -1,5 +1,6 @@
 package io.lineup.bench.jmh;
 
+import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.Replies;
 import io.lineup.core.internal.store.ScriptReplies;
 import io.lineup.core.model.LeasedJob;
@@ -75,12 +76,12 @@ public class ReplyParsingBenchmark {
 
   @Benchmark
   public List<PublishResult> publishReplyOfHundredJobs() {
-    return ScriptReplies.publish(publishReply, JOBS);
+    return ScriptReplies.publish(publishReply, JOBS, QUEUE, RedisStore.NO_FENCE);
   }
 
   @Benchmark
   public List<PublishResult> plainPublishReplyOfHundredJobs() {
-    return ScriptReplies.publish(plainPublishReply, JOBS);
+    return ScriptReplies.publish(plainPublishReply, JOBS, QUEUE, RedisStore.NO_FENCE);
   }
 
   private static byte[] bytes(String text) {

@@ -4,8 +4,10 @@
 --              have one, in job order
 -- Touches      of the queue keys: jobs, ready, delayed, ttl, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
--- ARGV[2]      number of jobs n
--- ARGV[3]      number of option sets m, then 7 values per set (jobs of one call mostly share them):
+-- ARGV[2]      expected fence: the decimal text of the queue's fence (meta field 'fence') this
+--              call is bound to, or '' for none; a call whose fence differs writes nothing
+-- ARGV[3]      number of jobs n
+-- ARGV[4]      number of option sets m, then 7 values per set (jobs of one call mostly share them):
 --                priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
 --                max attempts (0 = queue setting), time-to-run (ms, 0 = queue setting),
 --                TTL (ms from now, 0 = none), unique window (ms; 0 = the job has no unique key)
@@ -21,6 +23,9 @@
 --              first_arrival + n - 1 in job order, one state and due time, and consecutive positions
 --              from first_position (-1 when not ready); mark is '~', which no id is:
 --   plain = { mark, first_arrival, state, due_ms, first_position }
+--              fence mismatch (ARGV[2] not '' and not the queue's fence): nothing written, and
+--              mark is '!', which no id is; fence: the queue's fence ('' when it has none):
+--   fenced = { mark, fence }
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua
@@ -46,15 +51,26 @@ local function option_number(text)
   return tonumber(text)
 end
 
+-- The fence first, before anything is written: a call bound to another fence than the queue's
+-- leaves no trace (a fence is the caller's view of who owns the queue now, e.g. a room's
+-- generation). A call without one pays only this comparison.
+local expected = ARGV[2]
+if expected ~= '' then
+  local fence = redis.call('HGET', K_META, 'fence')
+  if fence ~= expected then
+    return {'!', fence or ''}
+  end
+end
+
 local now = clock_now(ARGV[1])
-local n = tonumber(ARGV[2])
-local m = tonumber(ARGV[3])
+local n = tonumber(ARGV[3])
+local m = tonumber(ARGV[4])
 
 -- Each option set once: the job's due time and line score, and its stored record but for the
 -- payload (the msgpack array header, then every field after the payload, trailing defaults dropped).
 local sets = {}
 for s = 1, m do
-  local b = 4 + (s - 1) * 7
+  local b = 5 + (s - 1) * 7
   local priority, delay, run_at = option_number(ARGV[b]), option_number(ARGV[b + 1]), option_number(ARGV[b + 2])
   local ttl = option_number(ARGV[b + 5])
   local due = now
@@ -92,8 +108,8 @@ for s = 1, m do
     scores = {},            -- score_text's cache
   }
 end
-local plain = ARGV[4 + m * 7] == 'plain'
-local jobs_at = 5 + m * 7
+local plain = ARGV[5 + m * 7] == 'plain'
+local jobs_at = 6 + m * 7
 
 -- One counter update per call, not per job: each job's arrival number is reserved here, and a
 -- generated id is that number (unique: arrival numbers are never reused).

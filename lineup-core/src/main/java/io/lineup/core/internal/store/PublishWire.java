@@ -49,13 +49,27 @@ public final class PublishWire {
     }
   }
 
+  /** The script's fence argument of a publish bound to no fence. */
+  public static final String NO_FENCE = "";
+
+  /**
+   * ARGV for checked jobs bound to no fence; see {@link #arguments(String, String, List)}.
+   *
+   * @param now the script's clock argument ({@code ""} for Redis time)
+   */
+  public static byte[][] arguments(String now, List<NewJob> jobs) {
+    return arguments(now, NO_FENCE, jobs);
+  }
+
   /**
    * ARGV for checked jobs. The caller appends the unique-key locks of the jobs that have one to
    * KEYS, in job order, after the queue keys.
    *
    * @param now the script's clock argument ({@code ""} for Redis time)
+   * @param fence the fence the call expects the queue to hold, as decimal text, or {@link
+   *     #NO_FENCE}
    */
-  public static byte[][] arguments(String now, List<NewJob> jobs) {
+  public static byte[][] arguments(String now, String fence, List<NewJob> jobs) {
     Map<OptionSet, Integer> numbers = new HashMap<>();
     List<OptionSet> sets = new ArrayList<>();
     int[] setOfJob = new int[jobs.size()];
@@ -74,10 +88,10 @@ public final class PublishWire {
     boolean plain = allGenerated && sets.size() == 1 && sets.get(0).uniqueWindowMs() == 0;
     Args args =
         new Args(
-            4
+            5
                 + sets.size() * VALUES_PER_OPTION_SET
                 + jobs.size() * (plain ? VALUES_PER_PLAIN_JOB : VALUES_PER_JOB));
-    args.add(now).add(jobs.size()).add(sets.size());
+    args.add(now).add(fence).add(jobs.size()).add(sets.size());
     for (OptionSet set : sets) {
       args.add(set.priority())
           .add(set.delayMs())

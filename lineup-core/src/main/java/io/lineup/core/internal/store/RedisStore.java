@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -117,7 +118,77 @@ public final class RedisStore implements AutoCloseable {
     return gateway
         .runAsync(
             ScriptLibrary.PUBLISH, publishKeys(queue, jobs), PublishWire.arguments(now(), jobs))
-        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size()));
+        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size(), queue, NO_FENCE));
+  }
+
+  /** A fence argument that binds a publish to no fence (fences are never negative). */
+  public static final long NO_FENCE = -1;
+
+  /**
+   * {@link #publish} bound to a fence: the call writes nothing unless the queue's fence is {@code
+   * fence}, and its future then fails with {@link io.lineup.core.model.FenceMismatchException}.
+   *
+   * @param fence the fence the queue must hold (non-negative)
+   */
+  public CompletableFuture<List<PublishResult>> publish(
+      QueueName queue, List<NewJob> jobs, long fence) {
+    return gateway
+        .runAsync(
+            ScriptLibrary.PUBLISH,
+            publishKeys(queue, jobs),
+            PublishWire.arguments(now(), fenceArgument(fence), jobs))
+        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size(), queue, fence));
+  }
+
+  /** {@link #publish(QueueName, List, long)} on the connection of durable publishes. */
+  public CompletableFuture<List<PublishResult>> publishForReplicas(
+      QueueName queue, List<NewJob> jobs, long fence) {
+    return gateway
+        .runDurableAsync(
+            ScriptLibrary.PUBLISH,
+            publishKeys(queue, jobs),
+            PublishWire.arguments(now(), fenceArgument(fence), jobs))
+        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size(), queue, fence));
+  }
+
+  private static String fenceArgument(long fence) {
+    return fence < 0 ? PublishWire.NO_FENCE : Long.toString(fence);
+  }
+
+  private static final byte[] FENCE = utf8("fence");
+
+  /**
+   * Sets the queue's fence (its meta-hash field {@code fence}), one command, so atomic with every
+   * publish of the queue.
+   */
+  public void setFence(QueueName queue, long fence) {
+    gateway.await(
+        gateway
+            .commands()
+            .hset(
+                KeySpace.queueKeys(queue)[KeySpace.META_INDEX], FENCE, utf8(Long.toString(fence))));
+  }
+
+  /** Sets the queue's fence only when it has none (HSETNX); returns whether it was set. */
+  public boolean setFenceIfAbsent(QueueName queue, long fence) {
+    return Boolean.TRUE.equals(
+        gateway.await(
+            gateway
+                .commands()
+                .hsetnx(
+                    KeySpace.queueKeys(queue)[KeySpace.META_INDEX],
+                    FENCE,
+                    utf8(Long.toString(fence)))));
+  }
+
+  /** The queue's fence, empty when it has none. */
+  public OptionalLong fence(QueueName queue) {
+    byte[] value =
+        gateway.await(
+            gateway.commands().hget(KeySpace.queueKeys(queue)[KeySpace.META_INDEX], FENCE));
+    return value == null
+        ? OptionalLong.empty()
+        : OptionalLong.of(Long.parseLong(new String(value, StandardCharsets.US_ASCII)));
   }
 
   /**
@@ -129,7 +200,7 @@ public final class RedisStore implements AutoCloseable {
     return gateway
         .runDurableAsync(
             ScriptLibrary.PUBLISH, publishKeys(queue, jobs), PublishWire.arguments(now(), jobs))
-        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size()));
+        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size(), queue, NO_FENCE));
   }
 
   /**

@@ -4,6 +4,7 @@ import io.lineup.core.model.DeadJob;
 import io.lineup.core.model.DeadPage;
 import io.lineup.core.model.Eta;
 import io.lineup.core.model.EtaEstimator;
+import io.lineup.core.model.FenceMismatchException;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.JobState;
 import io.lineup.core.model.LeasedJob;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Decoders of the scripts' replies, the only code that reads a reply by position.
@@ -243,6 +245,18 @@ public final class ScriptReplies {
   }
 
   /**
+   * {@code publish.lua}'s answer to a call bound to a fence the queue does not hold: these, and
+   * nothing was written.
+   */
+  enum FencedPublish {
+    MARK,
+    FENCE
+  }
+
+  /** The mark that starts the answer of a publish refused by its fence, which no id is. */
+  private static final String FENCE_MARK = "!";
+
+  /**
    * The mark that starts an answer in the plain form: the generated ids' mark alone, which no id
    * is.
    */
@@ -255,9 +269,23 @@ public final class ScriptReplies {
    * generated one has digits after it).
    *
    * @param jobs how many jobs the call published
+   * @param queue the queue published to (named by the exception)
+   * @param expectedFence the fence the call was bound to (named by the exception)
+   * @throws FenceMismatchException when the call's fence was refused ({@link FencedPublish})
    */
-  public static List<PublishResult> publish(Object replyObject, int jobs) {
+  public static List<PublishResult> publish(
+      Object replyObject, int jobs, QueueName queue, long expectedFence) {
     List<Object> reply = Replies.asList(replyObject);
+    if (reply.size() == FencedPublish.values().length
+        && FENCE_MARK.equals(Replies.asString(reply.get(FencedPublish.MARK.ordinal())))) {
+      String fence = Replies.asString(reply.get(FencedPublish.FENCE.ordinal()));
+      throw new FenceMismatchException(
+          queue,
+          expectedFence,
+          fence == null || fence.isEmpty()
+              ? OptionalLong.empty()
+              : OptionalLong.of(Long.parseLong(fence)));
+    }
     if (reply.size() == PlainPublish.values().length
         && PLAIN_MARK.equals(Replies.asString(reply.get(PlainPublish.MARK.ordinal())))) {
       return plainPublish(reply, jobs);

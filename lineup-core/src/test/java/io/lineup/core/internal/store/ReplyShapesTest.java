@@ -29,7 +29,8 @@ class ReplyShapesTest {
               "publish",
               Map.of(
                   "Returns", names(ScriptReplies.Publish.class),
-                  "plain", names(ScriptReplies.PlainPublish.class))),
+                  "plain", names(ScriptReplies.PlainPublish.class),
+                  "fenced", names(ScriptReplies.FencedPublish.class))),
           Map.entry(
               "lease",
               Map.of(
