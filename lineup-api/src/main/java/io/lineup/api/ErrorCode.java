@@ -34,8 +34,10 @@ public enum ErrorCode {
    * public queue routes refuse it for every token; {@code field} is {@code queue}.
    */
   RESERVED_QUEUE(403),
-  /** Unknown job, queue, namespace, token or route. */
+  /** Unknown job, queue, namespace, token, ticket, pass or route. */
   NOT_FOUND(404),
+  /** The waiting room does not exist: never put, or deleted (its joins, JWKS and passes). */
+  ROOM_NOT_FOUND(404),
   /** The route exists, but not for this method. */
   METHOD_NOT_ALLOWED(405),
   /** The lease token no longer holds the job; {@code reason} says why. */

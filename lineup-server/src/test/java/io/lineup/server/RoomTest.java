@@ -65,7 +65,7 @@ class RoomTest {
       assertThat(gone.path("status").asText()).isEqualTo("gone");
       assertThat(gone.path("reason").asText()).isEqualTo("room_deleted");
     }
-    assertRefused(api.post(room + "/tickets", "{}"), 404, "not_found", null);
+    assertRefused(api.post(room + "/tickets", "{}"), 404, "room_not_found", null);
     assertThat(api.as(null).get(room + "/jwks.json").status()).isEqualTo(404);
     assertRejected(verify(api, pass, NS + "/" + name), 403, "revoked");
 
@@ -344,9 +344,9 @@ class RoomTest {
         400,
         "invalid_name",
         "room");
-    assertThat(api.get(path).status()).isEqualTo(404);
-    assertRefused(api.post(path + "/tickets", "{}"), 404, "not_found", null);
-    assertRefused(api.get(path + "/jwks.json"), 404, "not_found", null);
+    assertRefused(api.get(path), 404, "room_not_found", null);
+    assertRefused(api.post(path + "/tickets", "{}"), 404, "room_not_found", null);
+    assertRefused(api.get(path + "/jwks.json"), 404, "room_not_found", null);
 
     String room = room(api, NS, name, "\"max_active\": 1");
     assertRefused(api.get(room + "/tickets/nope"), 400, "invalid_name", "ticket");
@@ -366,7 +366,7 @@ class RoomTest {
     assertRefused(
         api.post("/v1/passes/verify", "{\"pass\": \"a.b.c\", \"room\": \"wr/none\"}"),
         404,
-        "not_found",
+        "room_not_found",
         null);
     assertRefused(api.delete(room + "/passes/garbage"), 400, "invalid_name", "jti");
     assertThat(api.get(room).json().path("waiting").asLong()).isZero();

@@ -22,7 +22,7 @@ final class RoomErrors {
   static ApiException toApiException(RoomException error) {
     String message = error.getMessage();
     return switch (error) {
-      case RoomNotFoundException e -> ApiException.notFound(message);
+      case RoomNotFoundException e -> new ApiException(ErrorCode.ROOM_NOT_FOUND, null, message);
       case TicketNotFoundException e -> ApiException.notFound(message);
       case PassNotFoundException e -> ApiException.notFound(message);
       case MalformedIdException e -> new ApiException(ErrorCode.INVALID_NAME, e.field(), message);

@@ -28,6 +28,9 @@ class RoomErrorsTest {
   void unknownRoomsTicketsAndPassesAre404WithTheirMessage() {
     ApiException room = answer(new RoomNotFoundException(ROOM));
     assertThat(room.status()).isEqualTo(404);
+    assertThat(room.code()).isEqualTo(ErrorCode.ROOM_NOT_FOUND);
+    assertThat(answer(new TicketNotFoundException(ROOM, "tX")).code())
+        .isEqualTo(ErrorCode.NOT_FOUND);
     assertThat(room.getMessage()).isEqualTo("no room checkout in namespace shop");
     assertThat(answer(new TicketNotFoundException(ROOM, "tX")).getMessage())
         .isEqualTo("no ticket tX in room shop/checkout");
