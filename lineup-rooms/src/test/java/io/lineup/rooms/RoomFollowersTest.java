@@ -163,6 +163,8 @@ class RoomFollowersTest {
     await().atMost(BOUND).until(() -> following.room(key).followers() == 200);
     long many = commandsOver(Duration.ofSeconds(3));
 
+    System.out.printf(
+        "Redis commands over 3 s of an idle room: %d with 1 follower, %d with 200%n", one, many);
     assertThat(many).isLessThan(2 * one + 100);
     closing.set(true);
     for (CompletableFuture<Void> end : ends) {
