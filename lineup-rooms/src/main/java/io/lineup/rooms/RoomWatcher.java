@@ -34,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * second. An idle room costs one XRANGE per check, and a touch of all its followed tickets' poll
  * records in one write every {@link #touchEveryMs} (following keeps a ticket's place).
  *
+ * <p>The event stream keeps about its last 1,000 entries: should more come between two reads, the
+ * ones missed still make the positions dirty (the next entries do), and the batched read places
+ * every followed ticket, reading whole those no longer in line, within {@link #POSITION_EVERY_MS}.
+ *
  * <p>The event stream and the ready line are keys of the room's queue, which share one hash slot,
  * so each read goes to one node of a Redis Cluster.
  */
@@ -185,6 +189,12 @@ final class RoomWatcher {
       lastEventId = lineup.lastEventId(key.queue());
       started = true;
     }
+    // The fresh ones first: a follower is in the watch set before it is in the fresh queue, so each
+    // one taken here is among those gathered next.
+    Set<String> toPlace = new HashSet<>();
+    for (TicketWatch w; (w = fresh.poll()) != null; ) {
+      toPlace.add(w.ticket());
+    }
     Map<String, List<TicketWatch>> byTicket = new LinkedHashMap<>();
     for (TicketWatch w : watches) {
       byTicket.computeIfAbsent(w.ticket(), t -> new ArrayList<>(1)).add(w);
@@ -195,10 +205,6 @@ final class RoomWatcher {
       changed.add(t);
     }
     boolean readAll = readEvents(byTicket.keySet(), changed);
-    Set<String> toPlace = new HashSet<>();
-    for (TicketWatch w; (w = fresh.poll()) != null; ) {
-      toPlace.add(w.ticket());
-    }
     if (readAll || (positionsDirty && now - positionsReadAt >= POSITION_EVERY_MS)) {
       toPlace.addAll(byTicket.keySet());
       positionsDirty = false;
