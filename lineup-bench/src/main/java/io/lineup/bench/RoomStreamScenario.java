@@ -31,9 +31,10 @@ import java.util.concurrent.TimeUnit;
  *       room_stream_rss_bytes} (the server's VmRSS with the streams open less before, per stream).
  *   <li>{@code room_join_ms_p99} and {@code room_join_streams_ratio}: the 99th percentile of a
  *       join's answer time with those streams open, and its ratio to the same without them.
- *   <li>{@code room_event_ms_p99}: {@link RoomCounts#eventStreams()} streams of a room whose line
- *       moves at {@link #ADMIT_PER_MINUTE} ÷ 60 admissions a second: from each ticket's admitted_at
- *       (the room's record) to the arrival of its admission event here (one machine, one clock).
+ *   <li>{@code room_event_ms_p99}: {@link RoomCounts#eventStreams()} streams of a room of one slot
+ *       whose admitted ticket leaves every {@link #LEAVE_EVERY_MS} ms (the server admits the next
+ *       at once), so the line moves at 25 admissions a second: from each ticket's admitted_at (the
+ *       room's record) to the arrival of its admission event here (one machine, one clock).
  * </ul>
  */
 final class RoomStreamScenario {
@@ -43,8 +44,12 @@ final class RoomStreamScenario {
   /** How long the server's CPU is measured with no stream open. */
   static final Duration BASELINE_WINDOW = Duration.ofSeconds(5);
 
-  /** The moving room's rate limit: 1,500 a minute, 25 admissions a second. */
-  static final int ADMIT_PER_MINUTE = 1_500;
+  /**
+   * How often the moving room's admitted ticket leaves, in ms: 40, so the line moves at 25
+   * admissions a second. (A room's {@code admit_per_minute} limits a sliding minute, which admits a
+   * waiting crowd in one burst: it does not pace a line.)
+   */
+  static final long LEAVE_EVERY_MS = 40;
 
   /** Joins in flight when timing joins. */
   static final int JOINS_IN_FLIGHT = 8;
@@ -169,24 +174,32 @@ final class RoomStreamScenario {
       BenchContext context, RoomCounts counts, HttpApi api, ServerProcess server, HttpClient client)
       throws IOException, InterruptedException {
     int n = counts.eventStreams();
-    String settings =
-        "{\"max_active\": 100000, \"admit_per_minute\": "
-            + ADMIT_PER_MINUTE
-            + ", \"grace_ms\": 3600000, \"suspended\": true}";
-    String room = room(context, api, "stream-moving", settings);
-    List<String> tickets = join(api, room, n);
-    List<Stream> streams = open(api, server, client, room, tickets);
+    String room = room(context, api, "stream-moving", "{\"max_active\": 1, \"grace_ms\": 3600000}");
+    // One at a time, so that the line's order is the list's: the first holds the slot.
+    List<String> tickets = new ArrayList<>(n + 1);
+    for (int i = 0; i <= n; i++) {
+      tickets.add(
+          JSON.readTree(api.post(room + "/tickets", "{}", 201).body()).path("ticket").asText());
+    }
+    List<Stream> streams = open(api, server, client, room, tickets.subList(1, n + 1));
     awaitStreams(api, n);
     context.say(
         "room_event_ms_p99: %,d streams, the line moves at %d admissions a second",
-        n, ADMIT_PER_MINUTE / 60);
+        n, 1_000 / LEAVE_EVERY_MS);
     RedisProbe probe = RedisProbe.start(context);
-    api.put(room, settings.replace("\"suspended\": true", "\"suspended\": false"), 200);
-    long deadlineMs = System.currentTimeMillis() + 60_000L + n * 60_000L / ADMIT_PER_MINUTE * 2;
+    long start = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      // The admitted ticket gives its slot back; the server admits the next at once.
+      api.delete(room + "/tickets/" + tickets.get(i), 200);
+      long next = start + (i + 1) * TimeUnit.MILLISECONDS.toNanos(LEAVE_EVERY_MS);
+      long sleep = next - System.nanoTime();
+      if (sleep > 0) {
+        TimeUnit.NANOSECONDS.sleep(sleep);
+      }
+    }
     double[] late = new double[n];
     for (int i = 0; i < n; i++) {
-      long left = Math.max(1, deadlineMs - System.currentTimeMillis());
-      if (!streams.get(i).admitted.await(left, TimeUnit.MILLISECONDS)) {
+      if (!streams.get(i).admitted.await(60, TimeUnit.SECONDS)) {
         throw new IllegalStateException("room_event_ms_p99: a stream never told its admission");
       }
       late[i] = Math.max(0, streams.get(i).lateMs);
