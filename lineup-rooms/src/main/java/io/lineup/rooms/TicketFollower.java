@@ -64,7 +64,11 @@ public final class TicketFollower {
     watchers.register(key, watch);
     try {
       sink.send(first);
-      long lastSent = start;
+      // The first keep-alive comes at a random point of the second half of the period, so that
+      // streams opened together (a page reloaded by a crowd) do not all write at the same moment
+      // every period thereafter.
+      long lastSent =
+          start - java.util.concurrent.ThreadLocalRandom.current().nextLong(KEEP_ALIVE_MS / 2);
       while (true) {
         long now = System.currentTimeMillis();
         long until = Math.min(lastSent + KEEP_ALIVE_MS, start + MAX_STREAM_MS);
