@@ -1,5 +1,6 @@
 package io.lineup.rooms;
 
+import io.lineup.core.model.InvalidArgumentException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -138,14 +139,14 @@ public final class Room {
    * once.
    *
    * @param waitMs how long to wait for a change, 0 to {@value TicketFollower#MAX_WAIT_MS} ms
-   * @throws io.lineup.core.model.InvalidArgumentException naming {@code wait_ms} when out of range
+   * @throws InvalidArgumentException naming {@code wait_ms} when out of range
    * @throws MalformedIdException for a malformed id
    * @throws TicketNotFoundException for an unknown ticket
    * @throws InterruptedException when the waiting thread is interrupted
    */
   public Ticket poll(String ticket, long waitMs) throws InterruptedException {
     if (waitMs < 0 || waitMs > TicketFollower.MAX_WAIT_MS) {
-      throw new io.lineup.core.model.InvalidArgumentException(
+      throw new InvalidArgumentException(
           "wait_ms", "must be an integer from 0 to " + TicketFollower.MAX_WAIT_MS);
     }
     Ticket first = poll(ticket);

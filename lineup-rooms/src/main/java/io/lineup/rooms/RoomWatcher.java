@@ -15,8 +15,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -279,9 +282,8 @@ final class RoomWatcher {
       return;
     }
     Semaphore slots = new Semaphore(READS_AT_ONCE);
-    java.util.concurrent.atomic.AtomicReference<RuntimeException> failed =
-        new java.util.concurrent.atomic.AtomicReference<>();
-    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+    AtomicReference<RuntimeException> failed = new AtomicReference<>();
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
       for (String t : tickets) {
         slots.acquireUninterruptibly();
         threads.submit(() -> {

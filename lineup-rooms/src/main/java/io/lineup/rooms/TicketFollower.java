@@ -1,6 +1,8 @@
 package io.lineup.rooms;
 
 import java.io.IOException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 
 /**
  * Follows one ticket for a stream of its changes ({@link Room#follow}): tells the sink the ticket
@@ -8,7 +10,7 @@ import java.io.IOException;
  * pass) or gone, after which the following ends. It also ends after {@value #MAX_STREAM_MS} ms (the
  * client reconnects) or once the caller is closing (noticed within {@value
  * RoomWatcher#CLOSING_CHECK_MS} ms). Asks for a keep-alive when nothing was told for {@value
- * #KEEP_ALIVE_MS} ms.
+ * #KEEP_ALIVE_MS} ms (the first one sooner, at a random point of the period's second half).
  *
  * <p>The following reads nothing itself: it registers with its room's one watcher on this instance
  * ({@link RoomWatcher}), which reads Redis for all of the room's followers together, keeps their
@@ -53,7 +55,7 @@ public final class TicketFollower {
     this.tickets = tickets;
   }
 
-  void follow(String ticket, Ticket first, java.util.function.BooleanSupplier closing, Sink sink)
+  void follow(String ticket, Ticket first, BooleanSupplier closing, Sink sink)
       throws IOException, InterruptedException {
     long start = System.currentTimeMillis();
     if (first.status().isFinal()) {
@@ -67,8 +69,7 @@ public final class TicketFollower {
       // The first keep-alive comes at a random point of the second half of the period, so that
       // streams opened together (a page reloaded by a crowd) do not all write at the same moment
       // every period thereafter.
-      long lastSent =
-          start - java.util.concurrent.ThreadLocalRandom.current().nextLong(KEEP_ALIVE_MS / 2);
+      long lastSent = start - ThreadLocalRandom.current().nextLong(KEEP_ALIVE_MS / 2);
       while (true) {
         long now = System.currentTimeMillis();
         long until = Math.min(lastSent + KEEP_ALIVE_MS, start + MAX_STREAM_MS);

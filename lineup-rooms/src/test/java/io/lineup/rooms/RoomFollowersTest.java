@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -116,7 +117,7 @@ class RoomFollowersTest {
 
     admitting.room(key).leave(tickets.get(0)); // instance A admits the next ticket
 
-    ended.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    ended.get(BOUND.toSeconds(), TimeUnit.SECONDS);
     assertThat(told.get(0).status()).isEqualTo(TicketStatus.WAITING);
     Ticket last = told.get(told.size() - 1);
     assertThat(last.id()).isEqualTo(waiting);
@@ -143,7 +144,7 @@ class RoomFollowersTest {
     await().atMost(BOUND).until(() -> told.get(told.size() - 1).position() == 0);
     assertThat(told).extracting(Ticket::status).containsOnly(TicketStatus.WAITING);
     closing.set(true);
-    ended.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    ended.get(BOUND.toSeconds(), TimeUnit.SECONDS);
     await().atMost(BOUND).until(() -> following.room(key).followers() == 0);
   }
 
@@ -168,7 +169,7 @@ class RoomFollowersTest {
     assertThat(many).isLessThan(2 * one + 100);
     closing.set(true);
     for (CompletableFuture<Void> end : ends) {
-      end.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+      end.get(BOUND.toSeconds(), TimeUnit.SECONDS);
     }
     await().atMost(BOUND).until(() -> following.room(key).followers() == 0);
   }
@@ -197,7 +198,7 @@ class RoomFollowersTest {
     await().atMost(BOUND).until(() -> room.followers() == 1);
     admitting.room(key).leave(tickets.get(0));
 
-    Ticket admitted = answer.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    Ticket admitted = answer.get(BOUND.toSeconds(), TimeUnit.SECONDS);
     assertThat(admitted.status()).isEqualTo(TicketStatus.ADMITTED);
     assertThat(admitted.pass()).isNotNull();
     await().atMost(BOUND).until(() -> room.followers() == 0);
