@@ -15,10 +15,13 @@ import picocli.CommandLine.Command;
       "or save it as /etc/bash_completion.d/lineup."
     })
 final class CompletionCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
   @Override
   public void run() {
-    CommandLine line = LineupCli.commandLine();
-    System.out.print(AutoComplete.bash("lineup", line));
-    System.out.flush();
+    CliContext context = LineupCli.contextOf(spec);
+    CommandLine line = LineupCli.commandLine(context);
+    context.out().print(AutoComplete.bash("lineup", line));
+    context.out().flush();
   }
 }

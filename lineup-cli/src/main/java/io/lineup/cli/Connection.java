@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The options every command that talks to a server takes: where, with which token, how long. */
 final class Connection {
@@ -35,9 +37,17 @@ final class Connection {
       description = "Longest wait for one answer, e.g. 10s (default 30s).")
   String timeout;
 
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
+
   LineupClient connect() {
-    String base = firstOf(url, System.getenv("LINEUP_URL"), DEFAULT_URL);
-    String secret = firstOf(token, System.getenv("LINEUP_TOKEN"), localAdminToken());
+    CliContext context = LineupCli.contextOf(command);
+    String base = firstOf(url, context.env("LINEUP_URL"), DEFAULT_URL);
+    String secret =
+        firstOf(
+            token,
+            context.env("LINEUP_TOKEN"),
+            localAdminToken(context.resolve(LOCAL_ADMIN_TOKEN)));
     LineupClient.Builder builder;
     try {
       builder = LineupClient.builder(base).token(secret);
@@ -51,11 +61,9 @@ final class Connection {
     return builder.build();
   }
 
-  private static String localAdminToken() {
+  private static String localAdminToken(Path file) {
     try {
-      return Files.isReadable(LOCAL_ADMIN_TOKEN)
-          ? Files.readString(LOCAL_ADMIN_TOKEN).strip()
-          : null;
+      return Files.isReadable(file) ? Files.readString(file).strip() : null;
     } catch (IOException e) {
       return null;
     }

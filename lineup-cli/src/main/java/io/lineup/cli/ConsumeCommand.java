@@ -77,7 +77,7 @@ final class ConsumeCommand implements Callable<Integer> {
     ConsumeSource source;
     ConsumerLoop<LeasedJob> loop;
     try (LineupClient client = connection.connect()) {
-      source = new ConsumeSource(client, name, waitFor, System.err);
+      source = new ConsumeSource(client, name, waitFor, output.err());
       loop =
           new ConsumerLoop<>(
               source,
@@ -90,7 +90,7 @@ final class ConsumeCommand implements Callable<Integer> {
                   .name("lineup-consume")
                   .label(name.toString())
                   .build(),
-              ConsumeCommand::log);
+              this::log);
       try {
         loop.start().awaitEnd();
       } finally {
@@ -108,16 +108,16 @@ final class ConsumeCommand implements Callable<Integer> {
         node.put("failed", failed);
         output.json(node);
       } else {
-        System.err.println("lineup: " + summary);
+        output.err().println("lineup: " + summary);
       }
     }
     return failed > 0 ? ExitCodes.JOBS_FAILED : ExitCodes.OK;
   }
 
   /** The loop's warnings and notices on standard error, as the command's own lines. */
-  private static void log(Level level, Supplier<String> message) {
+  private void log(Level level, Supplier<String> message) {
     if (level.getSeverity() >= Level.INFO.getSeverity()) {
-      System.err.println("lineup: " + message.get());
+      output.err().println("lineup: " + message.get());
     }
   }
 
@@ -126,15 +126,17 @@ final class ConsumeCommand implements Callable<Integer> {
     if (output.json) {
       output.json(job);
     } else {
-      output.out.println(
-          job.id()
-              + "  attempt "
-              + job.attempt()
-              + "/"
-              + job.maxAttempts()
-              + "  "
-              + Output.bytes(job.payloadBytes()));
-      output.out.flush();
+      output
+          .out()
+          .println(
+              job.id()
+                  + "  attempt "
+                  + job.attempt()
+                  + "/"
+                  + job.maxAttempts()
+                  + "  "
+                  + Output.bytes(job.payloadBytes()));
+      output.out().flush();
     }
     return null;
   }

@@ -64,7 +64,7 @@ final class DeadCommand implements Runnable {
                   Output.bytes(job.payloadBytes())));
         }
         output.table(List.of("ID", "DIED", "ATTEMPTS", "LAST ERROR", "PAYLOAD"), rows);
-        output.out.println(page.total() + " dead in all");
+        output.out().println(page.total() + " dead in all");
         return ExitCodes.OK;
       }
     }
@@ -110,7 +110,7 @@ final class DeadCommand implements Runnable {
         if (output.json) {
           output.json(Output.MAPPER.createObjectNode().put("respawned", respawned));
         } else {
-          output.out.println("respawned " + respawned);
+          output.out().println("respawned " + respawned);
         }
         return ExitCodes.OK;
       }
@@ -135,7 +135,7 @@ final class DeadCommand implements Runnable {
         if (output.json) {
           output.json(Output.MAPPER.createObjectNode().put("purged", purged));
         } else {
-          output.out.println("purged " + purged);
+          output.out().println("purged " + purged);
         }
         return ExitCodes.OK;
       }

@@ -106,7 +106,7 @@ final class ImportCommand implements Callable<Integer> {
     long totalBytes = -1;
     InputStream raw;
     if (file == null) {
-      raw = System.in;
+      raw = output.in();
     } else {
       try {
         raw = Files.newInputStream(file);
@@ -171,16 +171,18 @@ final class ImportCommand implements Callable<Integer> {
       summary.put("complete", failure.get() == null);
       output.json(summary);
     } else {
-      output.out.printf(
-          Locale.ROOT,
-          "imported %d jobs into %s in %s: %.0f jobs/s (%d created, %d already there)%n",
-          published.get(),
-          name,
-          Durations.human(took),
-          rate,
-          created.get(),
-          published.get() - created.get());
-      output.out.flush();
+      output
+          .out()
+          .printf(
+              Locale.ROOT,
+              "imported %d jobs into %s in %s: %.0f jobs/s (%d created, %d already there)%n",
+              published.get(),
+              name,
+              Durations.human(took),
+              rate,
+              created.get(),
+              published.get() - created.get());
+      output.out().flush();
     }
     if (failure.get() != null) {
       throw failure.get();
@@ -389,7 +391,7 @@ final class ImportCommand implements Callable<Integer> {
       thread.interrupt();
       thread.join();
       draw();
-      System.err.println();
+      output.err().println();
     }
 
     private void draw() {
@@ -411,8 +413,8 @@ final class ImportCommand implements Callable<Integer> {
       } else {
         text = String.format(Locale.ROOT, "%,d jobs  %s", published.get(), rate);
       }
-      System.err.print("\r" + text);
-      System.err.flush();
+      output.err().print("\r" + text);
+      output.err().flush();
     }
   }
 }

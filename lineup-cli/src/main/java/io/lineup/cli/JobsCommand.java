@@ -93,8 +93,9 @@ final class JobsCommand implements Runnable {
           node.put("previous_state", result.previousState().name());
           output.json(node);
         } else {
-          output.out.println(
-              "cancelled " + result.id() + " (it was " + result.previousState() + ")");
+          output
+              .out()
+              .println("cancelled " + result.id() + " (it was " + result.previousState() + ")");
         }
         return ExitCodes.OK;
       }

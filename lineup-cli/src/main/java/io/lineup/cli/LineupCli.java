@@ -43,6 +43,12 @@ import picocli.CommandLine.Command;
 public final class LineupCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  private final CliContext context;
+
+  private LineupCli(CliContext context) {
+    this.context = context;
+  }
+
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
     if (args.length > 0 && args[0].equals("server")) {
@@ -50,26 +56,41 @@ public final class LineupCli implements Runnable {
       ServerCommand.runServer(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
-    System.exit(run(args));
+    System.exit(run(CliContext.system(), args));
   }
 
-  /** Runs the command line and answers its exit code. */
-  static int run(String... args) {
-    CommandLine line = commandLine();
+  /**
+   * Runs the command line with this environment, folder and standard streams, and answers its exit
+   * code ({@link ExitCodes}). It never exits the JVM.
+   */
+  static int run(CliContext context, String... args) {
+    CommandLine line = commandLine(context);
     return line.execute(args);
   }
 
-  /** The command tree with its error handling. */
+  /** The command tree on the process's environment and streams, with its error handling. */
   static CommandLine commandLine() {
-    CommandLine line = new CommandLine(new LineupCli());
+    return commandLine(CliContext.system());
+  }
+
+  /** The command tree on this context, with its error handling. */
+  static CommandLine commandLine(CliContext context) {
+    CommandLine line = new CommandLine(new LineupCli(context));
+    line.setOut(new PrintWriter(context.out(), true, context.out().charset()));
+    line.setErr(new PrintWriter(context.err(), true, context.err().charset()));
     line.setExecutionExceptionHandler(LineupCli::onError);
     line.setParameterExceptionHandler(LineupCli::onBadArguments);
     return line;
   }
 
+  /** The context of the run a command belongs to. */
+  static CliContext contextOf(CommandLine.Model.CommandSpec command) {
+    return ((LineupCli) command.root().userObject()).context;
+  }
+
   @Override
   public void run() {
-    spec.commandLine().usage(System.out);
+    spec.commandLine().usage(context.out());
   }
 
   private static int onBadArguments(CommandLine.ParameterException e, String[] args) {

@@ -44,7 +44,7 @@ final class NamespacesCommand implements Runnable {
         if (output.json) {
           output.json(Output.namespace(ns));
         } else {
-          output.out.println("registered " + ns.name());
+          output.out().println("registered " + ns.name());
         }
         return ExitCodes.OK;
       }
@@ -92,7 +92,7 @@ final class NamespacesCommand implements Runnable {
         if (output.json) {
           output.json(Output.MAPPER.createObjectNode().put("deleted", name));
         } else {
-          output.out.println("deleted " + name);
+          output.out().println("deleted " + name);
         }
         return ExitCodes.OK;
       }

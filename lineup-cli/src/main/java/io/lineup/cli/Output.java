@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.client.Namespace;
 import io.lineup.client.TokenInfo;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -16,7 +17,9 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * How a command prints: human tables by default, JSON with {@code --json} (field names and units as
@@ -30,7 +33,23 @@ final class Output {
   @Option(names = "--json", description = "Print JSON for scripts instead of tables.")
   boolean json;
 
-  PrintStream out = System.out;
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
+
+  /** Standard output of the run. */
+  PrintStream out() {
+    return LineupCli.contextOf(command).out();
+  }
+
+  /** Standard error of the run: notices and progress, never results. */
+  PrintStream err() {
+    return LineupCli.contextOf(command).err();
+  }
+
+  /** Standard input of the run. */
+  InputStream in() {
+    return LineupCli.contextOf(command).in();
+  }
 
   /**
    * Prints one JSON value on one line: a tree, or an API resource record under the names its
@@ -46,11 +65,11 @@ final class Output {
    */
   void json(Object value, Class<?> view) {
     try {
-      out.println(MAPPER.writerWithView(view).writeValueAsString(value));
+      out().println(MAPPER.writerWithView(view).writeValueAsString(value));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
-    out.flush();
+    out().flush();
   }
 
   /** Prints rows under headers, each column as wide as its widest cell. */
@@ -73,18 +92,18 @@ final class Output {
           line.append(" ".repeat(widths[i] - cell.length() + 2));
         }
       }
-      out.println(line.toString().stripTrailing());
+      out().println(line.toString().stripTrailing());
     }
-    out.flush();
+    out().flush();
   }
 
   /** Prints label/value lines, the labels aligned. */
   void fields(List<String[]> pairs) {
     int width = pairs.stream().mapToInt(p -> p[0].length()).max().orElse(0);
     for (String[] pair : pairs) {
-      out.println(pair[0] + ":" + " ".repeat(width - pair[0].length() + 1) + pair[1]);
+      out().println(pair[0] + ":" + " ".repeat(width - pair[0].length() + 1) + pair[1]);
     }
-    out.flush();
+    out().flush();
   }
 
   static String time(Instant at) {

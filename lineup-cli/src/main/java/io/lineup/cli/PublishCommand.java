@@ -137,9 +137,9 @@ final class PublishCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private static String readStdin() {
+  private String readStdin() {
     try {
-      return new String(System.in.readAllBytes(), StandardCharsets.UTF_8).strip();
+      return new String(output.in().readAllBytes(), StandardCharsets.UTF_8).strip();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -239,8 +239,9 @@ final class TasksCommand implements Runnable {
           node.put("previous_status", result.previousStatus().name().toLowerCase(Locale.ROOT));
           output.json(node);
         } else {
-          output.out.println(
-              "cancelled " + result.id() + " (it was " + result.previousStatus() + ")");
+          output
+              .out()
+              .println("cancelled " + result.id() + " (it was " + result.previousStatus() + ")");
         }
         return ExitCodes.OK;
       }

@@ -71,15 +71,17 @@ final class TokensCommand implements Runnable {
         if (output.json) {
           output.json(Output.token(token));
         } else {
-          output.out.println(token.token());
-          System.err.println(
-              "lineup: token "
-                  + token.id()
-                  + " for namespace "
-                  + token.namespace()
-                  + " ("
-                  + String.join(",", token.scopes())
-                  + "); it is shown only now");
+          output.out().println(token.token());
+          output
+              .err()
+              .println(
+                  "lineup: token "
+                      + token.id()
+                      + " for namespace "
+                      + token.namespace()
+                      + " ("
+                      + String.join(",", token.scopes())
+                      + "); it is shown only now");
         }
         return ExitCodes.OK;
       }
@@ -142,7 +144,7 @@ final class TokensCommand implements Runnable {
         if (output.json) {
           output.json(Output.MAPPER.createObjectNode().put("revoked", id));
         } else {
-          output.out.println("revoked " + id);
+          output.out().println("revoked " + id);
         }
         return ExitCodes.OK;
       }

@@ -54,17 +54,19 @@ final class WatchCommand implements Callable<Integer> {
         QueueStats now = client.stats(name);
         if (line == 0 && !output.json) {
           // After the first read, so an unknown queue prints only its error.
-          output.out.printf(
-              Locale.ROOT,
-              format,
-              "TIME",
-              "READY",
-              "DELAYED",
-              "LEASED",
-              "DEAD",
-              "ACKS/S",
-              "+PUBLISHED",
-              "+ACKED");
+          output
+              .out()
+              .printf(
+                  Locale.ROOT,
+                  format,
+                  "TIME",
+                  "READY",
+                  "DELAYED",
+                  "LEASED",
+                  "DEAD",
+                  "ACKS/S",
+                  "+PUBLISHED",
+                  "+ACKED");
         }
         long published =
             previous == null ? 0 : now.counter("published") - previous.counter("published");
@@ -75,18 +77,20 @@ final class WatchCommand implements Callable<Integer> {
           node.put("acked_since", acked);
           output.json(node);
         } else {
-          output.out.printf(
-              Locale.ROOT,
-              format,
-              LocalTime.now().truncatedTo(ChronoUnit.SECONDS),
-              now.counts().ready(),
-              now.counts().delayed(),
-              now.counts().leased(),
-              now.counts().dead(),
-              Output.rate(now.serviceRate()),
-              "+" + published,
-              "+" + acked);
-          output.out.flush();
+          output
+              .out()
+              .printf(
+                  Locale.ROOT,
+                  format,
+                  LocalTime.now().truncatedTo(ChronoUnit.SECONDS),
+                  now.counts().ready(),
+                  now.counts().delayed(),
+                  now.counts().leased(),
+                  now.counts().dead(),
+                  Output.rate(now.serviceRate()),
+                  "+" + published,
+                  "+" + acked);
+          output.out().flush();
         }
         previous = now;
       }

@@ -27,9 +27,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /**
- * The {@code lineup} commands run as processes against a real server: their output, the shape of
- * their {@code --json}, their exit codes, and one clear line (never a stack trace) when something
- * is wrong.
+ * The {@code lineup} commands against a real server: their output, the shape of their {@code
+ * --json}, their exit codes, and one clear line (never a stack trace) when something is wrong. Most
+ * run inside the test's JVM; what only a process shows (its exit status, real standard input, a
+ * child command's error stream, the server's own flags) runs as a process.
  */
 class CliTest {
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
@@ -38,13 +39,18 @@ class CliTest {
   static TestServer server;
   static LineupClient client;
   static CliRunner lineup;
+  static CliRunner lineupProcess;
 
   @BeforeAll
   static void start() {
     server = TestServer.start(redis.uri());
     client = server.adminClient();
     lineup =
-        new CliRunner(Map.of("LINEUP_URL", server.url(), "LINEUP_TOKEN", TestServer.ADMIN_TOKEN));
+        CliRunner.inProcess(
+            Map.of("LINEUP_URL", server.url(), "LINEUP_TOKEN", TestServer.ADMIN_TOKEN));
+    lineupProcess =
+        CliRunner.asProcess(
+            Map.of("LINEUP_URL", server.url(), "LINEUP_TOKEN", TestServer.ADMIN_TOKEN));
   }
 
   @AfterAll
@@ -110,7 +116,7 @@ class CliTest {
     String q = queue("stdin");
     Path payload =
         Files.writeString(lineup.workDir().resolve("payload.json"), "{\"from\": \"stdin\"}\n");
-    JsonNode published = json(lineup.runWithInput(payload, "publish", q, "--json"));
+    JsonNode published = json(lineupProcess.runWithInput(payload, "publish", q, "--json"));
     assertThat(client.get(QueueName.parse(q), published.get("id").asText()).payloadText())
         .isEqualTo("{\"from\":\"stdin\"}");
   }
@@ -149,7 +155,8 @@ class CliTest {
             + "if [ \"$LINEUP_JOB_ID\" = bad ]; then echo failing >&2; exit 3; fi; "
             + "if [ \"$LINEUP_JOB_ID\" = plain ]; then echo \"text for $LINEUP_QUEUE\"; exit 0; fi; "
             + "echo \"{\\\"seen\\\": $payload, \\\"attempt\\\": $LINEUP_ATTEMPT}\"";
-    Run run = lineup.run("consume", q, "--exec", script, "--concurrency", "3", "--max", "3");
+    // A process: the command's error stream is the one the children inherit.
+    Run run = lineupProcess.run("consume", q, "--exec", script, "--concurrency", "3", "--max", "3");
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.JOBS_FAILED);
     assertThat(run.stderr()).contains("failing", "3 jobs: 2 acked, 1 failed");
 
@@ -346,8 +353,9 @@ class CliTest {
 
   @Test
   void failuresAreOneLineWithAnExitCodeThatSaysWhatWentWrong() {
+    // A process: the code is the process's exit status.
     CliRunner badToken =
-        new CliRunner(Map.of("LINEUP_URL", server.url(), "LINEUP_TOKEN", "wrong-token"));
+        CliRunner.asProcess(Map.of("LINEUP_URL", server.url(), "LINEUP_TOKEN", "wrong-token"));
     assertOneLineError(badToken.run("queues"), ExitCodes.REFUSED, "refused the token");
     assertOneLineError(lineup.run("queues", "cli/never-used"), ExitCodes.NOT_FOUND, "not_found");
     assertOneLineError(
@@ -396,7 +404,8 @@ class CliTest {
 
   @Test
   void serverHelpListsTheServerFlagsAndCompletionPrintsAScript() {
-    Run help = lineup.run("server", "--help");
+    // A process: the server prints its own flags on the process's standard output.
+    Run help = lineupProcess.run("server", "--help");
     assertThat(help.exitCode()).as(help.toString()).isZero();
     assertThat(help.stdout()).contains("--port", "LINEUP_REDIS_URL");
     Run completion = lineup.run("completion");

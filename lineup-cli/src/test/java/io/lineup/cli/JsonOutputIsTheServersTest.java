@@ -39,7 +39,8 @@ class JsonOutputIsTheServersTest {
     server = TestServer.start(redis.uri());
     client = server.adminClient();
     lineup =
-        new CliRunner(Map.of("LINEUP_URL", server.url(), "LINEUP_TOKEN", TestServer.ADMIN_TOKEN));
+        CliRunner.inProcess(
+            Map.of("LINEUP_URL", server.url(), "LINEUP_TOKEN", TestServer.ADMIN_TOKEN));
   }
 
   @AfterAll

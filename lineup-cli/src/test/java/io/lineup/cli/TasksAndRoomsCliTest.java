@@ -38,7 +38,8 @@ class TasksAndRoomsCliTest {
     server = TestServer.start(redis.uri());
     client = server.adminClient();
     lineup =
-        new CliRunner(Map.of("LINEUP_URL", server.url(), "LINEUP_TOKEN", TestServer.ADMIN_TOKEN));
+        CliRunner.inProcess(
+            Map.of("LINEUP_URL", server.url(), "LINEUP_TOKEN", TestServer.ADMIN_TOKEN));
     target = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     target.createContext(
         "/",

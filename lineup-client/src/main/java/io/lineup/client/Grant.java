@@ -16,6 +16,8 @@ import java.time.Instant;
  * @param createdBy the id of the token that made it
  * @param usedByTicket the ticket that used it, or null while unused
  * @param usedAt when it was used, or null
+ * @param usedByToken the public id of the token that joined with it (never its secret), or null
+ *     while unused
  */
 public record Grant(
     String id,
@@ -27,7 +29,8 @@ public record Grant(
     Instant expiresAt,
     String createdBy,
     String usedByTicket,
-    Instant usedAt) {
+    Instant usedAt,
+    String usedByToken) {
 
   static Grant read(JsonNode node) {
     return new Grant(
@@ -40,6 +43,7 @@ public record Grant(
         Json.time(node, "expires_at"),
         Json.text(node, "created_by"),
         Json.text(node, "used_by_ticket"),
-        Json.time(node, "used_at"));
+        Json.time(node, "used_at"),
+        Json.text(node, "used_by_token"));
   }
 }

@@ -15,6 +15,7 @@ import io.lineup.api.resource.PublishResult;
 import io.lineup.api.resource.QueueSettings;
 import io.lineup.api.resource.QueueStats;
 import io.lineup.api.resource.Task;
+import io.lineup.api.resource.Ticket;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.LinkedHashSet;
@@ -49,6 +50,7 @@ class ResourceRecordsMatchTheSchemasTest {
             "Settings.backoff",
             schemas.path("Settings").path("properties").path("backoff")),
         Arguments.of(Task.class, "Task", schemas.path("Task")),
+        Arguments.of(Ticket.class, "Ticket", schemas.path("Ticket")),
         Arguments.of(ErrorBody.class, "Error", schemas.path("Error")),
         Arguments.of(
             DeadPage.class,

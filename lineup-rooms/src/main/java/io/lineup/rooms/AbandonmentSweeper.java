@@ -103,7 +103,10 @@ final class AbandonmentSweeper {
           }
           polls.put(ticket, PollRecord.abandoned(key, now));
         } catch (JobNotFoundException | JobFinishedException ex) {
-          polls.delete(ticket);
+          // Ended already: left (the leave deletes the record itself), or dropped by another
+          // instance's sweep that read the same record, whose marker may already stand in its
+          // place. Only the record this sweep read goes, never a marker written since.
+          polls.replace(ticket, e.getValue(), null);
         }
       }
     }

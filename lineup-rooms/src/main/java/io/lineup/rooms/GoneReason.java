@@ -11,7 +11,9 @@ public enum GoneReason {
   /** It was dropped for not polling within the room's grace. */
   ABANDONED,
   /** Its holder left the line. */
-  LEFT;
+  LEFT,
+  /** Its pass was revoked (which freed its slot). */
+  REVOKED;
 
   /** The name callers see: lower case. */
   public String wireName() {

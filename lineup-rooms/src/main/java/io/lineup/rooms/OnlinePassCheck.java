@@ -7,6 +7,7 @@ import io.lineup.core.model.JobState;
 import io.lineup.pass.Pass;
 import io.lineup.pass.PassRejectedException;
 import io.lineup.pass.PassVerifier;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -16,29 +17,40 @@ import java.util.function.Consumer;
  * revoked and that its ticket still holds its slot.
  */
 final class OnlinePassCheck {
+  /**
+   * How long after its expiry a pass still verifies online, in ms: the offline check's leeway
+   * ({@link PassVerifier#DEFAULT_LEEWAY}), so both agree.
+   */
+  static final long LEEWAY_MS = PassVerifier.DEFAULT_LEEWAY.toMillis();
+
   private final Lineup lineup;
   private final RecordStore revoked;
+  private final RecordStore leases;
   private final RoomSigningKeys signingKeys;
   private final Consumer<RoomKey> roomMustExist;
 
   OnlinePassCheck(
       Lineup lineup,
       RecordStore revoked,
+      RecordStore leases,
       RoomSigningKeys signingKeys,
       Consumer<RoomKey> roomMustExist) {
     this.lineup = lineup;
     this.revoked = revoked;
+    this.leases = leases;
     this.signingKeys = signingKeys;
     this.roomMustExist = roomMustExist;
   }
 
   /**
    * Verifies a pass online: what {@link PassVerifier} checks, and also that it was not revoked and
-   * that its ticket still holds its slot (not released, expired or abandoned).
+   * that its ticket still holds its slot (not released or abandoned) or lost it only because the
+   * pass expired; the pass's lifetime ends at its lease's deadline (ms), and it verifies until
+   * {@link #LEEWAY_MS} after, as offline.
    *
    * @param key the room the pass must be for
    * @param token the pass
-   * @return the verified pass
+   * @return the verified pass, its expiry the lease's deadline to the millisecond
    * @throws RoomNotFoundException for an unknown room
    * @throws PassRefusedException with the reason
    */
@@ -62,14 +74,48 @@ final class OnlinePassCheck {
     if (revoked.get(pass.id()).isPresent()) {
       throw new PassRefusedException(PassRejectedException.Reason.REVOKED, "the pass was revoked");
     }
-    Optional<JobInfo> job = lineup.get(key.queue(), pass.ticket());
-    if (job.isEmpty()
-        || job.get().state() != JobState.LEASED
-        || !TicketReader.jtiOf(job.get()).equals(pass.id())) {
+    long deadline = deadlineOf(key, pass);
+    long now = System.currentTimeMillis();
+    if (now >= deadline + LEEWAY_MS) {
       throw new PassRefusedException(
-          PassRejectedException.Reason.REVOKED, "the ticket no longer holds its slot");
+          PassRejectedException.Reason.EXPIRED, "expired at " + Instant.ofEpochMilli(deadline));
     }
-    return pass;
+    // The pass as Lineup holds it: its expiry to the millisecond rather than the claim's seconds.
+    return new Pass(
+        pass.room(),
+        pass.ticket(),
+        pass.id(),
+        pass.issuedAt(),
+        Instant.ofEpochMilli(deadline),
+        pass.keyId());
+  }
+
+  /**
+   * When the pass's lifetime ends, epoch ms: the deadline of its ticket's lease while the ticket
+   * holds its slot, or of the lease that ran out when the pass expired by itself (the slot freed by
+   * the engine; a pass within the leeway after its expiry still verifies, as offline).
+   *
+   * @throws PassRefusedException ({@code REVOKED}) when the ticket gave its slot back, was dropped
+   *     or admitted again since
+   */
+  private long deadlineOf(RoomKey key, Pass pass) {
+    Optional<JobInfo> job = lineup.get(key.queue(), pass.ticket());
+    boolean thisAdmission = job.isPresent() && TicketReader.jtiOf(job.get()).equals(pass.id());
+    if (thisAdmission && job.get().state() == JobState.LEASED) {
+      return job.get().leaseDeadline().toEpochMilli();
+    }
+    // A release (a leave, a revocation) deletes the lease's record; a lease that ran out leaves
+    // it (an hour), and its ticket dead (or purged from the dead letters already).
+    boolean ranOut =
+        job.isEmpty()
+            || (thisAdmission
+                && (job.get().state() == JobState.DEAD || job.get().state() == JobState.EXPIRED));
+    Optional<String> lease = ranOut ? leases.get(pass.ticket()) : Optional.empty();
+    if (lease.isPresent()) {
+      return Long.parseLong(lease.get().split(" ")[1]);
+    }
+    throw new PassRefusedException(
+        PassRejectedException.Reason.REVOKED, "the ticket no longer holds its slot");
   }
 
   /**

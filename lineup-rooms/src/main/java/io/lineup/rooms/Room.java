@@ -63,8 +63,10 @@ public final class Room {
   /**
    * Joins the line. The priority is the caller's maximum (0 for the admin), or a lower one the
    * request names, or a grant's; a request never raises it above what the caller or grant allows.
+   * The admin may name any priority from -255 to 255.
    *
    * @return the new ticket: waiting (maybe admitted at once) or, before the event start, pre-queue
+   * @throws io.lineup.core.model.InvalidArgumentException for a priority outside -255 to 255
    * @throws PriorityNotAllowedException above the allowed priority
    * @throws GrantRefusedException for an unknown, used, expired or mismatched grant
    * @throws RoomFullException for a full room of method reject
@@ -197,7 +199,7 @@ public final class Room {
     return rooms.grants().create(key, request);
   }
 
-  /** The room's grants, newest first, each with the ticket that used it (if any). */
+  /** The room's grants, newest first, each with the ticket and the token that used it (if any). */
   public List<GrantLogEntry> grants() {
     spec();
     return rooms.grants().log(key);

@@ -29,10 +29,12 @@ final class RoomGrants {
   }
 
   /**
-   * Marks the grant used by the ticket; false when it was used already (atomic across instances).
+   * Marks the grant used by the ticket, joined with the token whose public id is {@code tokenId}
+   * (never its secret); false when it was used already (atomic across instances). Stored as {@code
+   * <ticket> <used at, epoch ms> <token id>}; uses recorded by earlier versions lack the token.
    */
-  boolean use(String grantId, String ticket, long now) {
-    return grantUses.putIfAbsent(grantId, ticket + " " + now);
+  boolean use(String grantId, String ticket, long now, String tokenId) {
+    return grantUses.putIfAbsent(grantId, ticket + " " + now + " " + tokenId);
   }
 
   /**
@@ -120,7 +122,10 @@ final class RoomGrants {
     return g;
   }
 
-  /** The room's grants, newest first, each with the ticket that used it (null while unused). */
+  /**
+   * The room's grants, newest first, each with the ticket and the token that used it (null while
+   * unused).
+   */
   List<GrantLogEntry> log(RoomKey key) {
     List<GrantLogEntry> list = new ArrayList<>();
     for (String text : grants.all().values()) {
@@ -130,10 +135,11 @@ final class RoomGrants {
       }
       Optional<String> use = grantUses.get(g.id());
       if (use.isPresent()) {
-        String[] parts = use.get().split(" ");
-        list.add(new GrantLogEntry(g, parts[0], Long.parseLong(parts[1])));
+        String[] parts = use.get().split(" ", 3);
+        String token = parts.length > 2 ? parts[2] : null;
+        list.add(new GrantLogEntry(g, parts[0], Long.parseLong(parts[1]), token));
       } else {
-        list.add(new GrantLogEntry(g, null, null));
+        list.add(new GrantLogEntry(g, null, null, null));
       }
     }
     list.sort(Comparator.comparingLong((GrantLogEntry e) -> e.grant().createdAt()).reversed());

@@ -92,8 +92,8 @@ public final class Rooms implements AutoCloseable {
         new AbandonmentSweeper(
             lineup, settings.records(), polls, leases, revoked, settings::known, preQueue);
     this.admissions = new AdmissionTicker(lineup, leases, settings::known, preQueue, () -> closed);
-    this.passCheck = new OnlinePassCheck(lineup, revoked, signingKeys, settings::spec);
-    this.reader = new TicketReader(lineup, polls, leases, preQueue, etas, signingKeys);
+    this.passCheck = new OnlinePassCheck(lineup, revoked, leases, signingKeys, settings::spec);
+    this.reader = new TicketReader(lineup, polls, leases, revoked, preQueue, etas, signingKeys);
     this.tickets = new TicketPolls(lineup, polls, leases, preQueue, admissions, reader);
     this.joins = new TicketJoins(lineup, polls, ids, grants, preQueue, admissions, reader, tickets);
     this.catalog =

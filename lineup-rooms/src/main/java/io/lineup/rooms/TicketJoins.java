@@ -3,6 +3,8 @@ package io.lineup.rooms;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.core.Lineup;
 import io.lineup.core.RecordStore;
+import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.Limits;
 import io.lineup.core.model.NewJob;
 import io.lineup.core.model.PublishResult;
 import io.lineup.core.model.QueueStats;
@@ -47,7 +49,9 @@ final class TicketJoins {
   /**
    * Joins the line. The priority is the caller's maximum (0 for the admin), or a lower one the
    * request names, or a grant's; a request never raises it above what the caller or grant allows.
+   * The admin may name any priority from -255 to 255.
    *
+   * @throws InvalidArgumentException for a priority outside -255 to 255
    * @throws PriorityNotAllowedException above the allowed priority
    * @throws GrantRefusedException for an unknown, used, expired or mismatched grant
    * @throws RoomFullException for a full room of method reject
@@ -56,16 +60,26 @@ final class TicketJoins {
     Caller caller = request.caller();
     String grantId = request.grant();
     Integer asked = request.priority();
-    int allowed = caller.admin() ? 0 : Math.max(-255, Math.min(255, caller.maxPriority()));
+    if (asked != null && (asked < Limits.MIN_PRIORITY || asked > Limits.MAX_PRIORITY)) {
+      throw new InvalidArgumentException(
+          "priority", "must be between " + Limits.MIN_PRIORITY + " and " + Limits.MAX_PRIORITY);
+    }
+    // The admin may ask for any priority of the range, and joins at 0 when it asks for none.
+    int allowed =
+        caller.admin()
+            ? Limits.MAX_PRIORITY
+            : Math.max(Limits.MIN_PRIORITY, Math.min(Limits.MAX_PRIORITY, caller.maxPriority()));
+    int byDefault = caller.admin() ? 0 : allowed;
     Grant grant = null;
     if (grantId != null) {
       grant = grants.check(key, grantId, request.subject());
-      allowed = grant.priority();
+      byDefault = grant.priority();
+      allowed = caller.admin() ? allowed : grant.priority();
     }
     if (asked != null && asked > allowed) {
       throw new PriorityNotAllowedException(asked, allowed, grant != null ? "grant" : "token");
     }
-    int priority = asked != null ? asked : allowed;
+    int priority = asked != null ? asked : byDefault;
     long now = System.currentTimeMillis();
     if (spec.method() == RoomSpec.Method.REJECT) {
       QueueStats stats = lineup.stats(key.queue());
@@ -74,7 +88,7 @@ final class TicketJoins {
       }
     }
     String ticket = ids.newId('t');
-    if (grant != null && !grants.use(grantId, ticket, now)) {
+    if (grant != null && !grants.use(grantId, ticket, now, caller.id())) {
       throw new GrantRefusedException("grant", "the grant was used already");
     }
     String payload = joinPayload(now, priority, grantId);

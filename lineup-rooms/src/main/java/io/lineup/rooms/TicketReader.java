@@ -7,6 +7,7 @@ import io.lineup.core.model.Eta;
 import io.lineup.core.model.JobInfo;
 import io.lineup.pass.Pass;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -18,6 +19,7 @@ final class TicketReader {
   private final Lineup lineup;
   private final RecordStore polls;
   private final RecordStore leases;
+  private final RecordStore revoked;
   private final PreQueue preQueue;
   private final RoomEtas etas;
   private final RoomSigningKeys signingKeys;
@@ -26,12 +28,14 @@ final class TicketReader {
       Lineup lineup,
       RecordStore polls,
       RecordStore leases,
+      RecordStore revoked,
       PreQueue preQueue,
       RoomEtas etas,
       RoomSigningKeys signingKeys) {
     this.lineup = lineup;
     this.polls = polls;
     this.leases = leases;
+    this.revoked = revoked;
     this.preQueue = preQueue;
     this.etas = etas;
     this.signingKeys = signingKeys;
@@ -77,7 +81,7 @@ final class TicketReader {
    */
   Ticket waitingAt(
       RoomKey key, RoomSpec spec, String ticket, PollRecord record, long position, long now) {
-    Eta eta = etas.eta(key, position, now);
+    Eta eta = etas.eta(key, spec, position, now);
     return Ticket.waiting(
         ticket,
         key,
@@ -126,7 +130,9 @@ final class TicketReader {
     long joinedAt = joinedAt(job);
     return switch (job.state()) {
       case READY, DELAYED -> {
-        Eta eta = job.eta();
+        // The room's estimate, as a ticket read by its position alone has it (the engine's own
+        // knows nothing of pass lifetimes until admissions were measured).
+        Eta eta = job.position() >= 0 ? etas.eta(key, spec, job.position(), now) : job.eta();
         yield Ticket.waiting(
             ticket,
             key,
@@ -138,6 +144,12 @@ final class TicketReader {
             spec.graceMs());
       }
       case LEASED -> {
+        long deadline = job.leaseDeadline().toEpochMilli();
+        if (now >= deadline) {
+          // The pass's lifetime is over to the millisecond; the engine frees the slot by itself
+          // (reclaiming the lease) a little later.
+          yield Ticket.gone(ticket, key, priority, joinedAt, GoneReason.EXPIRED);
+        }
         Pass pass = passOf(key, job);
         RoomSigningKeys.KeySet set = signingKeys.keySet(key, false);
         AdmittedPass admitted =
@@ -145,15 +157,27 @@ final class TicketReader {
                 set.signer().sign(withKey(pass, set.current())),
                 pass.id(),
                 job.startedAt().toEpochMilli(),
-                pass.expiresAt().toEpochMilli(),
+                deadline,
                 spec.renewable());
-        yield Ticket.admitted(ticket, key, priority, joinedAt, admitted);
+        yield Ticket.admitted(
+            ticket,
+            key,
+            priority,
+            joinedAt,
+            admitted,
+            pollAfter(spec, Ticket.NO_WAIT),
+            spec.graceMs());
       }
       default -> Ticket.gone(ticket, key, priority, joinedAt, goneReason(ticket, job));
     };
   }
 
   private GoneReason goneReason(String ticket, JobInfo job) {
+    if (job.startedAt() != null && revoked.get(jtiOf(job)).isPresent()) {
+      // A revocation gives the slot back as a release does (or cancels the ticket when its lease
+      // was lost); its marker, kept an hour beyond the pass's expiry, tells them apart.
+      return GoneReason.REVOKED;
+    }
     return switch (job.state()) {
       case DONE -> GoneReason.RELEASED;
       case DEAD, EXPIRED -> GoneReason.EXPIRED;
@@ -170,7 +194,11 @@ final class TicketReader {
   }
 
   private static long pollAfter(RoomSpec spec, Eta eta) {
-    long wanted = eta == null ? Rooms.MIN_POLL_MS * 2 : eta.low().toMillis() / 4;
+    // A quarter of the low end; of the point when the low end is 0, as it is for an estimate from
+    // the room's limits alone (every pass may be given back at once), which would otherwise have
+    // a whole unmeasured line poll at the shortest interval.
+    Duration basis = eta == null ? null : eta.low().isZero() ? eta.point() : eta.low();
+    long wanted = basis == null ? Rooms.MIN_POLL_MS * 2 : basis.toMillis() / 4;
     long bounded = Math.max(Rooms.MIN_POLL_MS, Math.min(Rooms.MAX_POLL_MS, wanted));
     // Polls keep the place: at least three chances within the grace.
     return Math.max(200, Math.min(bounded, spec.graceMs() / 3));
@@ -180,11 +208,16 @@ final class TicketReader {
     return new Pass(pass.room(), pass.ticket(), pass.id(), pass.issuedAt(), pass.expiresAt(), kid);
   }
 
-  /** The pass of an admitted ticket (signing key left for the caller to fill in). */
+  /**
+   * The pass of an admitted ticket (signing key left for the caller to fill in). Its {@code exp} is
+   * in whole seconds (RFC 7519), rounded up from the lease's deadline so that an offline check
+   * never ends the pass before its {@code pass_ttl_ms} (at most 1 s after); where Lineup checks
+   * (the ticket's state, the online check), the deadline itself, in ms, ends it.
+   */
   private static Pass passOf(RoomKey key, JobInfo job) {
     long startedMs = job.startedAt().toEpochMilli();
     String jti = jtiOf(job);
-    Instant exp = Instant.ofEpochSecond(job.leaseDeadline().getEpochSecond());
+    Instant exp = Instant.ofEpochSecond(Math.ceilDiv(job.leaseDeadline().toEpochMilli(), 1000));
     return new Pass(
         key.toString(), job.id(), jti, Instant.ofEpochSecond(startedMs / 1000), exp, "-");
   }

@@ -109,7 +109,8 @@ class RoomAdmissionTest {
   void grantedTicketsGoAheadOfNormalOnesAndGrantsAreSingleUseCappedAndExpire() {
     String room = room(one, NS, name("grant"), "\"max_active\": 1, \"suspended\": true");
     Api manager = one.as(RoomFixtures.token(one, NS, "[\"manage\", \"publish\"]", 10));
-    Api front = one.as(RoomFixtures.token(one, NS, "[\"publish\"]", 0));
+    JsonNode frontToken = RoomFixtures.tokenRecord(one, NS, "[\"publish\"]", 0);
+    Api front = one.as(frontToken.path("token").asText());
     List<String> normal = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       normal.add(joinId(front, room));
@@ -159,6 +160,10 @@ class RoomAdmissionTest {
     assertThat(log).hasSize(4);
     assertThat(used).isNotNull();
     assertThat(used.path("used_by_ticket").asText()).isEqualTo(vip.path("ticket").asText());
+    assertThat(used.path("used_by_token").asText())
+        .as("the joining token's public id, never its secret")
+        .isEqualTo(frontToken.path("id").asText())
+        .isNotEqualTo(frontToken.path("token").asText());
     assertThat(used.path("note").asText()).isEqualTo("vip order 42");
     assertThat(used.path("priority").asInt()).isEqualTo(5);
   }

@@ -45,6 +45,14 @@ final class RoomFixtures {
 
   /** A namespace token with these scopes (a JSON array) and maximum priority. */
   static String token(Api admin, String ns, String scopes, int maxPriority) {
+    return tokenRecord(admin, ns, scopes, maxPriority).path("token").asText();
+  }
+
+  /**
+   * A namespace token with these scopes (a JSON array) and maximum priority: its record as issued,
+   * with its public {@code id} and its secret {@code token}.
+   */
+  static JsonNode tokenRecord(Api admin, String ns, String scopes, int maxPriority) {
     admin.post("/v1/admin/namespaces", "{\"name\": \"" + ns + "\"}");
     Reply reply =
         admin.post(
@@ -57,6 +65,6 @@ final class RoomFixtures {
                 + maxPriority
                 + ", \"name\": \"room test\"}");
     assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
-    return reply.field("token");
+    return reply.json();
   }
 }

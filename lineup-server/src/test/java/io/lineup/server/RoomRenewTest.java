@@ -59,7 +59,9 @@ class RoomRenewTest {
     Pass checked =
         PassVerifier.fromJwks(api.get(room + "/jwks.json").text())
             .verify(pass, room.substring("/v1/rooms/".length()));
-    assertThat(checked.expiresAt().toEpochMilli()).isEqualTo(view.path("pass_expires_at").asLong());
+    assertThat(checked.expiresAt().toEpochMilli())
+        .isBetween(
+            view.path("pass_expires_at").asLong(), view.path("pass_expires_at").asLong() + 999);
 
     // Past the first pass's end the ticket still holds the only slot, and its new pass verifies.
     awaitPast(firstExpiry + 500);

@@ -17,20 +17,23 @@ import com.fasterxml.jackson.annotation.JsonView;
  * @param priority its priority
  * @param joinedAt when it joined, epoch milliseconds
  * @param status where it is
- * @param position its place in line (0 = next) while waiting
- * @param etaMs the expected wait until admission while waiting, in milliseconds, or null
+ * @param position its place in line (0 = next) while waiting; 0 once admitted
+ * @param etaMs the expected wait until admission while waiting, in milliseconds, or null; 0 once
+ *     admitted
  * @param etaLowMs the band's low end, in milliseconds; null with {@code etaMs}
  * @param etaHighMs the band's high end, in milliseconds; null with {@code etaMs}
  * @param opensAt the room's event start before it, epoch milliseconds
  * @param pollAfterMs how long to wait before the next poll (a poll keeps the place), in
- *     milliseconds
- * @param graceMs how long the place is kept without a poll, in milliseconds
+ *     milliseconds; also once admitted, as a waiting ticket at the front has it
+ * @param graceMs how long the place is kept without a poll, in milliseconds (an admitted ticket
+ *     whose pass nobody fetched within it is dropped)
  * @param pass the signed pass (a compact JWT) once admitted
  * @param passId the pass's id ({@code jti}), for a revocation
  * @param admittedAt when it was admitted, epoch milliseconds
  * @param passExpiresAt when its pass expires, epoch milliseconds
  * @param renewable whether its pass can be renewed
- * @param reason why it is gone ({@code left}, {@code released}, {@code expired}, {@code abandoned})
+ * @param reason why it is gone ({@code left}, {@code released}, {@code expired}, {@code abandoned},
+ *     {@code revoked})
  */
 @JsonPropertyOrder({
   "ticket",
@@ -58,13 +61,16 @@ public record Ticket(
     @JsonProperty("priority") @JsonInclude(JsonInclude.Include.NON_NULL) Integer priority,
     @JsonProperty("joined_at") @JsonInclude(JsonInclude.Include.NON_NULL) Long joinedAt,
     @JsonProperty("status") TicketStatus status,
-    @JsonProperty("position") @JsonView({Waiting.class, PreQueue.class}) Long position,
-    @JsonProperty("eta_ms") @JsonView(Waiting.class) Long etaMs,
-    @JsonProperty("eta_low_ms") @JsonView(Waiting.class) Long etaLowMs,
-    @JsonProperty("eta_high_ms") @JsonView(Waiting.class) Long etaHighMs,
+    @JsonProperty("position") @JsonView({Waiting.class, PreQueue.class, Admitted.class})
+        Long position,
+    @JsonProperty("eta_ms") @JsonView({Waiting.class, Admitted.class}) Long etaMs,
+    @JsonProperty("eta_low_ms") @JsonView({Waiting.class, Admitted.class}) Long etaLowMs,
+    @JsonProperty("eta_high_ms") @JsonView({Waiting.class, Admitted.class}) Long etaHighMs,
     @JsonProperty("opens_at") @JsonView(PreQueue.class) Long opensAt,
-    @JsonProperty("poll_after_ms") @JsonView({Waiting.class, PreQueue.class}) Long pollAfterMs,
-    @JsonProperty("grace_ms") @JsonView({Waiting.class, PreQueue.class}) Long graceMs,
+    @JsonProperty("poll_after_ms") @JsonView({Waiting.class, PreQueue.class, Admitted.class})
+        Long pollAfterMs,
+    @JsonProperty("grace_ms") @JsonView({Waiting.class, PreQueue.class, Admitted.class})
+        Long graceMs,
     @JsonProperty("pass") @JsonView(Admitted.class) String pass,
     @JsonProperty("pass_id") @JsonView(Admitted.class) String passId,
     @JsonProperty("admitted_at") @JsonView(Admitted.class) Long admittedAt,

@@ -80,7 +80,10 @@ public final class RoomJson {
     return g;
   }
 
-  /** The grant log: {@code {"grants": [...]}}, each with the ticket that used it (or null). */
+  /**
+   * The grant log: {@code {"grants": [...]}}, each with the ticket and the token that used it (or
+   * null).
+   */
   public static ObjectNode grantLog(List<GrantLogEntry> entries) {
     ObjectNode answer = Json.object();
     ArrayNode items = answer.putArray("grants");
@@ -93,6 +96,8 @@ public final class RoomJson {
         g.put("used_by_ticket", entry.usedByTicket());
         g.put("used_at", entry.usedAt());
       }
+      // The token's public id (as created_by names the maker's), never its secret.
+      g.put("used_by_token", entry.usedByToken());
       items.add(g);
     }
     return answer;

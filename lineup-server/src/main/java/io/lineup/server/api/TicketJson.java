@@ -26,7 +26,9 @@ public final class TicketJson {
 
   /** A ticket as the API's record; the fields its status does not have are null. */
   static io.lineup.api.resource.Ticket of(Ticket t) {
-    boolean waiting = t.status() == TicketStatus.WAITING;
+    // An admitted ticket answers as a waiting one at the front besides its pass (position 0, ETA
+    // 0, poll interval, grace), so a join admitted at once has every field a waiting one has.
+    boolean waiting = t.status() == TicketStatus.WAITING || t.status() == TicketStatus.ADMITTED;
     boolean lined = waiting || t.status() == TicketStatus.PRE_QUEUE;
     Eta eta = waiting ? t.eta() : null;
     AdmittedPass pass = t.status() == TicketStatus.ADMITTED ? t.pass() : null;
