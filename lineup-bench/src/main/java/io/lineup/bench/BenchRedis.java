@@ -245,6 +245,11 @@ public final class BenchRedis implements AutoCloseable {
     }
   }
 
+  /** Commands Redis has processed since it started (INFO stats total_commands_processed). */
+  public long totalCommands() {
+    return Long.parseLong(infoField("stats", "total_commands_processed"));
+  }
+
   private RedisCommands<String, String> sync() {
     return admin.sync();
   }

@@ -13,6 +13,9 @@ package io.lineup.bench;
  *     half of it), in ms
  * @param etaReadAfterMs time from the first join to the first ETA kept, in ms, so that admissions
  *     have been measured
+ * @param streams idle event streams of {@code room_streams_idle_cpu}
+ * @param eventStreams event streams of {@code room_event_ms_p99}, each told its admission
+ * @param timedJoins joins timed for {@code room_join_ms_p99}, with the streams open and without
  * @param passTokens distinct passes checked in {@code pass_verify_us_p99} (each once), in {@code
  *     pass_verify_repeat_us_p99} (each again) and in {@code pass_verify_tabulated_us_p99} (each
  *     once)
@@ -25,7 +28,10 @@ record RoomCounts(
     int etaSlots,
     long etaVisitMs,
     long etaReadAfterMs,
-    int passTokens) {
+    int passTokens,
+    int streams,
+    int eventStreams,
+    int timedJoins) {
 
   /** Share of the tickets of the steady run that stop polling right after joining. */
   static final double ETA_ABANDON_SHARE = 0.2;
@@ -33,9 +39,12 @@ record RoomCounts(
   /** The sizes for a mode of {@link Counts}: {@code full}, {@code quick} or {@code smoke}. */
   static RoomCounts of(String mode) {
     return switch (mode) {
-      case "full" -> new RoomCounts(50_000, 1_000, 50_000, 600, 80, 2_000, 6_000, 10_000);
-      case "quick" -> new RoomCounts(10_000, 1_000, 10_000, 600, 80, 2_000, 6_000, 5_000);
-      default -> new RoomCounts(300, 50, 200, 60, 10, 400, 1_500, 200);
+      case "full" ->
+          new RoomCounts(
+              50_000, 1_000, 50_000, 600, 80, 2_000, 6_000, 10_000, 20_000, 2_000, 5_000);
+      case "quick" ->
+          new RoomCounts(10_000, 1_000, 10_000, 600, 80, 2_000, 6_000, 5_000, 2_000, 500, 2_000);
+      default -> new RoomCounts(300, 50, 200, 60, 10, 400, 1_500, 200, 50, 20, 200);
     };
   }
 
@@ -50,5 +59,8 @@ record RoomCounts(
     report.count("room_eta_read_after_ms", etaReadAfterMs);
     report.count("room_eta_abandon_share", ETA_ABANDON_SHARE);
     report.count("pass_tokens", passTokens);
+    report.count("room_streams", streams);
+    report.count("room_event_streams", eventStreams);
+    report.count("room_timed_joins", timedJoins);
   }
 }

@@ -107,6 +107,21 @@ final class ServerProcess implements AutoCloseable {
     return process.toHandle().info().totalCpuDuration().map(d -> d.toNanos() / 1_000).orElse(0L);
   }
 
+  /** The server process's resident memory (VmRSS of /proc/PID/status), in bytes; 0 when unknown. */
+  long rssBytes() {
+    try {
+      for (String line :
+          Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux, or the process ended.
+    }
+    return 0;
+  }
+
   /** The admin token, accepted on every route. */
   String token() {
     return token;

@@ -46,7 +46,13 @@ class BenchSmokeTest {
           "dispatch_start_ms_p99",
           "dispatch_rate_error",
           "dispatch_rate_achieved",
-          "room_poll_per_s");
+          "room_poll_per_s",
+          "room_streams_idle_cpu",
+          "room_streams_idle_redis_ops",
+          "room_stream_rss_bytes",
+          "room_join_ms_p99",
+          "room_join_streams_ratio",
+          "room_event_ms_p99");
 
   /** Figures measured without Redis (an offline check): no Redis CPU to report. */
   private static final Set<String> NO_REDIS =
@@ -61,7 +67,10 @@ class BenchSmokeTest {
           "eta_in_band",
           "dispatch_rate_error",
           "dispatch_rate_achieved",
-          "room_eta_mape");
+          "room_eta_mape",
+          "room_streams_idle_cpu",
+          "room_stream_rss_bytes",
+          "room_join_streams_ratio");
 
   private static RedisProcess redis;
 

@@ -35,6 +35,16 @@ final class Inspector {
     return store.rank(queue, id);
   }
 
+  /** ZRANKs sent together: one round trip for all of them. */
+  long[] positions(QueueName queue, List<String> ids) {
+    ids.forEach(Checks::id);
+    return store.ranks(queue, ids);
+  }
+
+  String lastEventId(QueueName queue) {
+    return store.lastEventId(queue);
+  }
+
   boolean exists(QueueName queue, String id) {
     Checks.id(id);
     return store.recordExists(queue, id);

@@ -511,6 +511,18 @@ public final class Lineup implements AutoCloseable {
     return inspector.position(queue, id);
   }
 
+  /**
+   * The places in line of several jobs (0 = next), in the order of {@code ids}; -1 for a job that
+   * is not ready or unknown. One round trip whatever the number of ids (the queue's keys share one
+   * slot, so this holds on a cluster too); each place is exact as of its own read.
+   *
+   * @throws InvalidArgumentException when an id is malformed
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public long[] positions(QueueName queue, List<String> ids) {
+    return inspector.positions(queue, ids);
+  }
+
   /** Counts per state, rates, effective settings and counters of a queue. */
   public QueueStats stats(QueueName queue) {
     return inspector.stats(queue);
@@ -552,6 +564,18 @@ public final class Lineup implements AutoCloseable {
    */
   public List<QueueEvent> events(QueueName queue, String afterStreamId, int count) {
     return inspector.events(queue, afterStreamId, count);
+  }
+
+  /**
+   * The id of the newest entry of the queue's event stream, or null when it has none: every state
+   * change of the queue's jobs appends an entry, so a caller that keeps this id and later reads
+   * {@link #events} after it sees every change since (while the stream, capped at about 1,000
+   * entries, still holds them). One cheap read.
+   *
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public String lastEventId(QueueName queue) {
+    return inspector.lastEventId(queue);
   }
 
   // ---- dead letters ----

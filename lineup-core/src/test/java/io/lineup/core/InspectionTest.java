@@ -54,6 +54,33 @@ abstract class InspectionTest extends EngineSuite {
   }
 
   @Test
+  void positionsOfManyJobsAreReadTogetherInTheirOrderAndTheNewestEventIdMarksWhatCameBefore() {
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine()) {
+      assertThat(lineup.lastEventId(queue)).isNull();
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        ids.add(lineup.publish(queue, aJob("p" + i)).id());
+      }
+      String leased = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0).id();
+      assertThat(leased).isEqualTo(ids.get(0));
+
+      long[] positions =
+          lineup.positions(queue, List.of(ids.get(4), ids.get(0), ids.get(1), "unknown-job"));
+
+      assertThat(positions).containsExactly(3, -1, 0, -1);
+      List<QueueEvent> all = lineup.events(queue, null, 100);
+      String newest = lineup.lastEventId(queue);
+      assertThat(newest).isEqualTo(all.get(all.size() - 1).streamId());
+      assertThat(lineup.events(queue, newest, 100)).isEmpty();
+      lineup.cancel(queue, ids.get(2));
+      assertThat(lineup.events(queue, newest, 100))
+          .singleElement()
+          .satisfies(e -> assertThat(e.jobIds()).containsExactly(ids.get(2)));
+    }
+  }
+
+  @Test
   void aQueuesEtaEstimatorGivesEachPositionTheEtaThatGetReadsForTheJobThere() {
     QueueName queue = aFreshQueue();
     ManualClock clock = new ManualClock(java.time.Instant.parse("2030-01-01T00:00:00Z"));

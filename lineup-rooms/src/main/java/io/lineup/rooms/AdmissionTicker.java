@@ -5,11 +5,12 @@ import io.lineup.core.RecordStore;
 import io.lineup.core.model.LeasedJob;
 import io.lineup.core.model.Leases;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -19,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * Admission on this instance: a lease of the room's tickets within its limits (checked in Redis, so
  * they hold across instances), made by a ticker for every room, on a release, and on joins and
  * polls while the room was not found full ({@link AdmissionGate}). An admission records the pass's
- * lease and wakes this instance's event streams of the ticket; the ticket's poll record stays until
- * its pass is handed out ({@link TicketReader}).
+ * lease and tells this instance's watcher of the room ({@link RoomWatcher}), whose followers of the
+ * ticket hear it at once; the ticket's poll record stays until its pass is handed out ({@link
+ * TicketReader}).
  */
 final class AdmissionTicker {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionTicker.class);
@@ -31,7 +33,7 @@ final class AdmissionTicker {
   private final PreQueue preQueue;
   private final BooleanSupplier closed;
   private final AdmissionGate gate = new AdmissionGate();
-  private final Map<String, Semaphore> admittedSignals = new ConcurrentHashMap<>();
+  private volatile BiConsumer<RoomKey, List<String>> onAdmitted = (key, tickets) -> {};
   private final Map<RoomKey, LeaseCounts> leaseCounts = new ConcurrentHashMap<>();
 
   /** A room's admission calls on this instance: started, and ended (answered or failed). */
@@ -105,12 +107,13 @@ final class AdmissionTicker {
         counts.ended.incrementAndGet();
       }
       gate.record(key, got, System.currentTimeMillis());
+      List<String> ids = new ArrayList<>(got.jobs().size());
       for (LeasedJob job : got.jobs()) {
         leases.put(job.id(), leaseRecord(job.token(), job.leaseDeadline().toEpochMilli(), key));
-        Semaphore signal = admittedSignals.get(job.id());
-        if (signal != null) {
-          signal.release();
-        }
+        ids.add(job.id());
+      }
+      if (!ids.isEmpty()) {
+        onAdmitted.accept(key, ids);
       }
       admitted += got.jobs().size();
       if (got.jobs().size() < Rooms.ADMIT_BATCH) {
@@ -129,26 +132,9 @@ final class AdmissionTicker {
     return token + " " + deadlineMs + " " + key;
   }
 
-  /**
-   * Waits until the ticket may have changed (admitted on this instance) or {@code maxMs} passes.
-   */
-  void awaitChange(String ticket, long maxMs) throws InterruptedException {
-    Semaphore signal = admittedSignals.get(ticket);
-    if (signal == null) {
-      Thread.sleep(Math.max(1, maxMs));
-    } else if (signal.tryAcquire(Math.max(1, maxMs), TimeUnit.MILLISECONDS)) {
-      signal.drainPermits();
-    }
-  }
-
-  /** Starts waking {@link #awaitChange} callers of this ticket when this instance admits it. */
-  void watch(String ticket) {
-    admittedSignals.computeIfAbsent(ticket, t -> new Semaphore(0));
-  }
-
-  /** Stops watching a ticket (the last stream of it ended). */
-  void unwatch(String ticket) {
-    admittedSignals.remove(ticket);
+  /** Who hears of this instance's admissions (the rooms' watchers), told after their leases. */
+  void onAdmitted(BiConsumer<RoomKey, List<String>> listener) {
+    this.onAdmitted = listener;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.lineup.rooms;
 
+import io.lineup.core.model.InvalidArgumentException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -169,7 +170,36 @@ public final class Room {
    */
   public void follow(String ticket, Ticket first, BooleanSupplier closing, TicketFollower.Sink sink)
       throws IOException, InterruptedException {
-    new TicketFollower(this, rooms.admissions()).follow(ticket, first, closing, sink);
+    new TicketFollower(key, rooms.watchers(), rooms.tickets()).follow(ticket, first, closing, sink);
+  }
+
+  /**
+   * A long poll: polls the ticket (keeping its place), then, when it is waiting or in the
+   * pre-queue, waits up to {@code waitMs} for its status or position to change (through any
+   * instance) and answers the ticket as it changed, else as it stood. The wait reads nothing
+   * itself: this instance's one watcher of the room tells it ({@link TicketFollower}); a position
+   * change is told within {@value RoomWatcher#POSITION_EVERY_MS} ms, an admission or departure at
+   * once.
+   *
+   * @param waitMs how long to wait for a change, 0 to {@value TicketFollower#MAX_WAIT_MS} ms
+   * @throws InvalidArgumentException naming {@code wait_ms} when out of range
+   * @throws MalformedIdException for a malformed id
+   * @throws TicketNotFoundException for an unknown ticket
+   * @throws InterruptedException when the waiting thread is interrupted
+   */
+  public Ticket poll(String ticket, long waitMs) throws InterruptedException {
+    if (waitMs < 0 || waitMs > TicketFollower.MAX_WAIT_MS) {
+      throw new InvalidArgumentException(
+          "wait_ms", "must be an integer from 0 to " + TicketFollower.MAX_WAIT_MS);
+    }
+    Ticket first = poll(ticket);
+    return new TicketFollower(key, rooms.watchers(), rooms.tickets())
+        .awaitChange(ticket, first, waitMs);
+  }
+
+  /** How many followers (event streams, long polls) this room has on this instance. */
+  public int followers() {
+    return rooms.watchers().followers(key);
   }
 
   /**

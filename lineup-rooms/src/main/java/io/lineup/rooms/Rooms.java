@@ -5,6 +5,7 @@ import io.lineup.core.RecordStore;
 import io.lineup.pass.Pass;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -69,6 +70,7 @@ public final class Rooms implements AutoCloseable {
   private final TicketJoins joins;
   private final RoomCatalog catalog;
   private final DeletedRoomTickets deleted;
+  private final RoomWatchers watchers;
   private volatile boolean closed;
   private Thread admitter;
   private Thread sweeper;
@@ -112,6 +114,8 @@ public final class Rooms implements AutoCloseable {
             lineup, polls, ids, grants, preQueue, admissions, reader, tickets, settings, deleted);
     this.catalog =
         new RoomCatalog(lineup, settings, signingKeys, etas, admissions, preQueue, grants, deleted);
+    this.watchers = new RoomWatchers(lineup, polls, settings, reader);
+    admissions.onAdmitted(watchers::admitted);
   }
 
   /** Starts admitting tickets and sweeping abandoned places on this instance. */
@@ -123,10 +127,14 @@ public final class Rooms implements AutoCloseable {
     sweeper = Thread.ofVirtual().name("lineup-room-sweep").start(() -> sweep.loop(() -> closed));
   }
 
-  /** Stops admitting, sweeping and reading the settings; waits up to 5 s for each to end. */
+  /**
+   * Stops admitting, sweeping, watching rooms for their followers (whose followings end) and
+   * reading the settings; waits up to 5 s for each to end.
+   */
   @Override
   public synchronized void close() {
     closed = true;
+    watchers.close();
     for (Thread t : new Thread[] {admitter, sweeper}) {
       if (t != null) {
         t.interrupt();
@@ -165,6 +173,14 @@ public final class Rooms implements AutoCloseable {
    */
   public Pass verifyPass(RoomKey room, String token) {
     return passCheck.verify(room, token);
+  }
+
+  /**
+   * How many followers (event streams and long polls, {@link Room#follow}, {@link Room#poll(String,
+   * long)}) each room has on this instance; rooms with none are left out.
+   */
+  public Map<RoomKey, Integer> followers() {
+    return watchers.followers();
   }
 
   /** Whether a text has the form of a ticket id. */
@@ -211,6 +227,10 @@ public final class Rooms implements AutoCloseable {
 
   TicketJoins joins() {
     return joins;
+  }
+
+  RoomWatchers watchers() {
+    return watchers;
   }
 
   RoomCatalog catalog() {

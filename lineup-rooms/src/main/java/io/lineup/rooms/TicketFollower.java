@@ -1,28 +1,32 @@
 package io.lineup.rooms;
 
 import java.io.IOException;
-import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 
 /**
  * Follows one ticket for a stream of its changes ({@link Room#follow}): tells the sink the ticket
  * each time its status, position or ETA changes, and a last time when it is admitted (with the
  * pass) or gone, after which the following ends. It also ends after {@value #MAX_STREAM_MS} ms (the
- * client reconnects) or once the caller is closing. Asks for a keep-alive when nothing was told for
- * {@value #KEEP_ALIVE_MS} ms.
+ * client reconnects) or once the caller is closing (noticed within {@value
+ * RoomWatcher#CLOSING_CHECK_MS} ms). Asks for a keep-alive when nothing was told for {@value
+ * #KEEP_ALIVE_MS} ms (the first one sooner, at a random point of the period's second half).
+ *
+ * <p>The following reads nothing itself: it registers with its room's one watcher on this instance
+ * ({@link RoomWatcher}), which reads Redis for all of the room's followers together, keeps their
+ * tickets' places (following counts as polling) and hands each follower its ticket's changes. An
+ * admission or a departure is told at once; position changes of a waiting ticket at most once every
+ * {@value RoomWatcher#POSITION_EVERY_MS} ms.
  */
 public final class TicketFollower {
-  /** How often the ticket is read when no admission on this instance wakes the follower, in ms. */
-  public static final long CHECK_INTERVAL_MS = 20;
-
   /** A keep-alive is asked for when nothing was told this long, in ms. */
   public static final long KEEP_ALIVE_MS = 15_000;
 
   /** Longest following, in ms: 1 hour. */
   public static final long MAX_STREAM_MS = 3_600_000;
 
-  /** How often following counts as a poll of the ticket (keeping its place), in ms. */
-  static final long TOUCH_INTERVAL_MS = 1_000;
+  /** Longest wait of a long poll ({@link Room#poll(String, long)}), in ms: 30 s. */
+  public static final long MAX_WAIT_MS = 30_000;
 
   /** Where a ticket's changes go (an event stream, say). */
   public interface Sink {
@@ -41,63 +45,83 @@ public final class TicketFollower {
     void keepAlive() throws IOException;
   }
 
-  private final Room room;
-  private final AdmissionTicker admissions;
+  private final RoomKey key;
+  private final RoomWatchers watchers;
+  private final TicketPolls tickets;
 
-  TicketFollower(Room room, AdmissionTicker admissions) {
-    this.room = room;
-    this.admissions = admissions;
-  }
-
-  /** What counts as a change: what a page shows, without the suggested poll interval. */
-  private record Signature(TicketStatus status, long position, Long etaMs) {
-    static Signature of(Ticket t) {
-      return new Signature(
-          t.status(), t.position(), t.eta() == null ? null : t.eta().point().toMillis());
-    }
+  TicketFollower(RoomKey key, RoomWatchers watchers, TicketPolls tickets) {
+    this.key = key;
+    this.watchers = watchers;
+    this.tickets = tickets;
   }
 
   void follow(String ticket, Ticket first, BooleanSupplier closing, Sink sink)
       throws IOException, InterruptedException {
     long start = System.currentTimeMillis();
-    long lastSent = start;
-    long lastTouch = start;
-    admissions.watch(ticket);
-    try {
-      Signature sent = Signature.of(first);
+    if (first.status().isFinal()) {
       sink.send(first);
-      if (first.status().isFinal()) {
-        return;
-      }
-      while (!closing.getAsBoolean()) {
+      return;
+    }
+    TicketWatch watch = new TicketWatch(ticket, first, tickets.record(key, first), closing);
+    watchers.register(key, watch);
+    try {
+      sink.send(first);
+      // The first keep-alive comes at a random point of the second half of the period, so that
+      // streams opened together (a page reloaded by a crowd) do not all write at the same moment
+      // every period thereafter.
+      long lastSent = start - ThreadLocalRandom.current().nextLong(KEEP_ALIVE_MS / 2);
+      while (true) {
         long now = System.currentTimeMillis();
-        if (now - start > MAX_STREAM_MS) {
+        long until = Math.min(lastSent + KEEP_ALIVE_MS, start + MAX_STREAM_MS);
+        Ticket view = watch.await(until - now);
+        if (watch.ended()) {
           return;
         }
-        admissions.awaitChange(ticket, CHECK_INTERVAL_MS);
         now = System.currentTimeMillis();
-        Ticket view;
-        if (now - lastTouch >= TOUCH_INTERVAL_MS) {
-          view = room.poll(ticket);
-          lastTouch = now;
-        } else {
-          view = room.ticket(ticket);
-        }
-        Signature sig = Signature.of(view);
-        if (!Objects.equals(sig, sent)) {
+        if (view != null) {
           sink.send(view);
-          sent = sig;
           lastSent = now;
           if (view.status().isFinal()) {
             return;
           }
-        } else if (now - lastSent >= KEEP_ALIVE_MS) {
+        }
+        if (now - start >= MAX_STREAM_MS) {
+          return;
+        }
+        if (view == null && now - lastSent >= KEEP_ALIVE_MS) {
           sink.keepAlive();
           lastSent = now;
         }
       }
     } finally {
-      admissions.unwatch(ticket);
+      watchers.unregister(key, watch);
+    }
+  }
+
+  /**
+   * Waits up to {@code waitMs} for the ticket's status or position to differ from {@code first}.
+   *
+   * @return the ticket as it changed, or {@code first} when nothing changed in time
+   */
+  Ticket awaitChange(String ticket, Ticket first, long waitMs) throws InterruptedException {
+    if (first.status().isFinal() || waitMs <= 0) {
+      return first;
+    }
+    long until = System.currentTimeMillis() + waitMs;
+    TicketWatch watch = new TicketWatch(ticket, first, tickets.record(key, first), () -> false);
+    watchers.register(key, watch);
+    try {
+      while (true) {
+        Ticket view = watch.await(until - System.currentTimeMillis());
+        if (view == null) {
+          return first;
+        }
+        if (view.status() != first.status() || view.position() != first.position()) {
+          return view;
+        }
+      }
+    } finally {
+      watchers.unregister(key, watch);
     }
   }
 }

@@ -62,6 +62,22 @@ final class TicketPolls {
   }
 
   /**
+   * The poll record that keeps a followed ticket's place: made from the ticket when it waits in
+   * line (no read), read when it is in the pre-queue; null when it is admitted or gone.
+   */
+  PollRecord record(RoomKey key, Ticket ticket) {
+    return switch (ticket.status()) {
+      case WAITING ->
+          ticket.priority() != null && ticket.joinedAt() != null
+              ? new PollRecord(
+                  key.toString(), System.currentTimeMillis(), ticket.joinedAt(), ticket.priority())
+              : polls.get(ticket.id()).map(PollRecord::parse).orElse(null);
+      case PRE_QUEUE -> polls.get(ticket.id()).map(PollRecord::parse).orElse(null);
+      case ADMITTED, GONE -> null;
+    };
+  }
+
+  /**
    * Leaves the line, or gives back an admitted ticket's slot (its pass stops verifying online).
    *
    * @throws MalformedIdException for a malformed id

@@ -109,6 +109,9 @@ public final class LineupServer implements AutoCloseable {
               history,
               archive);
       metrics.watchWaiters(waiters::count);
+      Rooms watched = rooms;
+      metrics.watchRoomStreams(
+          () -> watched.followers().values().stream().mapToInt(Integer::intValue).sum());
       Dispatcher followed = dispatch;
       metrics.watchBreakers(() ->
           followed.breakers().known().entrySet().stream()

@@ -58,6 +58,12 @@ public final class BenchReport {
           "room_join_per_s",
           "room_poll_per_s",
           "room_eta_mape",
+          "room_streams_idle_cpu",
+          "room_streams_idle_redis_ops",
+          "room_stream_rss_bytes",
+          "room_join_ms_p99",
+          "room_join_streams_ratio",
+          "room_event_ms_p99",
           "pass_verify_us_p99",
           "pass_verify_repeat_us_p99",
           "pass_verify_tabulated_us_p99");

@@ -45,6 +45,10 @@ public record Target(String figure, boolean atLeast, double bound, String refere
           new Target("room_join_per_s", true, 0.3, "raw_script_per_s", null),
           new Target("room_poll_per_s", true, 5_000, null, "/s"),
           new Target("room_eta_mape", false, 20, null, "%"),
+          new Target("room_streams_idle_cpu", false, 0.15, null, " cores"),
+          new Target("room_streams_idle_redis_ops", false, 1_000, null, "/s"),
+          new Target("room_join_streams_ratio", false, 1.5, null, "×"),
+          new Target("room_event_ms_p99", false, 50, null, "ms"),
           // The JDK's Ed25519 (the default since issue 48) takes 400–550 µs a check on a core of
           // the reference machine; a remembered pass is the fast path, and the opt-in engine is
           // held to the bound the first check had before.

@@ -9,8 +9,11 @@ import io.lineup.rooms.RoomKey;
 import io.lineup.rooms.RoomNotFoundException;
 import io.lineup.rooms.Rooms;
 import io.lineup.rooms.Ticket;
+import io.lineup.rooms.TicketFollower;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
+import io.lineup.server.http.DisconnectWatch;
+import io.lineup.server.http.LeaseWaiters;
 import io.lineup.server.http.RequestBody;
 import java.nio.charset.StandardCharsets;
 
@@ -21,6 +24,10 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RoomHandlers {
   private final ApiContext api;
+  // Streams and ticket long polls watched for a hang-up. Not the server's lease waiters (whose
+  // count
+  // is lineup_lease_waiters); a shutdown ends them through the draining flag instead.
+  private final LeaseWaiters followers = new LeaseWaiters();
 
   /**
    * @param api what the handlers share (the rooms among it)
@@ -82,11 +89,50 @@ public final class RoomHandlers {
     Responses.jsonText(ctx, 201, TicketJson.write(room.join(RoomRequests.join(body, principal))));
   }
 
-  /** {@code GET /v1/rooms/{ns}/{room}/tickets/{ticket}}: position and ETA, or the pass. */
+  /**
+   * {@code GET /v1/rooms/{ns}/{room}/tickets/{ticket}?wait_ms=}: position and ETA, or the pass.
+   * With {@code wait_ms} (0 to {@value TicketFollower#MAX_WAIT_MS}), a long poll: answers when the
+   * ticket's status or position changes, else after the wait; 400 for another value.
+   */
   public void poll(Context ctx, Principal principal) {
     Room room = room(ctx);
     String ticket = ticket(ctx);
-    Responses.jsonText(ctx, 200, TicketJson.write(room.poll(ticket)));
+    long waitMs = waitMs(ctx);
+    if (waitMs == 0) {
+      Responses.jsonText(ctx, 200, TicketJson.write(room.poll(ticket)));
+      return;
+    }
+    Ticket answer;
+    try (DisconnectWatch watch = DisconnectWatch.start(ctx, waitMs, followers)) {
+      try {
+        answer = room.poll(ticket, waitMs);
+      } catch (InterruptedException e) {
+        return; // The client went away: nobody to answer.
+      }
+      if (watch.mustCloseConnection()) {
+        ctx.header("Connection", "close");
+      }
+    }
+    Responses.jsonText(ctx, 200, TicketJson.write(answer));
+  }
+
+  /** The {@code wait_ms} of a ticket's long poll, 0 when absent. */
+  private static long waitMs(Context ctx) {
+    String wait = ctx.queryParam("wait_ms");
+    if (wait == null) {
+      return 0;
+    }
+    long waitMs;
+    try {
+      waitMs = Long.parseLong(wait);
+    } catch (NumberFormatException e) {
+      waitMs = -1;
+    }
+    if (waitMs < 0 || waitMs > TicketFollower.MAX_WAIT_MS) {
+      throw ApiException.invalidField(
+          "wait_ms", "must be an integer from 0 to " + TicketFollower.MAX_WAIT_MS);
+    }
+    return waitMs;
   }
 
   /** {@code DELETE /v1/rooms/{ns}/{room}/tickets/{ticket}}: leaves, or gives the slot back. */
@@ -108,7 +154,7 @@ public final class RoomHandlers {
     Room room = room(ctx);
     String ticket = ticket(ctx);
     Ticket first = room.poll(ticket); // a 404 or 400 before the stream starts
-    TicketEventStream.stream(ctx, room, first, api.state().draining());
+    TicketEventStream.stream(ctx, room, first, api.state().draining(), followers);
   }
 
   /** {@code GET /v1/rooms/{ns}/{room}/jwks.json}: the room's public keys (no token needed). */

@@ -71,6 +71,19 @@ public final class ServerMetrics {
   }
 
   /**
+   * Reports how many ticket followers (event streams and long polls of waiting-room tickets) this
+   * instance holds, over all rooms, as {@code lineup_room_streams}.
+   *
+   * @param followers read at every scrape; held for the life of the metrics
+   */
+  public void watchRoomStreams(IntSupplier followers) {
+    Gauge.builder("lineup.room.streams", followers, IntSupplier::getAsInt)
+        .description("Ticket event streams and long polls open on this instance, all rooms")
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /**
    * Reports the circuit breaker of every dispatch endpoint this instance follows, as {@code
    * lineup_dispatch_breakers_open} labelled {@code namespace} and {@code endpoint}: 1 when open or
    * half open, 0 when closed. Read at every scrape; endpoints that are gone drop out.

@@ -382,6 +382,32 @@ public final class RedisStore implements AutoCloseable {
   }
 
   /**
+   * The ranks of several jobs in the ready line (ZRANKs sent together, one round trip), in the
+   * order of {@code ids}; -1 for a job not in the ready line.
+   */
+  public long[] ranks(QueueName queue, List<String> ids) {
+    byte[] ready = KeySpace.queueKeys(queue)[KeySpace.READY_INDEX];
+    List<CompletableFuture<Long>> replies = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      replies.add(gateway.commands().zrank(ready, utf8(id)).toCompletableFuture());
+    }
+    long[] ranks = new long[ids.size()];
+    for (int i = 0; i < ranks.length; i++) {
+      Long rank = gateway.await(replies.get(i));
+      ranks[i] = rank == null ? -1 : rank;
+    }
+    return ranks;
+  }
+
+  /** The id of the newest entry of the queue's event stream (one XREVRANGE), or null when none. */
+  public String lastEventId(QueueName queue) {
+    byte[] key = KeySpace.queueKeys(queue)[KeySpace.EVENTS_INDEX];
+    List<StreamMessage<byte[], byte[]>> newest =
+        gateway.await(gateway.commands().xrevrange(key, Range.unbounded(), Limit.from(1)));
+    return newest.isEmpty() ? null : newest.get(0).getId();
+  }
+
+  /**
    * Whether a job's record is kept: one HEXISTS on its records hash and, for a generated id, one on
    * the hash an earlier version kept it in ({@link KeySpace#legacyRecordKey}), sent together.
    */
