@@ -5,6 +5,7 @@ import io.lineup.core.RecordStore;
 import io.lineup.core.model.JobFinishedException;
 import io.lineup.core.model.JobNotFoundException;
 import io.lineup.core.model.JobState;
+import java.util.Collection;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -44,11 +45,20 @@ final class AbandonmentSweeper {
     this.preQueue = preQueue;
   }
 
-  /** Sweeps every {@link Rooms#SWEEP_INTERVAL_MS} until interrupted or closed. */
+  /**
+   * Sweeps every {@link #interval} until interrupted or closed. The interval is checked every
+   * {@link Rooms#SWEEP_INTERVAL_MS}, so a room with a shorter grace put meanwhile is swept at its
+   * own pace from then on.
+   */
   void loop(BooleanSupplier closed) {
+    long lastSweep = 0;
     while (!closed.getAsBoolean()) {
       try {
-        sweep(System.currentTimeMillis());
+        long now = System.currentTimeMillis();
+        if (now - lastSweep >= interval(known.get().values()) || now < lastSweep) {
+          sweep(now);
+          lastSweep = now;
+        }
         Thread.sleep(Rooms.SWEEP_INTERVAL_MS);
       } catch (InterruptedException e) {
         return;
@@ -63,6 +73,20 @@ final class AbandonmentSweeper {
         }
       }
     }
+  }
+
+  /**
+   * How long an instance with these rooms waits between two sweeps, in ms: a {@link
+   * Rooms#SWEEP_GRACE_SHARE}th of the shortest grace, from {@link Rooms#SWEEP_INTERVAL_MS} to
+   * {@link Rooms#SWEEP_INTERVAL_MAX_MS} (the longest when there is no room).
+   */
+  static long interval(Collection<RoomSpec> rooms) {
+    long shortestGrace = Long.MAX_VALUE;
+    for (RoomSpec spec : rooms) {
+      shortestGrace = Math.min(shortestGrace, spec.graceMs());
+    }
+    long share = shortestGrace / Rooms.SWEEP_GRACE_SHARE;
+    return Math.max(Rooms.SWEEP_INTERVAL_MS, Math.min(Rooms.SWEEP_INTERVAL_MAX_MS, share));
   }
 
   /**

@@ -24,8 +24,23 @@ public final class Rooms implements AutoCloseable {
   /** How often an instance admits tickets of every room, in ms. */
   public static final long ADMIT_INTERVAL_MS = 50;
 
-  /** How often an instance drops abandoned places and stale records, in ms. */
+  /**
+   * Shortest time between two sweeps of an instance (which drop abandoned places and stale
+   * records), in ms. A sweep reads every ticket's poll record, so an instance sweeps only as often
+   * as the shortest grace of its rooms needs: every {@link #SWEEP_GRACE_SHARE}th of that grace, at
+   * least this and at most {@link #SWEEP_INTERVAL_MAX_MS} apart.
+   */
   public static final long SWEEP_INTERVAL_MS = 250;
+
+  /** Longest time between two sweeps of an instance, in ms: 15 s. */
+  public static final long SWEEP_INTERVAL_MAX_MS = 15_000;
+
+  /**
+   * A sweep runs every this fraction of the shortest grace of the instance's rooms, so a ticket
+   * that stopped polling is dropped at most a twentieth of its grace late (a 5 min grace: within 15
+   * s).
+   */
+  public static final int SWEEP_GRACE_SHARE = 20;
 
   /** Random bytes in a ticket id or a grant id: 128 bits, so ids cannot be guessed. */
   public static final int ID_RANDOM_BYTES = 16;
