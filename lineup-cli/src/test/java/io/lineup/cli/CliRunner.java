@@ -105,12 +105,7 @@ final class CliRunner {
       run.join(TimeUnit.MINUTES.toMillis(LONGEST_RUN_MINUTES));
       if (run.isAlive()) {
         run.interrupt();
-        throw new AssertionError(
-            "lineup "
-                + String.join(" ", args)
-                + " did not finish in "
-                + LONGEST_RUN_MINUTES
-                + " minutes");
+        throw tooLong(args);
       }
       if (thrown.get() != null) {
         throw new AssertionError("lineup " + String.join(" ", args) + " threw", thrown.get());
@@ -150,16 +145,20 @@ final class CliRunner {
     }
     if (!started.waitFor(LONGEST_RUN_MINUTES, TimeUnit.MINUTES)) {
       started.destroyForcibly();
-      throw new AssertionError(
-          "lineup "
-              + String.join(" ", args)
-              + " did not finish in "
-              + LONGEST_RUN_MINUTES
-              + " minutes");
+      throw tooLong(args);
     }
     return new Run(
         started.exitValue(),
         Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  private static AssertionError tooLong(String[] args) {
+    return new AssertionError(
+        "lineup "
+            + String.join(" ", args)
+            + " did not finish in "
+            + LONGEST_RUN_MINUTES
+            + " minutes");
   }
 }
