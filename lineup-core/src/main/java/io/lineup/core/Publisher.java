@@ -35,26 +35,22 @@ final class Publisher {
   static final long NO_FENCE = RedisStore.NO_FENCE;
 
   /**
-   * A queue and the fence a publish expects it to hold: fenced publishes are combined only with
-   * publishes that expect the same fence, so that a refused fence fails only the requests bound to
-   * it.
+   * A queue and the fence a publish expects it to hold ({@link #NO_FENCE}: none): publishes are
+   * combined only with publishes that expect the same fence, so that a refused fence fails only the
+   * requests bound to it.
    */
   private record Fenced(QueueName queue, long fence) {}
 
-  private final CallCoalescer<QueueName, NewJob, PublishResult> coalescer;
-  private final CallCoalescer<QueueName, NewJob, PublishResult> forReplicas;
-  private final CallCoalescer<Fenced, NewJob, PublishResult> fenced;
-  private final CallCoalescer<Fenced, NewJob, PublishResult> fencedForReplicas;
+  private final CallCoalescer<Fenced, NewJob, PublishResult> coalescer;
+  private final CallCoalescer<Fenced, NewJob, PublishResult> forReplicas;
   private final DurabilityDefaults defaults;
 
   Publisher(Engine engine) {
     this.engine = engine;
-    this.coalescer = CallCoalescer.of(engine.options(), engine.store()::publish);
-    this.forReplicas = CallCoalescer.of(engine.options(), engine.store()::publishForReplicas);
-    this.fenced =
+    this.coalescer =
         CallCoalescer.of(
             engine.options(), (k, jobs) -> engine.store().publish(k.queue(), jobs, k.fence()));
-    this.fencedForReplicas =
+    this.forReplicas =
         CallCoalescer.of(
             engine.options(),
             (k, jobs) -> engine.store().publishForReplicas(k.queue(), jobs, k.fence()));
@@ -143,14 +139,12 @@ final class Publisher {
 
   private CompletableFuture<List<PublishResult>> send(
       QueueName queue, List<NewJob> jobs, long payloadBytes, Durability durability, long fence) {
+    Fenced key = new Fenced(queue, fence);
     if (durability.replicas() == 0) {
-      return fence == NO_FENCE
-          ? coalescer.submit(queue, jobs, payloadBytes)
-          : fenced.submit(new Fenced(queue, fence), jobs, payloadBytes);
+      return coalescer.submit(key, jobs, payloadBytes);
     }
-    return (fence == NO_FENCE
-            ? forReplicas.submit(queue, jobs, payloadBytes)
-            : fencedForReplicas.submit(new Fenced(queue, fence), jobs, payloadBytes))
+    return forReplicas
+        .submit(key, jobs, payloadBytes)
         .thenCompose(results ->
             engine
                 .store()

@@ -115,10 +115,7 @@ public final class RedisStore implements AutoCloseable {
    * @return the results in job order
    */
   public CompletableFuture<List<PublishResult>> publish(QueueName queue, List<NewJob> jobs) {
-    return gateway
-        .runAsync(
-            ScriptLibrary.PUBLISH, publishKeys(queue, jobs), PublishWire.arguments(now(), jobs))
-        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size(), queue, NO_FENCE));
+    return publish(queue, jobs, NO_FENCE);
   }
 
   /** A fence argument that binds a publish to no fence (fences are never negative). */
@@ -128,7 +125,7 @@ public final class RedisStore implements AutoCloseable {
    * {@link #publish} bound to a fence: the call writes nothing unless the queue's fence is {@code
    * fence}, and its future then fails with {@link io.lineup.core.model.FenceMismatchException}.
    *
-   * @param fence the fence the queue must hold (non-negative)
+   * @param fence the fence the queue must hold, or {@link #NO_FENCE} for none
    */
   public CompletableFuture<List<PublishResult>> publish(
       QueueName queue, List<NewJob> jobs, long fence) {
@@ -197,10 +194,7 @@ public final class RedisStore implements AutoCloseable {
    */
   public CompletableFuture<List<PublishResult>> publishForReplicas(
       QueueName queue, List<NewJob> jobs) {
-    return gateway
-        .runDurableAsync(
-            ScriptLibrary.PUBLISH, publishKeys(queue, jobs), PublishWire.arguments(now(), jobs))
-        .thenApply(reply -> ScriptReplies.publish(reply, jobs.size(), queue, NO_FENCE));
+    return publishForReplicas(queue, jobs, NO_FENCE);
   }
 
   /**
