@@ -17,6 +17,7 @@ import java.util.Set;
  * @param embeddedRedis start the bundled redis-server even when one is installed
  * @param deepTenMillion fill the deep queue with ten times as many jobs (10,000,000 in a full run)
  *     and name its figures {@code consume_per_s_10m} and {@code rank_us_p99_10m}
+ * @param roomStreams idle event streams of {@code room_streams_idle_cpu}; 0 for the mode's count
  */
 public record BenchOptions(
     Counts counts,
@@ -26,11 +27,12 @@ public record BenchOptions(
     boolean commandStats,
     Set<ScenarioGroup> only,
     boolean embeddedRedis,
-    boolean deepTenMillion) {
+    boolean deepTenMillion,
+    int roomStreams) {
 
   /** Options for a whole run of every scenario. */
   public BenchOptions(Counts counts, boolean json, String redisUrl, Path serverJar) {
-    this(counts, json, redisUrl, serverJar, false, Set.of(), false, false);
+    this(counts, json, redisUrl, serverJar, false, Set.of(), false, false, 0);
   }
 
   /** The sizes of this run: {@link #counts}, ten times as deep with {@link #deepTenMillion}. */
@@ -50,7 +52,7 @@ public record BenchOptions(
       """
       Usage: lineup-bench [--quick] [--json] [--commandstats] [--only GROUPS]
                           [--deep-10m] [--embedded-redis] [--redis-url URL]
-                          [--server-jar PATH]
+                          [--server-jar PATH] [--room-streams N]
 
         --quick            smaller counts (20,000 jobs instead of 200,000 and 1,000,000);
                            about four minutes on two cores; figures are labelled quick
@@ -74,6 +76,10 @@ public record BenchOptions(
                            else a redis-server of its own on a free port of 127.0.0.1)
         --server-jar PATH  the server jar for the HTTP figures
                            (default: LINEUP_SERVER_JAR, else lineup-server/target/lineup-server.jar)
+        --room-streams N   open N idle event streams for room_streams_idle_cpu and
+                           room_join_ms_p99 (default: 20,000; quick: 2,000); each is an open
+                           file of the server and of the bench, so N stays under both
+                           processes' open-files limit (ulimit -n)
       """;
 
   /**
@@ -87,6 +93,7 @@ public record BenchOptions(
     boolean commandStats = false;
     boolean embeddedRedis = false;
     boolean deepTenMillion = false;
+    int roomStreams = 0;
     Set<ScenarioGroup> only = EnumSet.noneOf(ScenarioGroup.class);
     String redisUrl = blankToNull(env.get("LINEUP_REDIS_URL"));
     String jar = blankToNull(env.get("LINEUP_SERVER_JAR"));
@@ -102,6 +109,7 @@ public record BenchOptions(
         case "--deep-10m" -> deepTenMillion = true;
         case "--redis-url" -> redisUrl = value(args, ++i, arg);
         case "--server-jar" -> serverJar = Path.of(value(args, ++i, arg));
+        case "--room-streams" -> roomStreams = positive(value(args, ++i, arg), arg);
         case "--only" -> {
           for (String name : value(args, ++i, arg).split(",")) {
             only.add(ScenarioGroup.named(name.trim()));
@@ -111,7 +119,27 @@ public record BenchOptions(
       }
     }
     return new BenchOptions(
-        counts, json, redisUrl, serverJar, commandStats, only, embeddedRedis, deepTenMillion);
+        counts,
+        json,
+        redisUrl,
+        serverJar,
+        commandStats,
+        only,
+        embeddedRedis,
+        deepTenMillion,
+        roomStreams);
+  }
+
+  private static int positive(String value, String option) {
+    try {
+      int n = Integer.parseInt(value);
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Said below.
+    }
+    throw new IllegalArgumentException(option + " needs a positive whole number, not " + value);
   }
 
   private static String value(List<String> args, int index, String option) {

@@ -48,6 +48,24 @@ record RoomCounts(
     };
   }
 
+  /** These counts with {@code streams} idle event streams instead, unless it is 0. */
+  RoomCounts withStreams(int streams) {
+    return streams == 0
+        ? this
+        : new RoomCounts(
+            joins,
+            pollTickets,
+            polls,
+            etaTickets,
+            etaSlots,
+            etaVisitMs,
+            etaReadAfterMs,
+            passTokens,
+            streams,
+            eventStreams,
+            timedJoins);
+  }
+
   /** The counts by name, for the report. */
   void addTo(io.lineup.bench.report.BenchReport report) {
     report.count("room_joins", joins);

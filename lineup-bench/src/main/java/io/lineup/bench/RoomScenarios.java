@@ -25,7 +25,7 @@ final class RoomScenarios {
   private RoomScenarios() {}
 
   static void run(BenchContext context, BenchOptions options, BenchReport report) {
-    RoomCounts counts = RoomCounts.of(context.counts().mode());
+    RoomCounts counts = RoomCounts.of(context.counts().mode()).withStreams(options.roomStreams());
     counts.addTo(report);
     report.count("room_in_flight", RoomJoinScenario.IN_FLIGHT);
     report.add(RoomJoinScenario.run(context, counts));

@@ -40,6 +40,12 @@ final class RoomStreamScenario {
   /** How long the idle streams are measured. */
   static final Duration IDLE_WINDOW = Duration.ofSeconds(10);
 
+  /** The JIT compiler's CPU per second under which the server counts as settled, in ms. */
+  static final long SETTLED_COMPILER_MS = 10;
+
+  /** The longest wait for the JIT compiler to settle before a measurement. */
+  static final Duration SETTLE_LIMIT = Duration.ofSeconds(60);
+
   /** How long the server's CPU is measured with no stream open. */
   static final Duration BASELINE_WINDOW = Duration.ofSeconds(5);
 
@@ -126,6 +132,7 @@ final class RoomStreamScenario {
     List<String> tickets = new ArrayList<>(join(api, room, 1));
     tickets.addAll(join(api, room, n));
     double joinAlone = joinP99(api, joinRoom, counts.timedJoins());
+    settle(context, server);
     // The server's CPU with no stream open (its admission, sweep and settings loops), for the
     // progress line: what the streams add is the figure less this.
     long baseCpu = server.cpuMicros();
@@ -137,24 +144,27 @@ final class RoomStreamScenario {
     context.say("room_streams_idle_cpu: %,d streams open", n);
     List<Stream> streams = open(api, server, client, room, tickets.subList(1, n + 1));
     awaitStreams(api, n);
-    Thread.sleep(2_000); // let the openings' work settle before the window
+    settle(context, server);
     long rss = server.rssBytes() - rssBefore;
     RedisProbe probe = RedisProbe.start(context);
     long cpu = server.cpuMicros();
+    long compilerCpu = server.compilerCpuMicros();
     long commands = context.redis().totalCommands();
     long start = System.nanoTime();
     Thread.sleep(IDLE_WINDOW.toMillis());
     double seconds = (System.nanoTime() - start) / 1e9;
     double cores = (server.cpuMicros() - cpu) / 1e6 / seconds;
+    double compilerCores = (server.compilerCpuMicros() - compilerCpu) / 1e6 / seconds;
     double ops = (context.redis().totalCommands() - commands) / seconds;
     RedisProbe.Cost idle = probe.finish("room_streams_idle_cpu", n);
     RedisProbe joinProbe = RedisProbe.start(context);
     double joinWith = joinP99(api, joinRoom, counts.timedJoins());
     RedisProbe.Cost joins = joinProbe.finish("room_join_ms_p99", counts.timedJoins());
     context.say(
-        "room_streams_idle_cpu: %,d streams: %.3f cores (%.3f with none open), %,.0f Redis"
-            + " commands/s, %,d B RSS per stream; join p99 %.2f ms with them, %.2f ms without",
-        n, cores, baseCores, ops, rss / n, joinWith, joinAlone);
+        "room_streams_idle_cpu: %,d streams: %.3f cores (%.3f of them the JIT compiler's; %.3f"
+            + " with none open), %,.0f Redis commands/s, %,d B RSS per stream; join p99 %.2f ms"
+            + " with them, %.2f ms without",
+        n, cores, compilerCores, baseCores, ops, rss / n, joinWith, joinAlone);
     streams.forEach(Stream::close);
     awaitStreams(api, 0);
     api.delete(room, 204);
@@ -165,6 +175,31 @@ final class RoomStreamScenario {
         figure("room_stream_rss_bytes", Math.max(1, rss / n), Figure.Unit.BYTES, idle, n),
         figure("room_join_ms_p99", joinWith, Figure.Unit.MILLISECONDS, joins, n),
         figure("room_join_streams_ratio", joinWith / joinAlone, Figure.Unit.RATIO, joins, n));
+  }
+
+  /**
+   * Waits until the server's JIT compiler is done with what the joins and openings made hot: until
+   * its threads used under {@link #SETTLED_COMPILER_MS} ms of CPU in each of two consecutive
+   * seconds, at most {@link #SETTLE_LIMIT}. Right after 2,000 openings the compiler alone used
+   * about 0.1 core for more than 10 s, which would measure the warm-up, not what idle streams cost.
+   */
+  private static void settle(BenchContext context, ServerProcess server)
+      throws InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + SETTLE_LIMIT.toNanos();
+    int quietSeconds = 0;
+    while (quietSeconds < 2 && System.nanoTime() < deadline) {
+      long before = server.compilerCpuMicros();
+      Thread.sleep(1_000);
+      quietSeconds =
+          server.compilerCpuMicros() - before < SETTLED_COMPILER_MS * 1_000 ? quietSeconds + 1 : 0;
+    }
+    long waited = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+    context.say(
+        quietSeconds >= 2
+            ? "room_streams_idle_cpu: the server's JIT compiler settled in %d s"
+            : "room_streams_idle_cpu: the server's JIT compiler still busy after %d s; measuring",
+        waited);
   }
 
   private static Figure figure(

@@ -107,6 +107,42 @@ final class ServerProcess implements AutoCloseable {
     return process.toHandle().info().totalCpuDuration().map(d -> d.toNanos() / 1_000).orElse(0L);
   }
 
+  /**
+   * CPU time the server's JIT compiler threads have used so far, in µs (their utime and stime in
+   * /proc/PID/task/TID/stat, at the 100 ticks a second Linux reports); 0 when unknown (not Linux).
+   */
+  long compilerCpuMicros() {
+    long ticks = 0;
+    Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+    try (var threads = Files.list(tasks)) {
+      for (Path task : (Iterable<Path>) threads::iterator) {
+        ticks += compilerTicks(task);
+      }
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+    return ticks * 10_000;
+  }
+
+  /** The utime + stime of one thread when it is a JIT compiler thread, in clock ticks, else 0. */
+  private static long compilerTicks(Path task) {
+    try {
+      String stat = Files.readString(task.resolve("stat"));
+      // "TID (NAME) STATE ...": the name may hold spaces, so the fields start after the last ')'.
+      int open = stat.indexOf('(');
+      int close = stat.lastIndexOf(')');
+      String name = stat.substring(open + 1, close);
+      if (!name.startsWith("C1 Compiler") && !name.startsWith("C2 Compiler")) {
+        return 0;
+      }
+      String[] fields = stat.substring(close + 2).split(" ");
+      // After the name: state is field 3 of stat, utime 14 and stime 15 (indexes 11 and 12 here).
+      return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    } catch (IOException | RuntimeException e) {
+      return 0; // The thread ended between listing and reading.
+    }
+  }
+
   /** The server process's resident memory (VmRSS of /proc/PID/status), in bytes; 0 when unknown. */
   long rssBytes() {
     try {

@@ -1,6 +1,7 @@
 package io.lineup.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -221,5 +222,16 @@ class BenchSmokeTest {
     assertThat(json.path("targets").path("consume_per_s_10m").path("reached").isBoolean()).isTrue();
     assertThat(progress.toString(StandardCharsets.UTF_8))
         .contains("consume_per_s_10m: 500 of 20,000 jobs waiting");
+  }
+
+  @Test
+  void theRoomStreamsOptionSetsHowManyIdleStreamsTheRoomFiguresOpen() {
+    BenchOptions options =
+        BenchOptions.parse(List.of("--smoke", "--room-streams", "120"), Map.of());
+    assertThat(RoomCounts.of("smoke").withStreams(options.roomStreams()).streams()).isEqualTo(120);
+    assertThat(RoomCounts.of("full").withStreams(0).streams()).isEqualTo(20_000);
+    assertThatThrownBy(() -> BenchOptions.parse(List.of("--room-streams", "0"), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--room-streams needs a positive whole number");
   }
 }

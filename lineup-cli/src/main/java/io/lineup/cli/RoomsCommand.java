@@ -4,6 +4,7 @@ import io.lineup.api.resource.Ticket;
 import io.lineup.api.resource.TicketStatus;
 import io.lineup.client.LineupClient;
 import io.lineup.client.RoomName;
+import io.lineup.client.RoomsClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,9 +110,9 @@ final class RoomsCommand implements Runnable {
               print(output, ticket);
               return ExitCodes.NOT_ADMITTED;
             }
-            long pause = ticket.pollAfterMs() == null ? 1_000 : ticket.pollAfterMs();
-            Thread.sleep(Math.max(1, Math.min(pause, left)));
-            ticket = client.rooms().ticket(name, ticket.ticket());
+            // A long poll: the answer comes as soon as the ticket moves.
+            long poll = Math.min(left, RoomsClient.MAX_TICKET_WAIT.toMillis());
+            ticket = client.rooms().ticket(name, ticket.ticket(), Duration.ofMillis(poll));
           }
         }
         print(output, ticket);
@@ -136,11 +137,27 @@ final class RoomsCommand implements Runnable {
     @Parameters(index = "1", paramLabel = "TICKET", description = "The ticket id")
     String ticket;
 
+    @Option(
+        names = "--wait",
+        paramLabel = "DURATION",
+        description =
+            "A long poll: answer as soon as the ticket's status, position or ETA changes, at"
+                + " most this long (0 to 30s)")
+    String wait;
+
     @Override
     public Integer call() {
       RoomName name = room(room);
+      Duration waitFor = wait == null ? null : Durations.parse("--wait", wait);
+      if (waitFor != null && waitFor.compareTo(RoomsClient.MAX_TICKET_WAIT) > 0) {
+        throw new CliException(ExitCodes.USAGE, "--wait is at most 30s, not " + wait);
+      }
       try (LineupClient client = connection.connect()) {
-        print(output, client.rooms().ticket(name, ticket));
+        print(
+            output,
+            waitFor == null
+                ? client.rooms().ticket(name, ticket)
+                : client.rooms().ticket(name, ticket, waitFor));
         return ExitCodes.OK;
       }
     }

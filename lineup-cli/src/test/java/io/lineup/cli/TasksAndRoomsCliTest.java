@@ -145,6 +145,15 @@ class TasksAndRoomsCliTest {
     assertThat(table.exitCode()).as(table.toString()).isZero();
     assertThat(table.stdout()).contains("status:", "WAITING", "position: 0");
 
+    Run longPoll =
+        lineup.run("rooms", "ticket", room, second.path("ticket").asText(), "--wait", "1s");
+    assertThat(longPoll.exitCode()).as(longPoll.toString()).isZero();
+    assertThat(longPoll.stdout()).contains("WAITING", "position: 0");
+    assertOneLineError(
+        lineup.run("rooms", "ticket", room, second.path("ticket").asText(), "--wait", "31s"),
+        ExitCodes.USAGE,
+        "at most 30s");
+
     Run notInTime = lineup.run("rooms", "join", room, "--wait", "1s");
     assertThat(notInTime.exitCode()).as(notInTime.toString()).isEqualTo(ExitCodes.NOT_ADMITTED);
     assertThat(notInTime.stdout()).contains("WAITING");

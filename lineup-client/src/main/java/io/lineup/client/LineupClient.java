@@ -75,7 +75,7 @@ public final class LineupClient implements AutoCloseable {
     this.transport = new Transport(http, builder.baseUrl, builder.token, builder.requestTimeout);
     this.admin = new AdminClient(transport);
     this.dispatch = new DispatchClient(transport, builder.requestTimeout);
-    this.rooms = new RoomsClient(transport);
+    this.rooms = new RoomsClient(transport, builder.requestTimeout);
   }
 
   /**

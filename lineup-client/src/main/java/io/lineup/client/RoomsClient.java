@@ -19,17 +19,22 @@ import java.util.Objects;
  * RoomName checkout = RoomName.of("shop", "checkout");
  * Ticket ticket = rooms.join(checkout);
  * while (ticket.status() == TicketStatus.WAITING) {
- *   Thread.sleep(ticket.pollAfter().toMillis());
- *   ticket = rooms.ticket(checkout, ticket.id()); // a poll keeps the place
+ *   // a poll keeps the place; this one answers as soon as the ticket moves, or after 25 s
+ *   ticket = rooms.ticket(checkout, ticket.id(), Duration.ofSeconds(25));
  * }
  * String pass = ticket.pass(); // null when the ticket is gone
  * }</pre>
  */
 public final class RoomsClient {
-  private final Transport transport;
+  /** The longest long poll of a ticket the server takes ({@code wait_ms} 30,000). */
+  public static final Duration MAX_TICKET_WAIT = Duration.ofSeconds(30);
 
-  RoomsClient(Transport transport) {
+  private final Transport transport;
+  private final Duration requestTimeout;
+
+  RoomsClient(Transport transport, Duration requestTimeout) {
     this.transport = transport;
+    this.requestTimeout = requestTimeout;
   }
 
   private static String roomPath(RoomName room) {
@@ -130,6 +135,32 @@ public final class RoomsClient {
    */
   public Ticket ticket(RoomName room, String ticket) {
     return Json.read(transport.get(ticketPath(room, ticket)).body(), Ticket.class);
+  }
+
+  /**
+   * Polls a ticket, then waits for it to change (a long poll): the answer comes as soon as the
+   * ticket's status, position or ETA changes, or after {@code wait} with the ticket as it stood.
+   * The poll keeps a waiting ticket's place, as {@link #ticket(RoomName, String)} does. One request
+   * instead of one every {@code poll_after_ms}: the server's watcher of the room does the reading.
+   *
+   * @param wait 0 to {@link #MAX_TICKET_WAIT}; millisecond precision
+   * @throws IllegalArgumentException when the wait is out of range
+   * @throws InvalidRequestException when the id is not a ticket id
+   * @throws NotFoundException when the room has no such ticket
+   */
+  public Ticket ticket(RoomName room, String ticket, Duration wait) {
+    if (wait.isNegative() || wait.compareTo(MAX_TICKET_WAIT) > 0) {
+      throw new IllegalArgumentException("a ticket's long poll waits 0 to 30 s; got " + wait);
+    }
+    return Json.read(
+        transport
+            .send(
+                "GET",
+                ticketPath(room, ticket) + "?wait_ms=" + wait.toMillis(),
+                null,
+                wait.plus(requestTimeout))
+            .body(),
+        Ticket.class);
   }
 
   /**

@@ -12,6 +12,8 @@ import io.lineup.pass.Pass;
 import io.lineup.pass.PassVerifier;
 import io.lineup.testing.RedisServerExtension;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -102,6 +104,37 @@ class RoomsClientTest {
     Ticket gone = admin.rooms().ticket(room, first.ticket());
     assertThat(gone.status()).isEqualTo(TicketStatus.GONE);
     assertThat(gone.reason()).isEqualTo("released");
+  }
+
+  @Test
+  void aLongPollWaitsForTheTicketToMoveAndAnswersWithItsAdmission() throws Exception {
+    RoomName room = roomWith("long-poll", RoomSettings.maxActive(1));
+    Ticket first = admin.rooms().join(room);
+    Ticket second = admin.rooms().join(room);
+    assertThat(second.status()).isEqualTo(TicketStatus.WAITING);
+
+    // Nothing moves: the answer comes after the wait (a lower bound a busy machine only helps).
+    long start = System.nanoTime();
+    Ticket still = admin.rooms().ticket(room, second.ticket(), Duration.ofMillis(1_500));
+    assertThat(still.status()).isEqualTo(TicketStatus.WAITING);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(1_400));
+
+    CompletableFuture<Ticket> moved =
+        CompletableFuture.supplyAsync(() -> {
+          Ticket t = second;
+          while (t.status() == TicketStatus.WAITING) {
+            t = admin.rooms().ticket(room, t.ticket(), RoomsClient.MAX_TICKET_WAIT);
+          }
+          return t;
+        });
+    admin.rooms().leave(room, first.ticket());
+    Ticket admitted = moved.get(2, TimeUnit.MINUTES);
+    assertThat(admitted.status()).isEqualTo(TicketStatus.ADMITTED);
+    assertThat(admitted.pass()).isNotBlank();
+
+    assertThatThrownBy(() -> admin.rooms().ticket(room, second.ticket(), Duration.ofSeconds(31)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("0 to 30 s");
   }
 
   @Test

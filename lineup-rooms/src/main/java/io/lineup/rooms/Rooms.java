@@ -115,7 +115,7 @@ public final class Rooms implements AutoCloseable {
     RecordStore revoked = lineup.records("room-revoked");
     this.grants = new RoomGrants(lineup, ids);
     RoomEtas etas = new RoomEtas(lineup);
-    PreQueue preQueue = new PreQueue(lineup);
+    PreQueue preQueue = new PreQueue(lineup, settings);
     this.sweep =
         new AbandonmentSweeper(
             lineup, settings.records(), polls, leases, revoked, settings::known, preQueue);

@@ -36,6 +36,7 @@ final class TicketJoins {
   private final TicketPolls tickets;
   private final RoomSettingsStore settings;
   private final DeletedRoomTickets deleted;
+  private final BoundLine line;
 
   TicketJoins(
       Lineup lineup,
@@ -58,6 +59,7 @@ final class TicketJoins {
     this.tickets = tickets;
     this.settings = settings;
     this.deleted = deleted;
+    this.line = new BoundLine(lineup, settings);
   }
 
   /**
@@ -141,7 +143,7 @@ final class TicketJoins {
     PublishResult published;
     try {
       published =
-          publishBound(
+          line.publish(
               key, room.generation(), NewJob.ofText(payload).id(ticket).priority(priority));
     } catch (FenceMismatchException refused) {
       forgetRecord(ticket, recorded);
@@ -163,30 +165,6 @@ final class TicketJoins {
     }
     // Read after the admission (this instance's or another's ticker's may have taken the ticket).
     return reader.read(key, spec, ticket, record, now);
-  }
-
-  /**
-   * Publishes a join's ticket bound to the generation: the room's queue must hold it as its fence.
-   * A room put before rooms set fences has none: while its record (read from Redis) still shows
-   * this generation, it is given the generation as its fence, only while it has none (so that a
-   * deletion's fence set meanwhile stays), and the ticket is published once more.
-   *
-   * @throws FenceMismatchException when the room was deleted, or replaced by a later generation
-   */
-  private PublishResult publishBound(RoomKey key, long generation, NewJob job) {
-    try {
-      return lineup.publishFenced(key.queue(), job, generation);
-    } catch (FenceMismatchException refused) {
-      if (refused.current().isPresent()) {
-        throw refused;
-      }
-      Optional<RoomRecord> stored = settings.stored(key);
-      if (stored.isEmpty() || stored.get().generation() != generation) {
-        throw refused;
-      }
-      lineup.setFenceIfAbsent(key.queue(), generation);
-      return lineup.publishFenced(key.queue(), job, generation);
-    }
   }
 
   /**

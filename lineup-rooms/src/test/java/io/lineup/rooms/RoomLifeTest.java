@@ -267,6 +267,30 @@ class RoomLifeTest {
     }
   }
 
+  @Test
+  void aPreQueueOpenedAfterTheRoomWasReplacedPutsNoneOfItsTicketsInTheNewLine() {
+    RoomKey key = new RoomKey("life", RedisServerExtension.uniqueName("prequeue"));
+    long eventStart = System.currentTimeMillis() + 3_600_000;
+    RoomSpec spec =
+        new RoomSpec(1, 0, 60_000, false, RoomSpec.Method.RANDOM, eventStart, 60_000, false);
+    assertThat(a.room(key).put(spec)).isTrue();
+    for (int i = 0; i < 3; i++) {
+      join(a, key);
+    }
+    long generation = lineupA.fence(key.queue()).orElseThrow();
+    // What a delete and a put through another instance leave between this instance's read of the
+    // room and its publish: the queue's fence names the next generation.
+    lineupA.setFence(key.queue(), generation + 1);
+
+    try (RoomSettingsStore settings = new RoomSettingsStore(lineupA, Duration.ofHours(1))) {
+      PreQueue preQueue = new PreQueue(lineupA, settings);
+      preQueue.open(key, spec, eventStart);
+      assertThat(lineupA.stats(key.queue()).ready()).as("nobody entered the line").isZero();
+      assertThat(publishedTo(key)).as("nothing was written to the queue").isZero();
+      assertThat(preQueue.size(key)).as("left for the deletion to end").isEqualTo(3);
+    }
+  }
+
   /** How many jobs were ever written to the room's queue (its engine counter). */
   static long publishedTo(RoomKey key) {
     return lineupA.stats(key.queue()).counters().getOrDefault("published", 0L);
