@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -85,6 +86,15 @@ public final class ScheduleStore {
    */
   public record Read(long nowMs, long earliestMs, List<Stored> schedules) {}
 
+  /**
+   * Waits for a reply of {@link #fireAsync} within the command timeout.
+   *
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis does not answer in time
+   */
+  public <T> T await(CompletableFuture<T> reply) {
+    return gateway.await(reply);
+  }
+
   /** Every schedule of a queue. */
   public Read readAll(QueueName queue) {
     return read(queue, new Args(2).add(scriptTime.get()).add("all"));
@@ -163,8 +173,9 @@ public final class ScheduleStore {
   }
 
   /**
-   * A schedule's history entries as stored, newest first: {@code "tick at outcome jobId"}, the
-   * times in epoch ms, the outcome {@code P} published, {@code S} skipped, {@code D} duplicate.
+   * A schedule's history entries as stored, newest first (up to twice its history size: the fire
+   * script cuts it back to its size only then): {@code "tick at outcome jobId"}, the times in epoch
+   * ms, the outcome {@code P} published, {@code S} skipped, {@code D} duplicate.
    */
   public List<String> history(QueueName queue, String name) {
     return gateway
@@ -220,6 +231,14 @@ public final class ScheduleStore {
 
   /** Fires due schedules of one queue in one script call ({@code schedule_fire.lua}). */
   public FireReply fire(QueueName queue, List<Fire> fires) {
+    return gateway.await(fireAsync(queue, fires));
+  }
+
+  /**
+   * {@link #fire} without waiting: calls for several batches go out together, and Redis runs them
+   * one after the other. The future fails as {@link RedisGateway#runAsync} says.
+   */
+  public CompletableFuture<FireReply> fireAsync(QueueName queue, List<Fire> fires) {
     byte[][] queueKeys = KeySpace.queueKeys(queue);
     byte[][] keys = new byte[queueKeys.length + 2 + fires.size()][];
     System.arraycopy(queueKeys, 0, keys, 0, queueKeys.length);
@@ -237,10 +256,7 @@ public final class ScheduleStore {
           .add(spec.maxRuns() == null ? -1 : spec.maxRuns())
           .add((long) spec.historySize())
           .add(spec.payload())
-          .add((long) spec.priority())
-          .add(spec.maxAttempts() == null ? 0 : spec.maxAttempts())
-          .add(spec.timeToRun() == null ? 0 : spec.timeToRun().toMillis())
-          .add(spec.ttl() == null ? 0 : Math.max(1, spec.ttl().toMillis()))
+          .add(jobOptions(spec))
           .add((long) fire.jobs().size())
           .add((long) fire.skipped().size());
       for (Tick job : fire.jobs()) {
@@ -250,16 +266,31 @@ public final class ScheduleStore {
         args.add(skipped.id()).add(skipped.tickMs());
       }
     }
-    List<Object> reply =
-        Replies.asList(gateway.run(ScriptLibrary.SCHEDULE_FIRE, keys, args.toArray()));
-    int[] codes = new int[fires.size()];
-    int[] published = new int[fires.size()];
-    for (int i = 0; i < fires.size(); i++) {
-      codes[i] = (int) Replies.asLong(reply.get(2 + i * 2));
-      published[i] = (int) Replies.asLong(reply.get(3 + i * 2));
-    }
-    return new FireReply(
-        Replies.asLong(reply.get(0)), Replies.asLong(reply.get(1)), codes, published);
+    int count = fires.size();
+    return gateway
+        .runAsync(ScriptLibrary.SCHEDULE_FIRE, keys, args.toArray())
+        .thenApply(result -> {
+          List<Object> reply = Replies.asList(result);
+          int[] codes = new int[count];
+          int[] published = new int[count];
+          for (int i = 0; i < count; i++) {
+            codes[i] = (int) Replies.asLong(reply.get(2 + i * 2));
+            published[i] = (int) Replies.asLong(reply.get(3 + i * 2));
+          }
+          return new FireReply(
+              Replies.asLong(reply.get(0)), Replies.asLong(reply.get(1)), codes, published);
+        });
+  }
+
+  /** The job options as the fire script takes them: priority, attempts, time-to-run, TTL. */
+  private static String jobOptions(ScheduleSpec spec) {
+    return spec.priority()
+        + ","
+        + (spec.maxAttempts() == null ? 0 : spec.maxAttempts())
+        + ","
+        + (spec.timeToRun() == null ? 0 : spec.timeToRun().toMillis())
+        + ","
+        + (spec.ttl() == null ? 0 : Math.max(1, spec.ttl().toMillis()));
   }
 
   private static byte[][] keys(QueueName queue) {
