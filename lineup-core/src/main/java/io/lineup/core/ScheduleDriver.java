@@ -171,7 +171,8 @@ final class ScheduleDriver implements AutoCloseable {
     for (Stored stored : read.schedules()) {
       Fire known = planned.get(stored.spec().name());
       if (known == null || known.read().state().rev() != stored.state().rev()) {
-        planned.put(stored.spec().name(), plan(stored, Math.max(read.nowMs(), stored.dueMs())));
+        planned.put(
+            stored.spec().name(), plan(queue, stored, Math.max(read.nowMs(), stored.dueMs())));
       }
     }
     return read.earliestMs();
@@ -232,7 +233,7 @@ final class ScheduleDriver implements AutoCloseable {
    * tick; or, when the tick is more than {@link ScheduleSpec#MISSED_AFTER} behind, apply its
    * missed-ticks policy and move to its first tick after now.
    */
-  static Fire plan(Stored stored, long nowMs) {
+  static Fire plan(QueueName queue, Stored stored, long nowMs) {
     ScheduleSpec spec = stored.spec();
     Instant anchor = Instant.ofEpochMilli(stored.state().anchorMs());
     long due = stored.dueMs();
@@ -277,7 +278,7 @@ final class ScheduleDriver implements AutoCloseable {
       }
       next = spec.tickAtOrAfter(Instant.ofEpochMilli(nowMs + 1), anchor);
     }
-    return new Fire(stored, next.map(Instant::toEpochMilli).orElse(-1L), jobs, skipped);
+    return Fire.of(queue, stored, next.map(Instant::toEpochMilli).orElse(-1L), jobs, skipped);
   }
 
   private static Tick job(ScheduleSpec spec, long tickMs) {

@@ -19,12 +19,14 @@
 --                them), then the counts j (jobs) and s (skipped ticks);
 --                then j times 3 values: job id, tick (epoch ms), run-at (epoch ms: tick + jitter);
 --                then s times 2 values: the id the skipped tick's job would have, tick (epoch ms)
--- Returns      { now, earliest, code_1, published_1, code_2, published_2, ... }
+-- Returns      { now, earliest, entry... }
 --              now: the clock's time (ms); earliest: the queue's earliest due tick after the call
---              (epoch ms, -1 none); per entry: code 1 fired, 0 moved (the schedule is not where
---              the caller read it: changed, fired by another engine, paused, ended or deleted;
---              nothing written), 3 early (its due tick is after now; nothing written), and the
---              number of jobs it published (a repeated id counts none)
+--              (epoch ms, -1 none); then one group per entry, in entry order:
+--   entry = { code, published }
+--              code: 1 fired, 0 moved (the schedule is not where the caller read it: changed,
+--              fired by another engine, paused, ended or deleted; nothing written), 3 early (its
+--              due tick is after now; nothing written); published: the jobs it published (a
+--              repeated id counts none)
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/line.lua
