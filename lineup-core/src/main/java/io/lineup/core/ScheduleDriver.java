@@ -62,6 +62,9 @@ final class ScheduleDriver implements AutoCloseable {
   /** Most schedules per fire call; the calls of one moment are sent together. */
   static final int CHUNK = 250;
 
+  /** How long the tightest bound on the Redis clock is kept before a new one replaces it, in ms. */
+  static final long OFFSET_KEPT_MS = 5000;
+
   private static final long UNKNOWN = -2;
   private static final long NONE = -1;
 
@@ -77,10 +80,13 @@ final class ScheduleDriver implements AutoCloseable {
   private volatile boolean running;
   private volatile Thread thread;
 
-  /** Redis time = (System.nanoTime() + offsetNanos) / 1e6, as last estimated. */
+  /** Redis time is at least (System.nanoTime() + offsetNanos) / 1e6 (see learnOffset). */
   private volatile long offsetNanos;
 
   private volatile boolean offsetKnown;
+
+  /** When the estimate was last set (System.nanoTime()). */
+  private volatile long offsetLearnedNanos;
 
   ScheduleDriver(ScheduleStore store, TimeSource time) {
     this.store = store;
@@ -165,9 +171,8 @@ final class ScheduleDriver implements AutoCloseable {
    * rev read is kept as planned); returns the queue's earliest due tick.
    */
   private long plan(QueueName queue, Map<String, Fire> planned) {
-    long sent = System.nanoTime();
     Read read = store.readDue(queue, LOOKAHEAD_MS, BATCH);
-    learnOffset(read.nowMs(), sent, System.nanoTime());
+    learnOffset(read.nowMicros(), System.nanoTime());
     for (Stored stored : read.schedules()) {
       Fire known = planned.get(stored.spec().name());
       if (known == null || known.read().state().rev() != stored.state().rev()) {
@@ -192,7 +197,6 @@ final class ScheduleDriver implements AutoCloseable {
       }
     }
     due.sort(Comparator.comparingLong(fire -> fire.read().dueMs()));
-    long sent = System.nanoTime();
     List<CompletableFuture<FireReply>> calls = new ArrayList<>();
     for (int from = 0; from < due.size(); from += CHUNK) {
       calls.add(store.fireAsync(queue, due.subList(from, Math.min(due.size(), from + CHUNK))));
@@ -201,11 +205,11 @@ final class ScheduleDriver implements AutoCloseable {
     FireReply last = null;
     for (int c = 0; c < calls.size(); c++) {
       FireReply reply = store.await(calls.get(c));
+      learnOffset(reply.nowMicros(), System.nanoTime());
       last = reply;
       for (int i = 0; i < reply.codes().length; i++) {
         Fire fire = due.get(c * CHUNK + i);
         if (reply.codes()[i] == ScheduleStore.EARLY) {
-          learnOffset(reply.nowMs(), sent, System.nanoTime());
           continue;
         }
         planned.remove(fire.read().spec().name());
@@ -298,15 +302,25 @@ final class ScheduleDriver implements AutoCloseable {
     return Math.floorDiv(System.nanoTime() + offsetNanos, 1_000_000L);
   }
 
-  /** Redis said {@code redisMs} between {@code sentNanos} and {@code answeredNanos}. */
-  private void learnOffset(long redisMs, long sentNanos, long answeredNanos) {
+  /**
+   * Redis said {@code redisMicros} before {@code answeredNanos}: its clock is at least that far
+   * along now. The estimate is the tightest such bound of the last {@value #OFFSET_KEPT_MS} ms (the
+   * quickest answer's), so that the driver fires when Redis has surely reached a tick, at most a
+   * quick round trip late; a fire Redis finds early writes nothing and costs a round trip. An older
+   * bound gives way to a new one, so that the estimate follows the Redis clock if it is set.
+   */
+  private void learnOffset(long redisMicros, long answeredNanos) {
     if (time instanceof ManualClock) {
       return;
     }
-    // Redis's ms was somewhere in [redisMs, redisMs + 1): take its middle, at the call's middle.
-    long middle = sentNanos + (answeredNanos - sentNanos) / 2;
-    offsetNanos = redisMs * 1_000_000L + 500_000L - middle;
-    offsetKnown = true;
+    long offset = redisMicros * 1000L - answeredNanos;
+    if (!offsetKnown
+        || offset > offsetNanos
+        || answeredNanos - offsetLearnedNanos > TimeUnit.MILLISECONDS.toNanos(OFFSET_KEPT_MS)) {
+      offsetNanos = offset;
+      offsetLearnedNanos = answeredNanos;
+      offsetKnown = true;
+    }
   }
 
   /** Sleeps until the engine clock reaches {@code dueMs} or the refresh is due, or a wake. */

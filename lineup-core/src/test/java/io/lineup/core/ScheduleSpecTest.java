@@ -71,6 +71,19 @@ class ScheduleSpecTest {
   }
 
   @Test
+  void cronTicksAreWholeSecondsWhateverTheMillisecondsOfTheStartingInstant() {
+    ScheduleSpec spec = ScheduleSpec.cron("every-second", "* * * * * *", null).build();
+
+    assertThat(Schedules.next(spec, Instant.parse("2026-05-01T10:00:00.732Z"), 3))
+        .containsExactly(
+            Instant.parse("2026-05-01T10:00:01Z"),
+            Instant.parse("2026-05-01T10:00:02Z"),
+            Instant.parse("2026-05-01T10:00:03Z"));
+    assertThat(spec.tickAtOrBefore(Instant.parse("2026-05-01T10:00:02.999Z"), null))
+        .contains(Instant.parse("2026-05-01T10:00:02Z"));
+  }
+
+  @Test
   void aTickExactlyAtTheStartingInstantCounts() {
     ScheduleSpec spec = ScheduleSpec.cron("minutely", "0 * * * * *", null).build();
 

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -249,12 +250,17 @@ public record ScheduleSpec(
     earliest = Instant.ofEpochMilli(ceilMillis(earliest));
     Instant tick;
     if (cron != null) {
-      ZonedDateTime before = earliest.minusMillis(1).atZone(zone);
+      // Cron ticks are whole seconds: the first at or after the earliest whole second from then.
+      Instant second = earliest.truncatedTo(ChronoUnit.SECONDS);
+      if (second.isBefore(earliest)) {
+        second = second.plusSeconds(1);
+      }
+      ZonedDateTime before = second.minusSeconds(1).atZone(zone);
       Optional<ZonedDateTime> next = executionTime(cron).nextExecution(before);
       if (next.isEmpty()) {
         return Optional.empty();
       }
-      tick = next.get().toInstant();
+      tick = next.get().toInstant().truncatedTo(ChronoUnit.SECONDS);
     } else {
       long base =
           (startAt != null ? startAt : Objects.requireNonNull(anchor, "anchor")).toEpochMilli();
@@ -282,12 +288,13 @@ public record ScheduleSpec(
     latest = Instant.ofEpochMilli(latest.toEpochMilli());
     Instant tick;
     if (cron != null) {
-      ZonedDateTime after = latest.plusMillis(1).atZone(zone);
+      // Cron ticks are whole seconds: the last before the whole second after the latest one.
+      ZonedDateTime after = latest.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1).atZone(zone);
       Optional<ZonedDateTime> last = executionTime(cron).lastExecution(after);
       if (last.isEmpty()) {
         return Optional.empty();
       }
-      tick = last.get().toInstant();
+      tick = last.get().toInstant().truncatedTo(ChronoUnit.SECONDS);
     } else {
       long base =
           (startAt != null ? startAt : Objects.requireNonNull(anchor, "anchor")).toEpochMilli();

@@ -19,8 +19,9 @@
 --                them), then the counts j (jobs) and s (skipped ticks);
 --                then j times 3 values: job id, tick (epoch ms), run-at (epoch ms: tick + jitter);
 --                then s times 2 values: the id the skipped tick's job would have, tick (epoch ms)
--- Returns      { now, earliest, entry... }
---              now: the clock's time (ms); earliest: the queue's earliest due tick after the call
+-- Returns      { now, now_us, earliest, entry... }
+--              now: the clock's time (ms); now_us: the microseconds the Redis clock was past now
+--              (0 with the test clock); earliest: the queue's earliest due tick after the call
 --              (epoch ms, -1 none); then one group per entry, in entry order:
 --   entry = { code, published }
 --              code: 1 fired, 0 moved (the schedule is not where the caller read it: changed,
@@ -35,10 +36,10 @@
 --#include lib/schedule.lua
 
 local tonumber = tonumber
-local now = clock_now(ARGV[1])
+local now, now_us = clock_now(ARGV[1])
 local now_text = int_text(now)
 local e = tonumber(ARGV[2])
-local out = {now, -1}
+local out = {now, now_us, -1}
 local plan = {}         -- per entry: its values, parsed
 local names = {}
 local total = 0         -- jobs to make at most, for one reservation of arrival numbers
@@ -57,6 +58,23 @@ for i = 1, e do
 end
 
 local states = redis.call('HMGET', KEYS[14], unpack(names))
+-- Which of the jobs' ids are taken, in one HMGET: normally none is (a taken id is a repeat).
+local ids = {}
+for i = 1, e do
+  local p = plan[i]
+  for k = 0, p.jobs - 1 do
+    ids[#ids + 1] = ARGV[p.first + k * 3]
+  end
+end
+local taken = {}
+if #ids > 0 then
+  local found = redis.call('HMGET', K_JOBS, unpack(ids))
+  for k = 1, #ids do
+    if found[k] then
+      taken[ids[k]] = true
+    end
+  end
+end
 -- Fresh revs for the entries, from the queue's counter (lib/schedule.lua).
 local rev = redis.call('HINCRBY', KEYS[14], SCHEDULE_REV_FIELD, e) - e
 local seq = total > 0 and arrivals_reserve(total) or 0
@@ -83,7 +101,7 @@ for i = 1, e do
         if p.max_runs >= 0 and state.runs >= p.max_runs then
           break
         end
-        if redis.call('HEXISTS', K_JOBS, id) == 1 then
+        if taken[id] then
           entries[#entries + 1] = tick .. ' ' .. now_text .. ' D ' .. id
         else
           local run_at = tonumber(ARGV[b + 2])
@@ -100,6 +118,7 @@ for i = 1, e do
             end
           end
           make_job(id, p.payload, set, seq)
+          taken[id] = true
           seq = seq + 1
           published = published + 1
           state.runs = state.runs + 1
@@ -143,6 +162,6 @@ make_write(nil)
 events_flush(now)
 local first = redis.call('ZRANGE', KEYS[13], 0, 0, 'WITHSCORES')
 if first[2] then
-  out[2] = tonumber(first[2])
+  out[3] = tonumber(first[2])
 end
 return out

@@ -10,19 +10,20 @@
 -- ARGV[2]      what to read: 'all'; 'names', then ARGV[3..] the names; or 'due', then ARGV[3] the
 --              horizon (ms after now; the schedules due by now + horizon) and ARGV[4] the most to
 --              read
--- Returns      { now, earliest, schedule... }
---              now: the clock's time (ms); earliest: the queue's earliest due tick (epoch ms, -1
+-- Returns      { now, now_us, earliest, schedule... }
+--              now: the clock's time (ms); now_us: the microseconds the Redis clock was past now
+--              (0 with the test clock), so that a caller can place the Redis clock to the µs; earliest: the queue's earliest due tick (epoch ms, -1
 --              none); then one group per schedule found (a name without one is left out):
 --   schedule = { name, spec, state, due }
 --              due: the schedule's due tick as text, '' when it has none (paused, ended)
 --#include lib/clock.lua
 
-local now = clock_now(ARGV[1])
+local now, now_us = clock_now(ARGV[1])
 local mode = ARGV[2]
-local out = {now, -1}
+local out = {now, now_us, -1}
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if first[2] then
-  out[2] = tonumber(first[2])
+  out[3] = tonumber(first[2])
 end
 
 local function add(name)

@@ -79,11 +79,17 @@ public final class ScheduleStore {
   /**
    * A read.
    *
-   * @param nowMs the clock's time (epoch ms) when read
+   * @param nowMicros the clock's time (epoch µs) when read: the Redis clock to the µs, or a test
+   *     clock's ms
    * @param earliestMs the queue's earliest due tick (epoch ms), -1 when none
    * @param schedules what was found
    */
-  public record Read(long nowMs, long earliestMs, List<Stored> schedules) {}
+  public record Read(long nowMicros, long earliestMs, List<Stored> schedules) {
+    /** The clock's time in whole ms, as the scripts compare it. */
+    public long nowMs() {
+      return Math.floorDiv(nowMicros, 1000L);
+    }
+  }
 
   /**
    * Waits for a reply of {@link #fireAsync} within the command timeout.
@@ -245,12 +251,12 @@ public final class ScheduleStore {
   /**
    * A fire's answer.
    *
-   * @param nowMs the script's clock (epoch ms)
+   * @param nowMicros the script's clock (epoch µs; a test clock's ms times 1000)
    * @param earliestMs the queue's earliest due tick after the call (epoch ms), -1 when none
    * @param codes per fire: {@link #FIRED}, {@link #MOVED} or {@link #EARLY}
    * @param published per fire: the jobs it published
    */
-  public record FireReply(long nowMs, long earliestMs, int[] codes, int[] published) {}
+  public record FireReply(long nowMicros, long earliestMs, int[] codes, int[] published) {}
 
   /** Fires due schedules of one queue in one script call ({@code schedule_fire.lua}). */
   public FireReply fire(QueueName queue, List<Fire> fires) {

@@ -57,6 +57,7 @@ public final class ScriptReplies {
   /** {@code schedule_read.lua}, then one {@link ScheduleField} group per schedule. */
   enum ScheduleRead {
     NOW,
+    NOW_US,
     EARLIEST
   }
 
@@ -77,6 +78,7 @@ public final class ScriptReplies {
   /** {@code schedule_fire.lua}, then one {@link ScheduleFireEntry} group per entry. */
   enum ScheduleFire {
     NOW,
+    NOW_US,
     EARLIEST
   }
 
@@ -615,7 +617,9 @@ public final class ScriptReplies {
               due.isEmpty() ? -1 : (long) Double.parseDouble(due)));
     }
     return new ScheduleStore.Read(
-        number(reply, ScheduleRead.NOW), number(reply, ScheduleRead.EARLIEST), found);
+        number(reply, ScheduleRead.NOW) * 1000 + number(reply, ScheduleRead.NOW_US),
+        number(reply, ScheduleRead.EARLIEST),
+        found);
   }
 
   /** The state a schedule write stored, or empty when the schedule had moved (nothing written). */
@@ -644,7 +648,10 @@ public final class ScriptReplies {
       published[i] = (int) number(group, ScheduleFireEntry.PUBLISHED);
     }
     return new ScheduleStore.FireReply(
-        number(reply, ScheduleFire.NOW), number(reply, ScheduleFire.EARLIEST), codes, published);
+        number(reply, ScheduleFire.NOW) * 1000 + number(reply, ScheduleFire.NOW_US),
+        number(reply, ScheduleFire.EARLIEST),
+        codes,
+        published);
   }
 
   /** Whether a deleted schedule existed. */
