@@ -117,7 +117,11 @@ final class ScheduleDriver implements AutoCloseable {
       try {
         if (System.nanoTime() - nextRefresh >= 0) {
           for (QueueName queue : store.scheduledQueues()) {
-            earliest.put(queue, UNKNOWN);
+            // A queue with planned fires is read again once they are fired.
+            Map<String, Fire> planned = pending.get(queue);
+            if (planned == null || planned.isEmpty()) {
+              earliest.put(queue, UNKNOWN);
+            }
           }
           nextRefresh = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REFRESH_MS);
         }
@@ -205,11 +209,15 @@ final class ScheduleDriver implements AutoCloseable {
     FireReply last = null;
     for (int c = 0; c < calls.size(); c++) {
       FireReply reply = store.await(calls.get(c));
-      learnOffset(reply.nowMicros(), System.nanoTime());
+      long answered = System.nanoTime();
+      learnOffset(reply.nowMicros(), answered);
       last = reply;
       for (int i = 0; i < reply.codes().length; i++) {
         Fire fire = due.get(c * CHUNK + i);
         if (reply.codes()[i] == ScheduleStore.EARLY) {
+          // The estimate ran ahead of the Redis clock (set back since?): take this answer's.
+          offsetNanos = reply.nowMicros() * 1000L - answered;
+          offsetLearnedNanos = answered;
           continue;
         }
         planned.remove(fire.read().spec().name());
