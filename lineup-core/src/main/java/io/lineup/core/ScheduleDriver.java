@@ -36,13 +36,14 @@ import org.slf4j.LoggerFactory;
  * calls of up to {@value #CHUNK} schedules, sent together). A schedule changed meanwhile is not
  * fired from the stale read (its rev moved): the queue is read again at once.
  *
- * <p>It knows each queue's earliest due tick from its last read or fire, reads every queue's again
- * every {@value #REFRESH_MS} ms (to see schedules other engines upserted) and at once when this
- * engine writes one. On the Redis clock it sleeps to the tick's time on this host, estimated from
- * the Redis times its calls return; with a {@link ManualClock} it looks every {@value
- * #MANUAL_CLOCK_POLL_MS} ms. While Redis cannot be reached it tries again after a pause that grows
- * to a second, and then reads every queue afresh: ticks missed meanwhile follow their schedules'
- * policy.
+ * <p>It knows each queue's earliest due tick from its last read or fire, and reads a queue's again
+ * at once when any engine writes one of its schedules (the engine announces it on a pub/sub
+ * channel, {@link ScheduleStore#announce}), and every queue's every {@value #REFRESH_MS} ms, which
+ * makes up for an announcement lost in an outage. On the Redis clock it sleeps to the tick's time
+ * on this host, estimated from the Redis times its calls return; with a {@link ManualClock} it
+ * looks every {@value #MANUAL_CLOCK_POLL_MS} ms. While Redis cannot be reached it tries again after
+ * a pause that grows to a second, and then reads every queue afresh: ticks missed meanwhile follow
+ * their schedules' policy.
  */
 final class ScheduleDriver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScheduleDriver.class);
@@ -80,6 +81,9 @@ final class ScheduleDriver implements AutoCloseable {
   private volatile boolean running;
   private volatile Thread thread;
 
+  /** The subscription to the schedule changes any engine announces; null until it is made. */
+  private volatile AutoCloseable announcements;
+
   /** Redis time is at least (System.nanoTime() + offsetNanos) / 1e6 (see learnOffset). */
   private volatile long offsetNanos;
 
@@ -116,6 +120,7 @@ final class ScheduleDriver implements AutoCloseable {
     while (running) {
       try {
         if (System.nanoTime() - nextRefresh >= 0) {
+          listen();
           for (QueueName queue : store.scheduledQueues()) {
             // A queue with planned fires is read again once they are fired.
             Map<String, Fire> planned = pending.get(queue);
@@ -167,6 +172,19 @@ final class ScheduleDriver implements AutoCloseable {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMs));
         nextRefresh = System.nanoTime();
       }
+    }
+  }
+
+  /** Subscribes to the schedule changes every engine announces, unless subscribed already. */
+  private void listen() {
+    if (announcements != null) {
+      return;
+    }
+    try {
+      announcements = store.onAnnounced(this::wake);
+    } catch (RuntimeException e) {
+      // The periodic reads stand in until the next refresh tries again.
+      LOG.debug("schedules: cannot subscribe to schedule changes yet: {}", e.getMessage());
     }
   }
 
@@ -362,6 +380,14 @@ final class ScheduleDriver implements AutoCloseable {
         t.join(5000);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+      }
+    }
+    AutoCloseable listening = announcements;
+    if (listening != null) {
+      try {
+        listening.close();
+      } catch (Exception e) {
+        LOG.debug("schedules: closing the subscription failed: {}", e.getMessage());
       }
     }
   }

@@ -126,8 +126,11 @@ final class ScheduleEngine implements AutoCloseable {
     if (state.isEmpty()) {
       return Optional.empty();
     }
-    if (driver != null && next >= 0) {
-      driver.wake(queue);
+    if (next >= 0) {
+      if (driver != null) {
+        driver.wake(queue);
+      }
+      store.announce(queue);
     }
     return Optional.of(view(queue, new Stored(spec, state.get(), next)));
   }

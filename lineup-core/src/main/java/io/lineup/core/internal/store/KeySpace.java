@@ -178,6 +178,12 @@ public final class KeySpace {
    */
   public static final byte[] SCHEDULED_QUEUES = bytes(PREFIX + "scheduled");
 
+  /**
+   * The pub/sub channel on which an engine that wrote a schedule names its queue ({@code
+   * namespace/name}), so that every engine's schedule driver reads the queue's due ticks at once.
+   */
+  public static final byte[] SCHEDULE_WAKES = bytes(PREFIX + "sched_wake");
+
   /** A queue's schedule due set: schedule name to its next tick (epoch ms), active ones only. */
   public static byte[] scheduleDue(QueueName queue) {
     return bytes(PREFIX + hashTag(queue) + ":sched_due");

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -172,6 +173,33 @@ public final class ScheduleStore {
         .stream()
         .map(b -> new String(b, StandardCharsets.UTF_8))
         .toList();
+  }
+
+  /**
+   * Tells every engine's schedule driver that a schedule of the queue changed (a pub/sub message,
+   * not waited for; a lost one is made up by the drivers' periodic reads).
+   */
+  public void announce(QueueName queue) {
+    gateway.publishWithoutWaiting(KeySpace.SCHEDULE_WAKES, utf8(KeySpace.registryMember(queue)));
+  }
+
+  /**
+   * Calls {@code onChange} with the queue of every schedule change announced by any engine ({@link
+   * #announce}), on the client's event loop (it must be quick).
+   *
+   * @return closes the subscription
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis cannot be reached
+   */
+  public AutoCloseable onAnnounced(Consumer<QueueName> onChange) {
+    return gateway.subscribe(
+        KeySpace.SCHEDULE_WAKES,
+        message -> {
+          try {
+            onChange.accept(QueueName.parse(new String(message, StandardCharsets.UTF_8)));
+          } catch (RuntimeException malformed) {
+            // Not a queue name: not an engine's message; nothing to wake.
+          }
+        });
   }
 
   /** Adds a queue to the set of queues with schedules (one SADD). */
