@@ -16,9 +16,12 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lineup.core.model.LineupException;
@@ -34,11 +37,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -534,6 +539,57 @@ public final class RedisGateway implements AutoCloseable {
         .toList();
   }
 
+  /** Open subscriptions ({@link #subscribe}), closed with the gateway at the latest. */
+  private final List<StatefulConnection<byte[], byte[]>> subscriptions =
+      new CopyOnWriteArrayList<>();
+
+  /**
+   * Subscribes to a pub/sub channel on a connection of its own, which Lettuce reconnects and
+   * subscribes again after an outage. On a cluster it subscribes on one node: Redis Cluster passes
+   * every message published on any node to all of them. {@code onMessage} runs on the client's
+   * event loop, so it must be quick and must not block.
+   *
+   * @return closes the subscription
+   * @throws RedisUnavailableException when Redis cannot be reached
+   */
+  public AutoCloseable subscribe(byte[] channel, Consumer<byte[]> onMessage) {
+    RedisPubSubAdapter<byte[], byte[]> listener =
+        new RedisPubSubAdapter<>() {
+          @Override
+          public void message(byte[] from, byte[] message) {
+            onMessage.accept(message);
+          }
+        };
+    StatefulConnection<byte[], byte[]> subscription;
+    try {
+      if (client instanceof RedisClusterClient cluster) {
+        StatefulRedisClusterPubSubConnection<byte[], byte[]> pubSub =
+            cluster.connectPubSub(ByteArrayCodec.INSTANCE);
+        subscription = pubSub;
+        pubSub.addListener(listener);
+        await(pubSub.async().subscribe(channel));
+      } else {
+        StatefulRedisPubSubConnection<byte[], byte[]> pubSub =
+            ((RedisClient) client).connectPubSub(ByteArrayCodec.INSTANCE);
+        subscription = pubSub;
+        pubSub.addListener(listener);
+        await(pubSub.async().subscribe(channel));
+      }
+    } catch (RedisException e) {
+      throw translate(e);
+    }
+    subscriptions.add(subscription);
+    return () -> {
+      subscriptions.remove(subscription);
+      subscription.close();
+    };
+  }
+
+  /** Publishes a pub/sub message without waiting for it; a failure is ignored. */
+  public void publishWithoutWaiting(byte[] channel, byte[] message) {
+    commands.publish(channel, message).exceptionally(error -> 0L);
+  }
+
   /** Whether the shared connection is open right now. */
   public boolean isConnected() {
     return connection.isOpen();
@@ -640,6 +696,9 @@ public final class RedisGateway implements AutoCloseable {
 
   @Override
   public void close() {
+    for (StatefulConnection<byte[], byte[]> subscription : subscriptions) {
+      subscription.close();
+    }
     waiter.close();
     if (durable != null) {
       durable.close();
