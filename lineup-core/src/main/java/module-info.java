@@ -17,6 +17,7 @@ module io.lineup.core {
   requires transitive io.lineup.api;
   requires lettuce.core;
   requires org.slf4j;
+  requires com.cronutils;
   requires transitive io.lineup.consumer;
 
   exports io.lineup.core;

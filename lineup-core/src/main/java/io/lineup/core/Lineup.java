@@ -71,6 +71,8 @@ public final class Lineup implements AutoCloseable {
   private final Maintenance maintenance;
   private final ArchiveOutbox archiveOutbox;
   private final RecordWrites recordWrites;
+  private final ScheduleEngine scheduleEngine;
+  private final Schedules schedules;
 
   /** The engine's latency listener as the store takes it: a plain callback, or none. */
   private static BiConsumer<String, Duration> latencyListener(LineupOptions options) {
@@ -93,6 +95,8 @@ public final class Lineup implements AutoCloseable {
     this.deadLetters = new DeadLetters(engine);
     this.archiveOutbox = new ArchiveOutbox(store);
     this.recordWrites = new RecordWrites(store, options);
+    this.scheduleEngine = new ScheduleEngine(engine);
+    this.schedules = new Schedules(scheduleEngine);
     this.maintenance =
         options.maintenance() ? new Maintenance(store, options.maintenanceInterval()) : null;
     if (maintenance != null) {
@@ -643,6 +647,14 @@ public final class Lineup implements AutoCloseable {
     return engine.store().info();
   }
 
+  /**
+   * Recurring schedules: named specs that publish one job per tick to their queue, decided in Redis
+   * whatever the number of engines (docs/schedules.md).
+   */
+  public Schedules schedules() {
+    return schedules;
+  }
+
   /** The archive outbox of every queue: switch archiving on, read and acknowledge ended jobs. */
   public ArchiveOutbox archiveOutbox() {
     return archiveOutbox;
@@ -678,6 +690,7 @@ public final class Lineup implements AutoCloseable {
   /** Stops the background loops and closes the connections. Workers should be closed first. */
   @Override
   public void close() {
+    scheduleEngine.close();
     if (maintenance != null) {
       maintenance.close();
     }
