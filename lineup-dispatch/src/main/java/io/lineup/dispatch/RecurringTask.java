@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param request the checked request, its method defaulted and its delivery key a recurring one
  *     ({@link TaskRequest#newRecurringDeliveryKey()})
  * @param priority the tasks' priority
- * @param ttl how long each task's record may live in Redis: its line timeout and every attempt
- *     with its longest wait, as for a submitted task (from the endpoint's settings at the time the
+ * @param ttl how long each task's record may live in Redis: its line timeout and every attempt with
+ *     its longest wait, as for a submitted task (from the endpoint's settings at the time the
  *     template was made)
  */
 public record RecurringTask(TaskRequest request, int priority, Duration ttl) {
@@ -22,7 +22,9 @@ public record RecurringTask(TaskRequest request, int priority, Duration ttl) {
     Objects.requireNonNull(ttl, "ttl");
   }
 
-  /** The job payload of every tick: the request encoded as a task's ({@link TaskRequest#encode}). */
+  /**
+   * The job payload of every tick: the request encoded as a task's ({@link TaskRequest#encode}).
+   */
   public byte[] payload() {
     return request.encode();
   }

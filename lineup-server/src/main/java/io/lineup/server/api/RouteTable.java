@@ -82,9 +82,7 @@ public final class RouteTable {
         Route.post(schedule + "/pause", Access.namespace(PUBLISH, MANAGE), schedules::pause),
         Route.post(schedule + "/resume", Access.namespace(PUBLISH, MANAGE), schedules::resume),
         Route.get(
-            schedule + "/next",
-            Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
-            schedules::next),
+            schedule + "/next", Access.namespace(PUBLISH, CONSUME, MANAGE, READ), schedules::next),
         Route.get(queue + "/dead", Access.namespace(MANAGE, READ), dead::list),
         Route.post(queue + "/dead/respawn", Access.namespace(MANAGE), dead::respawn),
         Route.delete(queue + "/dead", Access.namespace(MANAGE), dead::purge),

@@ -71,15 +71,13 @@ public final class ScheduleHandlers {
   public void put(Context ctx, Principal principal) {
     QueueName queue = PathNames.publicQueue(ctx);
     String name = name(ctx);
-    JsonFields f = ScheduleJson.fields(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), false);
-    Optional<Schedule> before = schedules().get(queue, name);
+    JsonFields f =
+        ScheduleJson.fields(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), false);
     ScheduleSpec spec =
-        ScheduleJson.read(
-            name,
-            f,
-            before.map(s -> s.spec().paused()).orElse(false),
-            builder -> ScheduleJson.job(f, reader, principal, builder));
-    Schedule after = schedules().upsert(queue, spec);
+        ScheduleJson.read(name, f, builder -> ScheduleJson.job(f, reader, principal, builder));
+    Optional<Schedule> before = schedules().get(queue, name);
+    Schedule after =
+        schedules().upsert(queue, ScheduleJson.keepingPause(f, spec, before.orElse(null)));
     Responses.json(
         ctx,
         before.isPresent() ? 200 : 201,
@@ -151,14 +149,13 @@ public final class ScheduleHandlers {
     String name = name(ctx);
     // An unknown endpoint is a 404 before the body is read.
     EndpointSpec endpoint = api.dispatch().endpoints().spec(key);
-    JsonFields f = ScheduleJson.fields(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), true);
+    JsonFields f =
+        ScheduleJson.fields(RequestBody.read(ctx, api.limits().maxBodyBytes(), true), true);
     QueueName queue = key.queue();
-    Optional<Schedule> before = schedules().get(queue, name);
     ScheduleSpec spec =
         ScheduleJson.read(
             name,
             f,
-            before.map(s -> s.spec().paused()).orElse(false),
             builder -> {
               TaskSubmission submission =
                   TaskJson.template(
@@ -169,7 +166,9 @@ public final class ScheduleHandlers {
               RecurringTask task = api.dispatch().tasks().recurring(key, submission);
               builder.payload(task.payload()).priority(task.priority()).ttl(task.ttl());
             });
-    Schedule after = schedules().upsert(queue, spec);
+    Optional<Schedule> before = schedules().get(queue, name);
+    Schedule after =
+        schedules().upsert(queue, ScheduleJson.keepingPause(f, spec, before.orElse(null)));
     Responses.json(
         ctx,
         before.isPresent() ? 200 : 201,
@@ -193,8 +192,7 @@ public final class ScheduleHandlers {
     ArrayNode list = answer.putArray("schedules");
     for (Schedule schedule : schedules().list(key.queue())) {
       list.addPOJO(
-          ScheduleJson.endpointView(
-              schedule, key.name(), history(key.queue(), schedule.name())));
+          ScheduleJson.endpointView(schedule, key.name(), history(key.queue(), schedule.name())));
     }
     Responses.json(ctx, 200, answer);
   }

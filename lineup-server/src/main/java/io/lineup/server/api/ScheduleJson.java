@@ -78,15 +78,14 @@ final class ScheduleJson {
    * TaskJson#template}).
    *
    * @param f the body's fields
-   * @param wasPaused whether the schedule stands paused now: a body without {@code paused} keeps it
    * @return the spec, once the caller's {@code template} has set the job's values
    * @throws ApiException 400 naming the first field that is wrong ({@code cron} for a bad cron
    *     expression, with the cron field it found wrong in the message)
    */
-  static ScheduleSpec read(
-      String name, JsonFields f, boolean wasPaused, Consumer<ScheduleSpec.Builder> template) {
+  static ScheduleSpec read(String name, JsonFields f, Consumer<ScheduleSpec.Builder> template) {
     String cron = f.optionalText(ScheduleFields.CRON, MAX_CRON_LENGTH);
-    Long everyMs = f.optionalLong(ScheduleFields.EVERY_MS, ScheduleSpec.MIN_EVERY_MS, Limits.MAX_DELAY_MS);
+    Long everyMs =
+        f.optionalLong(ScheduleFields.EVERY_MS, ScheduleSpec.MIN_EVERY_MS, Limits.MAX_DELAY_MS);
     String zoneText = f.optionalText(ScheduleFields.ZONE, MAX_ZONE_LENGTH);
     if (cron != null && everyMs != null) {
       throw ApiException.invalidField(ScheduleFields.EVERY_MS, "give cron or every_ms, not both");
@@ -109,8 +108,7 @@ final class ScheduleJson {
     builder.maxRuns(f.optionalLong(ScheduleFields.MAX_RUNS, 1, Long.MAX_VALUE / 2));
     Long jitter = f.optionalLong(ScheduleFields.JITTER_MS, 0, ScheduleSpec.MAX_JITTER_MS);
     builder.jitter(Duration.ofMillis(jitter == null ? 0 : jitter));
-    Boolean paused = f.optionalBoolean(ScheduleFields.PAUSED);
-    builder.paused(paused == null ? wasPaused : paused);
+    builder.paused(Boolean.TRUE.equals(f.optionalBoolean(ScheduleFields.PAUSED)));
     builder.missed(missed(f));
     Integer catchUp = f.optionalInt(ScheduleFields.CATCH_UP_MAX, 1, ScheduleSpec.MAX_CATCH_UP);
     builder.catchUpMax(catchUp == null ? ScheduleSpec.DEFAULT_CATCH_UP : catchUp);
@@ -122,6 +120,19 @@ final class ScheduleJson {
     } catch (InvalidArgumentException e) {
       throw ApiException.invalidField(httpField(e.field()), e.reason());
     }
+  }
+
+  /**
+   * The spec to upsert: a body without {@code paused} keeps the pause of the schedule as it stands.
+   *
+   * @param spec the spec as the body gives it
+   * @param before the schedule as it stands, or null when there is none
+   */
+  static ScheduleSpec keepingPause(JsonFields f, ScheduleSpec spec, Schedule before) {
+    if (before != null && !f.has(ScheduleFields.PAUSED) && before.spec().paused()) {
+      return spec.withPaused(true);
+    }
+    return spec;
   }
 
   /** The body's name for a field the engine's check named. */

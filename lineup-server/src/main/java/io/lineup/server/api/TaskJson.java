@@ -88,7 +88,8 @@ final class TaskJson {
       throw ApiException.invalidField(prefix, "is required: a JSON object (the task to submit)");
     }
     try {
-      return parse(JsonFields.of(node, "", ScheduleFields.TASK_FIELDS), spec, principal, maxBodyBytes);
+      return parse(
+          JsonFields.of(node, "", ScheduleFields.TASK_FIELDS), spec, principal, maxBodyBytes);
     } catch (ApiException e) {
       throw new ApiException(e.code(), under(prefix, e.field()), e.getMessage());
     } catch (DispatchInputException e) {
