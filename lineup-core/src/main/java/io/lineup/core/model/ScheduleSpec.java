@@ -16,8 +16,10 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a recurring schedule is: its name, when it ticks (a cron expression in a time zone, or a
@@ -248,7 +250,7 @@ public record ScheduleSpec(
     Instant tick;
     if (cron != null) {
       ZonedDateTime before = earliest.minusMillis(1).atZone(zone);
-      Optional<ZonedDateTime> next = ExecutionTime.forCron(parse(cron)).nextExecution(before);
+      Optional<ZonedDateTime> next = executionTime(cron).nextExecution(before);
       if (next.isEmpty()) {
         return Optional.empty();
       }
@@ -262,6 +264,41 @@ public record ScheduleSpec(
       tick = Instant.ofEpochMilli(base + k * step);
     }
     if (endAt != null && tick.isAfter(endAt)) {
+      return Optional.empty();
+    }
+    return Optional.of(tick);
+  }
+
+  /**
+   * The last tick at or before {@code at}, within {@link #startAt()} and {@link #endAt()}; empty
+   * when there is none. The run limit ({@link #maxRuns()}) is not applied here.
+   *
+   * @param at the latest instant the tick may have (millisecond precision)
+   * @param anchor for an interval schedule without {@link #startAt()}, the instant its ticks count
+   *     from; ignored otherwise
+   */
+  public Optional<Instant> tickAtOrBefore(Instant at, Instant anchor) {
+    Instant latest = endAt != null && endAt.isBefore(at) ? endAt : at;
+    latest = Instant.ofEpochMilli(latest.toEpochMilli());
+    Instant tick;
+    if (cron != null) {
+      ZonedDateTime after = latest.plusMillis(1).atZone(zone);
+      Optional<ZonedDateTime> last = executionTime(cron).lastExecution(after);
+      if (last.isEmpty()) {
+        return Optional.empty();
+      }
+      tick = last.get().toInstant();
+    } else {
+      long base =
+          (startAt != null ? startAt : Objects.requireNonNull(anchor, "anchor")).toEpochMilli();
+      long at0 = latest.toEpochMilli();
+      if (at0 < base) {
+        return Optional.empty();
+      }
+      long step = every.toMillis();
+      tick = Instant.ofEpochMilli(base + Math.floorDiv(at0 - base, step) * step);
+    }
+    if (startAt != null && tick.isBefore(startAt)) {
       return Optional.empty();
     }
     return Optional.of(tick);
@@ -317,6 +354,23 @@ public record ScheduleSpec(
     h *= 0xc4ceb9fe1a85ec53L;
     h ^= h >>> 33;
     return Duration.ofMillis(Math.floorMod(h, bound + 1));
+  }
+
+  /** Parsed expressions by their text, so that a schedule's expression is parsed once. */
+  private static final Map<String, ExecutionTime> EXECUTION_TIMES = new ConcurrentHashMap<>();
+
+  private static final int EXECUTION_TIMES_KEPT = 10_000;
+
+  private static ExecutionTime executionTime(String expression) {
+    ExecutionTime known = EXECUTION_TIMES.get(expression);
+    if (known != null) {
+      return known;
+    }
+    ExecutionTime parsed = ExecutionTime.forCron(parse(expression));
+    if (EXECUTION_TIMES.size() < EXECUTION_TIMES_KEPT) {
+      EXECUTION_TIMES.put(expression, parsed);
+    }
+    return parsed;
   }
 
   private static long ceilMillis(Instant instant) {

@@ -33,6 +33,7 @@
 --#include lib/events.lua
 --#include lib/line.lua
 --#include lib/state.lua
+--#include lib/make.lua
 
 -- This loop runs once per job, so it avoids what costs in Redis's Lua: global lookups (locals
 -- below), number parsing (options come once per set), building a table per job, and making strings
@@ -66,47 +67,13 @@ local now = clock_now(ARGV[1])
 local n = tonumber(ARGV[3])
 local m = tonumber(ARGV[4])
 
--- Each option set once: the job's due time and line score, and its stored record but for the
--- payload (the msgpack array header, then every field after the payload, trailing defaults dropped).
+-- Each option set once (lib/make.lua).
 local sets = {}
 for s = 1, m do
   local b = 5 + (s - 1) * 7
-  local priority, delay, run_at = option_number(ARGV[b]), option_number(ARGV[b + 1]), option_number(ARGV[b + 2])
-  local ttl = option_number(ARGV[b + 5])
-  local due = now
-  if run_at >= 0 then
-    due = run_at
-  elseif delay > 0 then
-    due = now + delay
-  end
-  local fields = {now, priority, 0, ST_WAITING, option_number(ARGV[b + 3]), option_number(ARGV[b + 4]), 0, 0}
-  if due > now then
-    fields[F_DUE - 1] = due
-  end
-  local expires = 0
-  if ttl > 0 then
-    expires = now + ttl
-    fields[F_EXPIRES - 1] = expires
-  end
-  local count = #fields
-  while count > F_CREATED - 1 and not present(fields[count]) do
-    count = count - 1
-  end
-  sets[tostring(s)] = {
-    priority = priority,
-    due = due,
-    due_text = int_text(due),
-    ready = due <= now,
-    state = due <= now and 'READY' or 'DELAYED',
-    expires = expires,
-    expires_text = int_text(expires),
-    window = ARGV[b + 6],
-    unique = ARGV[b + 6] ~= '0',
-    score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN,
-    head = string.char(0x90 + count + 1),
-    tail = cmsgpack.pack(unpack(fields, 1, count)),
-    scores = {},            -- score_text's cache
-  }
+  sets[tostring(s)] = make_options(now, option_number(ARGV[b]), option_number(ARGV[b + 1]),
+    option_number(ARGV[b + 2]), option_number(ARGV[b + 3]), option_number(ARGV[b + 4]),
+    option_number(ARGV[b + 5]), ARGV[b + 6])
 end
 local plain = ARGV[5 + m * 7] == 'plain'
 local jobs_at = 6 + m * 7
@@ -114,44 +81,6 @@ local jobs_at = 6 + m * 7
 -- One counter update per call, not per job: each job's arrival number is reserved here, and a
 -- generated id is that number (unique: arrival numbers are never reused).
 local next_seq = arrivals_reserve(n)
-
-local records = {}        -- HSET field/value pairs
-local ready = {}          -- ZADD score/member pairs for the ready line
-local delayed = {}        -- ZADD score/member pairs for the delayed set
-local expiring = {}       -- ZADD score/member pairs for the TTL set
-local published = {}      -- ids of the jobs made, for their event
-local headers = {}        -- payload length -> its msgpack header
-local n_made, n_ready = 0, 0
-local first_due = nil     -- earliest due time among this call's delayed jobs
-
--- Makes a new job: its record, its place in the line (its score made of its arrival seq) or in the
--- delayed set as its option set says, its TTL entry, and its id in the call's event.
-local function make(id, payload, set, seq)
-  local length = #payload
-  local header = headers[length]
-  if not header then
-    header = str_header(length)
-    headers[length] = header
-  end
-  local at = n_made * 2
-  records[at + 1], records[at + 2] = id, set.head .. header .. payload .. set.tail
-  if set.ready then
-    ready[n_ready + 1], ready[n_ready + 2] = score_text(set.scores, set.score + seq), id
-    n_ready = n_ready + 2
-  else
-    delayed[#delayed + 1] = set.due_text
-    delayed[#delayed + 1] = id
-    if not first_due or set.due < first_due then
-      first_due = set.due
-    end
-  end
-  if set.expires > 0 then
-    expiring[#expiring + 1] = set.expires_text
-    expiring[#expiring + 1] = id
-  end
-  n_made = n_made + 1
-  published[n_made] = id
-end
 
 local out = {}            -- full form: 5 values per job, as returned
 local bands = {}          -- priority -> { first id of this call in that band, out positions, rank }
@@ -162,10 +91,10 @@ if plain then
   -- Nothing to look up: every job is new.
   local set = sets['1']
   for i = 0, n - 1 do
-    make(arrival_id(next_seq + i), ARGV[jobs_at + i], set, next_seq + i)
+    make_job(arrival_id(next_seq + i), ARGV[jobs_at + i], set, next_seq + i)
   end
   if set.ready then
-    bands[set.priority] = {published[1], {}}
+    bands[set.priority] = {made_ids[1], {}}
     band_order[1] = set.priority
   end
 else
@@ -215,7 +144,7 @@ else
         end
       end
     else
-      make(id, ARGV[base + 1], set, next_seq + i)
+      make_job(id, ARGV[base + 1], set, next_seq + i)
       if lock then
         redis.call('SET', KEYS[lock], id, 'PX', set.window)
       end
@@ -236,16 +165,7 @@ else
     end
   end
 end
-note_all('published', published)
-
-if n_made > 0 then
-  records_put(records)
-end
-if #expiring > 0 then
-  redis.call('ZADD', K_TTL, unpack(expiring))
-end
-if n_ready > 0 then
-  redis.call('ZADD', K_READY, unpack(ready))
+make_write(function()
   -- This call's jobs of one priority arrived last in that band, so their ranks follow each other.
   for _, priority in ipairs(band_order) do
     local band = bands[priority]
@@ -254,16 +174,7 @@ if n_ready > 0 then
       out[at + 4] = band.rank + k - 1
     end
   end
-  wake()
-end
-if first_due then
-  redis.call('ZADD', K_DELAYED, unpack(delayed))
-  -- A job of this call became the earliest delayed one: waiting consumers must wait less.
-  local first = redis.call('ZRANGE', K_DELAYED, 0, 0, 'WITHSCORES')
-  if tonumber(first[2]) >= first_due then
-    wake()
-  end
-end
+end)
 events_flush(now)
 if plain then
   local set = sets['1']

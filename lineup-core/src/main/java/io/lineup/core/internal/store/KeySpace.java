@@ -171,6 +171,33 @@ public final class KeySpace {
     return bytes(PREFIX + "lock:{" + name + "}");
   }
 
+  /**
+   * The set of queues that have schedules, as {@code namespace/name} members: the schedule drivers
+   * read it to find the queues to watch. Like the queue registry, it lies outside every queue's
+   * slot and no script touches it.
+   */
+  public static final byte[] SCHEDULED_QUEUES = bytes(PREFIX + "scheduled");
+
+  /** A queue's schedule due set: schedule name to its next tick (epoch ms), active ones only. */
+  public static byte[] scheduleDue(QueueName queue) {
+    return bytes(PREFIX + hashTag(queue) + ":sched_due");
+  }
+
+  /** A queue's schedule spec hash: schedule name to its encoded spec. */
+  public static byte[] scheduleSpecs(QueueName queue) {
+    return bytes(PREFIX + hashTag(queue) + ":sched_specs");
+  }
+
+  /** A queue's schedule state hash: schedule name to its state text ({@code lib/schedule.lua}). */
+  public static byte[] scheduleStates(QueueName queue) {
+    return bytes(PREFIX + hashTag(queue) + ":sched_state");
+  }
+
+  /** A schedule's history list, newest run first. */
+  public static byte[] scheduleHistory(QueueName queue, String name) {
+    return bytes(PREFIX + hashTag(queue) + ":sched_hist:" + name);
+  }
+
   /** Registry member of a queue. */
   public static String registryMember(QueueName queue) {
     return queue.namespace() + "/" + queue.name();

@@ -67,6 +67,11 @@ public final class RedisStore implements AutoCloseable {
     this.scriptTime = scriptTime;
   }
 
+  /** The schedules' state, on the same connections and clock. */
+  public ScheduleStore schedules() {
+    return new ScheduleStore(gateway, scriptTime);
+  }
+
   /** An ack a caller asks for: the job, its lease token, and its result (null = none). */
   public record Ack(String id, String token, byte[] result) {}
 

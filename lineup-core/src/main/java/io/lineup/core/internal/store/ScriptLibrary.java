@@ -54,12 +54,17 @@ public final class ScriptLibrary {
           "shorten",
           "outbox_ack",
           "replace_record",
-          "rate_slot");
+          "rate_slot",
+          "schedule_read",
+          "schedule_write",
+          "schedule_fire",
+          "schedule_delete");
 
   /**
-   * The first line of the scripts that add jobs or settings ({@code publish}, {@code configure}):
-   * flags declared (none), so that Redis at its {@code maxmemory} refuses the call before it
-   * starts, and a refused call has written nothing.
+   * The first line of the scripts that add jobs, settings or schedules ({@code publish}, {@code
+   * configure}, {@code schedule_write}, {@code schedule_fire}): flags declared (none), so that
+   * Redis at its {@code maxmemory} refuses the call before it starts, and a refused call has
+   * written nothing.
    */
   static final String REFUSED_AT_MEMORY_LIMIT = "#!lua\n";
 
@@ -70,7 +75,8 @@ public final class ScriptLibrary {
    */
   static final String ALLOWED_AT_MEMORY_LIMIT = "#!lua flags=allow-oom\n";
 
-  private static final Set<String> ADDING_SCRIPTS = Set.of("publish", "configure");
+  private static final Set<String> ADDING_SCRIPTS =
+      Set.of("publish", "configure", "schedule_write", "schedule_fire");
 
   public static final LuaScript PUBLISH = load("publish");
   public static final LuaScript LEASE = load("lease");
@@ -94,6 +100,10 @@ public final class ScriptLibrary {
   public static final LuaScript OUTBOX_ACK = load("outbox_ack");
   public static final LuaScript REPLACE_RECORD = load("replace_record");
   public static final LuaScript RATE_SLOT = load("rate_slot");
+  public static final LuaScript SCHEDULE_READ = load("schedule_read");
+  public static final LuaScript SCHEDULE_WRITE = load("schedule_write");
+  public static final LuaScript SCHEDULE_FIRE = load("schedule_fire");
+  public static final LuaScript SCHEDULE_DELETE = load("schedule_delete");
 
   private ScriptLibrary() {}
 

@@ -34,7 +34,8 @@ class FunctionLibraryTest {
           @SuppressWarnings("unchecked")
           Map<String, Object> function =
               ((List<Map<String, Object>>) listed.get(0).get("functions")).get(0);
-          boolean addsData = name.equals("publish") || name.equals("configure");
+          boolean addsData =
+              List.of("publish", "configure", "schedule_write", "schedule_fire").contains(name);
           assertThat((List<?>) function.get("flags"))
               .as(name)
               .isEqualTo(addsData ? List.of() : List.of("allow-oom"));

@@ -36,7 +36,9 @@ class ScriptIncludesTest {
           "expire",
           "service",
           "ack",
-          "due_watch");
+          "due_watch",
+          "make",
+          "schedule");
   private static final Pattern INCLUDE = Pattern.compile("^--#include (\\S+)", Pattern.MULTILINE);
   private static final Pattern FUNCTION =
       Pattern.compile("^local function (\\w+)", Pattern.MULTILINE);

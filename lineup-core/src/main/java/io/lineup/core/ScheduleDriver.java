@@ -1,0 +1,278 @@
+package io.lineup.core;
+
+import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.internal.store.ScheduleStore;
+import io.lineup.core.internal.store.ScheduleStore.Fire;
+import io.lineup.core.internal.store.ScheduleStore.FireReply;
+import io.lineup.core.internal.store.ScheduleStore.Read;
+import io.lineup.core.internal.store.ScheduleStore.Stored;
+import io.lineup.core.internal.store.ScheduleStore.Tick;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.ScheduleSpec;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Each engine's schedule driver: one thread that sleeps until the earliest due tick of the queues
+ * with schedules, then fires the due schedules of each queue ({@code schedule_fire.lua}). Every
+ * engine runs one; which one publishes a tick's job is decided in Redis, so drivers need no leader
+ * and a tick never makes two jobs.
+ *
+ * <p>It knows each queue's earliest due tick from its last read or fire, reads every queue's again
+ * every {@value #REFRESH_MS} ms (to see schedules other engines upserted) and at once when this
+ * engine upserts one. On the Redis clock it sleeps to the tick's time on this host, estimated from
+ * the Redis times its calls return; with a {@link ManualClock} it looks every {@value
+ * #MANUAL_CLOCK_POLL_MS} ms. While Redis cannot be reached it tries again after a pause that grows
+ * to a second, and then reads every queue afresh: ticks missed meanwhile follow their schedules'
+ * policy.
+ */
+final class ScheduleDriver implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ScheduleDriver.class);
+
+  /** How often every queue's earliest due tick is read again, in ms. */
+  static final long REFRESH_MS = 500;
+
+  /** With a {@link ManualClock}: how often the driver looks whether time moved, in ms. */
+  static final long MANUAL_CLOCK_POLL_MS = 10;
+
+  /** Most schedules fired per script call. */
+  static final int BATCH = 200;
+
+  /** Most fire calls per queue in one round (the rest waits for the next round). */
+  static final int MAX_CALLS_PER_ROUND = 50;
+
+  private static final long UNKNOWN = -2;
+  private static final long NONE = -1;
+
+  private final ScheduleStore store;
+  private final TimeSource time;
+  private final Map<QueueName, Long> earliest = new ConcurrentHashMap<>();
+  private volatile boolean running;
+  private volatile Thread thread;
+
+  /** Redis time = (System.nanoTime() + offsetNanos) / 1e6, as last estimated. */
+  private volatile long offsetNanos;
+
+  private volatile boolean offsetKnown;
+
+  ScheduleDriver(ScheduleStore store, TimeSource time) {
+    this.store = store;
+    this.time = time;
+  }
+
+  synchronized void start() {
+    if (running) {
+      return;
+    }
+    running = true;
+    thread = Thread.ofPlatform().daemon().name("lineup-schedules").start(this::loop);
+  }
+
+  /** A schedule of the queue was written here: read its due ticks at once. */
+  void wake(QueueName queue) {
+    earliest.put(queue, UNKNOWN);
+    Thread t = thread;
+    if (t != null) {
+      LockSupport.unpark(t);
+    }
+  }
+
+  private void loop() {
+    long nextRefresh = 0;
+    long pauseMs = 0;
+    while (running) {
+      try {
+        if (System.nanoTime() - nextRefresh >= 0) {
+          for (QueueName queue : store.scheduledQueues()) {
+            earliest.put(queue, UNKNOWN);
+          }
+          nextRefresh = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REFRESH_MS);
+        }
+        long soonest = Long.MAX_VALUE;
+        for (Map.Entry<QueueName, Long> entry : earliest.entrySet()) {
+          long due = entry.getValue();
+          if (due == UNKNOWN || (due >= 0 && due <= now())) {
+            // Set before serving: a wake meanwhile puts UNKNOWN back, which the next round reads.
+            earliest.put(entry.getKey(), NONE);
+            due = serve(entry.getKey());
+            earliest.replace(entry.getKey(), NONE, due);
+            due = earliest.get(entry.getKey());
+          }
+          if (due >= 0) {
+            soonest = Math.min(soonest, due);
+          } else if (due == UNKNOWN) {
+            soonest = Long.MIN_VALUE;
+          }
+        }
+        pauseMs = 0;
+        if (soonest != Long.MIN_VALUE) {
+          sleepUntil(soonest, nextRefresh);
+        }
+      } catch (RuntimeException e) {
+        if (!running) {
+          return;
+        }
+        if (RedisStore.isUnreachable(e)) {
+          LOG.debug("schedules: Redis unavailable, will retry: {}", e.getMessage());
+        } else {
+          LOG.warn("schedules: round failed", e);
+        }
+        pauseMs = Math.min(1000, Math.max(50, pauseMs * 2));
+        earliest.replaceAll((queue, due) -> UNKNOWN);
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMs));
+        nextRefresh = System.nanoTime();
+      }
+    }
+  }
+
+  /** Fires the queue's due schedules; returns its earliest due tick after (-1 when none). */
+  private long serve(QueueName queue) {
+    long due = NONE;
+    for (int call = 0; call < MAX_CALLS_PER_ROUND && running; call++) {
+      long sent = System.nanoTime();
+      Read read = store.readDue(queue, 0, BATCH);
+      learnOffset(read.nowMs(), sent, System.nanoTime());
+      if (read.schedules().isEmpty()) {
+        return read.earliestMs();
+      }
+      List<Fire> fires = new ArrayList<>(read.schedules().size());
+      for (Stored stored : read.schedules()) {
+        fires.add(plan(stored, read.nowMs()));
+      }
+      sent = System.nanoTime();
+      FireReply reply = store.fire(queue, fires);
+      learnOffset(reply.nowMs(), sent, System.nanoTime());
+      due = reply.earliestMs();
+      if (due < 0 || due > reply.nowMs()) {
+        return due;
+      }
+    }
+    return due;
+  }
+
+  /**
+   * What to do for a due schedule at {@code nowMs}: publish the tick's job and move to the next
+   * tick; or, when the tick is more than {@link ScheduleSpec#MISSED_AFTER} behind, apply its
+   * missed-ticks policy and move to its first tick after now.
+   */
+  static Fire plan(Stored stored, long nowMs) {
+    ScheduleSpec spec = stored.spec();
+    Instant anchor = Instant.ofEpochMilli(stored.state().anchorMs());
+    long due = stored.dueMs();
+    List<Tick> jobs = new ArrayList<>();
+    List<Tick> skipped = new ArrayList<>();
+    Optional<Instant> next;
+    if (nowMs - due <= ScheduleSpec.MISSED_AFTER.toMillis()) {
+      jobs.add(job(spec, due));
+      next = spec.tickAtOrAfter(Instant.ofEpochMilli(due + 1), anchor);
+    } else {
+      // The missed ticks from the due one to now, newest first, as many as the policy can use.
+      int wanted =
+          switch (spec.missed()) {
+            case SKIP -> 1 + spec.historySize();
+            case CATCH_UP -> spec.catchUpMax() + spec.historySize();
+            case NONE -> spec.historySize();
+          };
+      Deque<Long> missed = new ArrayDeque<>();
+      Optional<Instant> cursor = spec.tickAtOrBefore(Instant.ofEpochMilli(nowMs), anchor);
+      while (cursor.isPresent() && cursor.get().toEpochMilli() >= due && missed.size() < wanted) {
+        missed.addFirst(cursor.get().toEpochMilli());
+        cursor = spec.tickAtOrBefore(cursor.get().minusMillis(1), anchor);
+      }
+      if (missed.isEmpty()) {
+        // The due tick is not a tick of the spec (it changed): publish it as due.
+        missed.add(due);
+      }
+      int toPublish =
+          switch (spec.missed()) {
+            case SKIP -> 1;
+            case CATCH_UP -> Math.min(spec.catchUpMax(), missed.size());
+            case NONE -> 0;
+          };
+      List<Long> ticks = new ArrayList<>(missed);
+      int firstJob = ticks.size() - toPublish;
+      for (int i = 0; i < ticks.size(); i++) {
+        if (i >= firstJob) {
+          jobs.add(job(spec, ticks.get(i)));
+        } else {
+          skipped.add(new Tick(ScheduleEngine.jobId(spec.name(), ticks.get(i)), ticks.get(i), 0));
+        }
+      }
+      next = spec.tickAtOrAfter(Instant.ofEpochMilli(nowMs + 1), anchor);
+    }
+    return new Fire(stored, next.map(Instant::toEpochMilli).orElse(-1L), jobs, skipped);
+  }
+
+  private static Tick job(ScheduleSpec spec, long tickMs) {
+    Instant tick = Instant.ofEpochMilli(tickMs);
+    return new Tick(
+        ScheduleEngine.jobId(spec.name(), tickMs), tickMs, tickMs + spec.jitterAt(tick).toMillis());
+  }
+
+  /** The engine clock's time in ms, as best known without asking Redis. */
+  private long now() {
+    if (time instanceof ManualClock manual) {
+      return manual.now().toEpochMilli();
+    }
+    if (!offsetKnown) {
+      return System.currentTimeMillis();
+    }
+    return Math.floorDiv(System.nanoTime() + offsetNanos, 1_000_000L);
+  }
+
+  /** Redis said {@code redisMs} between {@code sentNanos} and {@code answeredNanos}. */
+  private void learnOffset(long redisMs, long sentNanos, long answeredNanos) {
+    if (time instanceof ManualClock) {
+      return;
+    }
+    // Redis's ms was somewhere in [redisMs, redisMs + 1): take its middle, at the call's middle.
+    long middle = sentNanos + (answeredNanos - sentNanos) / 2;
+    offsetNanos = redisMs * 1_000_000L + 500_000L - middle;
+    offsetKnown = true;
+  }
+
+  /** Sleeps until the engine clock reaches {@code dueMs} or the refresh is due, or a wake. */
+  private void sleepUntil(long dueMs, long refreshNanos) {
+    long untilRefresh = refreshNanos - System.nanoTime();
+    long wait = untilRefresh;
+    if (time instanceof ManualClock) {
+      wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(MANUAL_CLOCK_POLL_MS));
+    } else if (dueMs != Long.MAX_VALUE) {
+      long untilDue =
+          offsetKnown
+              ? dueMs * 1_000_000L - (System.nanoTime() + offsetNanos)
+              : TimeUnit.MILLISECONDS.toNanos(dueMs - System.currentTimeMillis());
+      wait = Math.min(wait, untilDue);
+    }
+    if (wait > 0) {
+      LockSupport.parkNanos(wait);
+    }
+  }
+
+  @Override
+  public void close() {
+    Thread t;
+    synchronized (this) {
+      running = false;
+      t = thread;
+    }
+    if (t != null) {
+      LockSupport.unpark(t);
+      try {
+        t.join(5000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,119 @@
+-- Making new jobs: their records, their places in the ready line or the delayed set, their TTL
+-- entries and their 'published' event. publish.lua and schedule_fire.lua both make their jobs here,
+-- so a job a schedule publishes is stored exactly as a published one. A call gathers its jobs with
+-- make_job, then writes them with make_write (a few commands for all of them, not a few per job).
+--#include lib/keys.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/events.lua
+--#include lib/line.lua
+local made_records = {}   -- HSET field/value pairs
+local made_ready = {}     -- ZADD score/member pairs for the ready line
+local made_delayed = {}   -- ZADD score/member pairs for the delayed set
+local made_expiring = {}  -- ZADD score/member pairs for the TTL set
+local made_ids = {}       -- ids of the jobs made, for their event
+local made_headers = {}   -- payload length -> its msgpack header
+local made_count, made_ready_count = 0, 0
+local made_first_due = false  -- earliest due time among the call's delayed jobs
+
+-- One option set: what jobs made with the same options share, worked out once (the due time and
+-- line score, and the stored record but for the payload: the msgpack array header, then every field
+-- after the payload, trailing defaults dropped). Numbers: priority (-255..255), delay (ms, -1
+-- none), run_at (epoch ms, -1 none), max attempts and time-to-run (0 = the queue's), ttl (ms from
+-- now, 0 = none); window: the unique window as text ('0' = no unique key).
+local function make_options(now, priority, delay, run_at, max_attempts, ttr, ttl, window)
+  local due = now
+  if run_at >= 0 then
+    due = run_at
+  elseif delay > 0 then
+    due = now + delay
+  end
+  local fields = {now, priority, 0, ST_WAITING, max_attempts, ttr, 0, 0}
+  if due > now then
+    fields[F_DUE - 1] = due
+  end
+  local expires = 0
+  if ttl > 0 then
+    expires = now + ttl
+    fields[F_EXPIRES - 1] = expires
+  end
+  local count = #fields
+  while count > F_CREATED - 1 and not present(fields[count]) do
+    count = count - 1
+  end
+  return {
+    priority = priority,
+    due = due,
+    due_text = int_text(due),
+    ready = due <= now,
+    state = due <= now and 'READY' or 'DELAYED',
+    expires = expires,
+    expires_text = int_text(expires),
+    window = window,
+    unique = window ~= '0',
+    score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN,
+    head = string.char(0x90 + count + 1),
+    tail = cmsgpack.pack(unpack(fields, 1, count)),
+    scores = {},            -- score_text's cache
+  }
+end
+
+-- Makes a new job: its record, its place in the line (its score made of its arrival seq) or in the
+-- delayed set as its option set says, its TTL entry, and its id in the call's event. Written by
+-- make_write.
+local function make_job(id, payload, set, seq)
+  local length = #payload
+  local header = made_headers[length]
+  if not header then
+    header = str_header(length)
+    made_headers[length] = header
+  end
+  local at = made_count * 2
+  made_records[at + 1], made_records[at + 2] = id, set.head .. header .. payload .. set.tail
+  if set.ready then
+    made_ready[made_ready_count + 1], made_ready[made_ready_count + 2] = score_text(set.scores, set.score + seq), id
+    made_ready_count = made_ready_count + 2
+  else
+    made_delayed[#made_delayed + 1] = set.due_text
+    made_delayed[#made_delayed + 1] = id
+    if not made_first_due or set.due < made_first_due then
+      made_first_due = set.due
+    end
+  end
+  if set.expires > 0 then
+    made_expiring[#made_expiring + 1] = set.expires_text
+    made_expiring[#made_expiring + 1] = id
+  end
+  made_count = made_count + 1
+  made_ids[made_count] = id
+end
+
+-- Writes the jobs make_job gathered and notes their event (written by events_flush); wakes a
+-- consumer when one of them is ready or became the earliest delayed job. ranked(): called after the
+-- ready jobs are in the line and before the wake-up, for a caller that reads their ranks. Returns
+-- how many jobs were made.
+local function make_write(ranked)
+  note_all('published', made_ids)
+  if made_count > 0 then
+    records_put(made_records)
+  end
+  if #made_expiring > 0 then
+    redis.call('ZADD', K_TTL, unpack(made_expiring))
+  end
+  if made_ready_count > 0 then
+    redis.call('ZADD', K_READY, unpack(made_ready))
+    if ranked then
+      ranked()
+    end
+    wake()
+  end
+  if made_first_due then
+    redis.call('ZADD', K_DELAYED, unpack(made_delayed))
+    -- A job of this call became the earliest delayed one: waiting consumers must wait less.
+    local first = redis.call('ZRANGE', K_DELAYED, 0, 0, 'WITHSCORES')
+    if tonumber(first[2]) >= made_first_due then
+      wake()
+    end
+  end
+  return made_count
+end

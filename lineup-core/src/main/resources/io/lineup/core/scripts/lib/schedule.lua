@@ -1,0 +1,22 @@
+-- A schedule's state: one field of the queue's schedule state hash (named by the schedule), the
+-- text 'rev version runs last anchor flag'. rev counts every change (upsert, pause, resume, fire),
+-- so a writer that read the state can tell whether it still stands (compare-and-set); version
+-- counts upserts; runs the jobs published; last the tick of the latest (epoch ms, -1 none); anchor
+-- what an interval schedule counts its ticks from (epoch ms); flag 'a' active, 'p' paused, 'e'
+-- ended. ScheduleStore.java reads and writes the same text.
+local function schedule_state(text)
+  if not text then
+    return nil
+  end
+  local rev, version, runs, last, anchor, flag =
+    string.match(text, '^(%d+) (%d+) (%d+) (%-?%d+) (%-?%d+) (%a)$')
+  if not rev then
+    return nil
+  end
+  return {rev = tonumber(rev), version = tonumber(version), runs = tonumber(runs), last = tonumber(last),
+    anchor = tonumber(anchor), flag = flag}
+end
+
+local function schedule_state_text(s)
+  return string.format('%d %d %d %d %d %s', s.rev, s.version, s.runs, s.last, s.anchor, s.flag)
+end
