@@ -445,6 +445,8 @@ function queueView(ns, name) {
   const deadTotal = h('span', { class: 'muted', id: 'dead-total' });
   const deadActions = h('div', { class: 'actions' });
   const settingsBox = h('div', { id: 'settings' });
+  const scheduleBody = h('tbody', { id: 'schedules-body' });
+  const scheduleNote = h('p', { class: 'muted', id: 'schedules-note' });
   const findInput = h('input', { id: 'find-id', placeholder: 'job id', autocomplete: 'off', attrs: { 'aria-label': 'Job id' } });
   const findForm = h('form', { class: 'inline', id: 'find-job' }, findInput, h('button', { type: 'submit' }, 'Open job'));
   findForm.addEventListener('submit', (event) => {
@@ -476,6 +478,8 @@ function queueView(ns, name) {
       h('thead', null, h('tr', null, ['Position', 'Job', 'Priority', 'Attempts', 'Waiting', 'ETA'].map((t) => h('th', { scope: 'col' }, t)))), lineBody)), findForm),
     section('Dead letters', deadTotal, h('div', { class: 'table-wrap' }, h('table', { id: 'dead' },
       h('thead', null, h('tr', null, ['Job', 'Attempts', 'Died', 'Last error', 'Payload', ''].map((t) => h('th', { scope: 'col' }, t)))), deadBody)), deadActions),
+    section('Schedules', h('div', { class: 'table-wrap' }, h('table', { id: 'schedules' },
+      h('thead', null, h('tr', null, ['Schedule', 'When', 'Zone', 'State', 'Next 5 ticks', 'Last runs', ''].map((t) => h('th', { scope: 'col' }, t)))), scheduleBody)), scheduleNote),
     section('Limits and settings', settingsBox),
   );
 
@@ -503,11 +507,13 @@ function queueView(ns, name) {
       // The history changes every 5 s; read it every third time, or every time while it is short.
       const withHistory = tick++ % 3 === 0 || samplesShown < 2;
       const canSeeDead = can('manage') || me.scopes.includes('read') || me.admin;
-      const [s, line, dead, history] = await Promise.all([
+      const [s, line, dead, history, schedules] = await Promise.all([
         get(q),
         get(q + '/line?count=20'),
         canSeeDead ? get(q + '/dead?count=50') : Promise.resolve(null),
         withHistory ? get(q + '/history') : Promise.resolve(null),
+        // Lineup's own queues (an endpoint's, a room's) refuse the schedule routes.
+        get(q + '/schedules').catch(() => null),
       ]);
       paused = Boolean(s.settings.paused);
       fill(stateBadge, paused ? badge('paused', 'paused') : badge('open', 'open'));
@@ -557,6 +563,7 @@ function queueView(ns, name) {
       } else {
         fill(deadTotal, 'Dead letters need a token with the manage or read scope.');
       }
+      await showSchedules(q, ns, name, schedules, scheduleBody, scheduleNote);
       const settingsText = JSON.stringify(s.settings);
       if (settingsText !== settingsShown) {
         settingsShown = settingsText;
@@ -571,6 +578,63 @@ function queueView(ns, name) {
       }
     },
   };
+}
+
+/** Most schedules whose next ticks the queue page reads (one call each, every refresh). */
+const SCHEDULES_WITH_TICKS = 20;
+
+/** An RFC 3339 time of a schedule as the page shows times. */
+function tickTime(text) {
+  return text ? time(Date.parse(text)) : '–';
+}
+
+function scheduleBadge(state) {
+  return badge(state, state === 'active' ? 'open' : state === 'paused' ? 'paused' : '');
+}
+
+function outcomeBadge(outcome) {
+  const label = outcome === 'skipped_missed' ? 'skipped (missed)' : outcome;
+  return badge(label, outcome === 'published' ? 'open' : 'paused');
+}
+
+/** Fills the queue page's schedules: when each ticks, its state, next ticks, last runs, pause and resume. */
+async function showSchedules(q, ns, name, answer, body, note) {
+  if (!answer) {
+    fill(body);
+    fill(note, 'The schedules of this queue cannot be read with this token, or the queue is one Lineup uses itself.');
+    return;
+  }
+  const list = answer.schedules;
+  const ticks = await Promise.all(
+    list.map((sc, i) =>
+      i < SCHEDULES_WITH_TICKS && sc.state === 'active'
+        ? get(q + '/schedules/' + seg(sc.name) + '/next?count=5').then((n) => n.ticks, () => null)
+        : Promise.resolve(sc.state === 'active' ? null : []),
+    ),
+  );
+  const mayAct = can('publish') || can('manage');
+  fill(note, list.length === 0 ? 'No recurring schedule publishes to this queue.' : 'Times in this browser\'s zone; a cron expression is read in its own zone.');
+  fill(
+    body,
+    list.map((sc, i) => {
+      const path = q + '/schedules/' + seg(sc.name);
+      const paused = sc.state === 'paused';
+      const action = mayAct && sc.state !== 'ended'
+        ? h('button', { type: 'button', class: 'small', data: { scheduleAction: sc.name }, on: { click: (e) => act(e.currentTarget, () => post(path + (paused ? '/resume' : '/pause')), (paused ? 'Resumed ' : 'Paused ') + sc.name + '.') } }, paused ? 'Resume' : 'Pause')
+        : null;
+      const next = ticks[i];
+      return h('tr', { data: { schedule: sc.name } },
+        h('td', null, sc.name),
+        h('td', { data: { col: 'when' } }, sc.cron !== null ? h('code', null, sc.cron) : 'every ' + duration(sc.every_ms)),
+        h('td', null, sc.zone || '–'),
+        h('td', { data: { col: 'state' } }, scheduleBadge(sc.state)),
+        h('td', { data: { col: 'next' } }, next === null ? '…' : next.length === 0 ? '–' : h('ul', { class: 'ticks' }, next.map((t) => h('li', null, tickTime(t))))),
+        h('td', { data: { col: 'runs' } }, sc.history.length === 0 ? 'none yet' : h('ul', { class: 'ticks' }, sc.history.slice(0, 5).map((r) =>
+          h('li', null, outcomeBadge(r.outcome), ' ', r.outcome === 'published' ? link(tickTime(r.tick), 'job', ns, name, r.job_id) : tickTime(r.tick))))),
+        h('td', null, action),
+      );
+    }),
+  );
 }
 
 function etaCheckText(history) {
