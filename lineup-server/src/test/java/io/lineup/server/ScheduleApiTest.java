@@ -482,4 +482,28 @@ class ScheduleApiTest {
     assertThat(put(api, path, "{\"every_ms\": 60000, \"task\": {}}").status()).isEqualTo(201);
     assertThat(api.get(path).json().path("task").path("method").asText()).isEqualTo("GET");
   }
+
+  @Test
+  void schedulesThatNeverTickOrHaveEndedAreAnsweredNot500() {
+    Api api = server.admin();
+    String queue = queue("edges");
+    String job = "\"job\": {\"payload\": 1}";
+    for (String body :
+        List.of(
+            "{\"cron\": \"0 0 0 30 2 *\", " + job + "}",
+            "{\"every_ms\": 1000, \"end_at\": \"2001-01-01T00:00:00Z\", " + job + "}",
+            "{\"every_ms\": 315360000000, \"max_runs\": 4611686018427387903, " + job + "}",
+            "{\"cron\": \"0 0 2 * * *\", \"zone\": \"+05:30\", \"history_size\": 0, " + job + "}",
+            "{\"cron\": \"0 0 2 1 * ?\", \"jitter_ms\": 86400000, " + job + "}")) {
+      String path = queue + "/schedules/" + RedisServerExtension.uniqueName("e").replace(':', '-');
+      Reply put = put(api, path, body);
+      assertThat(put.status()).as(body + " -> " + put).isEqualTo(201);
+      Reply next = api.get(path + "/next?count=100");
+      assertThat(next.status()).as(body + " -> " + next).isEqualTo(200);
+      assertThat(api.get(path).status()).isEqualTo(200);
+      assertThat(api.post(path + "/pause", "{}").status()).isEqualTo(200);
+      assertThat(api.post(path + "/resume", "{}").status()).isEqualTo(200);
+    }
+    assertThat(api.get(queue + "/schedules").json().path("schedules")).hasSize(5);
+  }
 }
