@@ -12,10 +12,13 @@ import io.lineup.core.model.ScheduleSpec;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -23,14 +26,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each engine's schedule driver: one thread that sleeps until the earliest due tick of the queues
- * with schedules, then fires the due schedules of each queue ({@code schedule_fire.lua}). Every
- * engine runs one; which one publishes a tick's job is decided in Redis, so drivers need no leader
- * and a tick never makes two jobs.
+ * Each engine's schedule driver: one thread that fires the due schedules of every queue that has
+ * any ({@code schedule_fire.lua}). Every engine runs one; which one publishes a tick's job is
+ * decided in Redis, so drivers need no leader and a tick never makes two jobs.
+ *
+ * <p>It reads a queue's schedules due within the next {@value #LOOKAHEAD_MS} ms ahead of time and
+ * works out what each tick does (its job, its next tick, the missed-ticks policy), so that at the
+ * tick it sends only the fire call: one round trip for every schedule of the queue due then (in
+ * calls of up to {@value #CHUNK} schedules, sent together). A schedule changed meanwhile is not
+ * fired from the stale read (its rev moved): the queue is read again at once.
  *
  * <p>It knows each queue's earliest due tick from its last read or fire, reads every queue's again
  * every {@value #REFRESH_MS} ms (to see schedules other engines upserted) and at once when this
- * engine upserts one. On the Redis clock it sleeps to the tick's time on this host, estimated from
+ * engine writes one. On the Redis clock it sleeps to the tick's time on this host, estimated from
  * the Redis times its calls return; with a {@link ManualClock} it looks every {@value
  * #MANUAL_CLOCK_POLL_MS} ms. While Redis cannot be reached it tries again after a pause that grows
  * to a second, and then reads every queue afresh: ticks missed meanwhile follow their schedules'
@@ -42,21 +50,30 @@ final class ScheduleDriver implements AutoCloseable {
   /** How often every queue's earliest due tick is read again, in ms. */
   static final long REFRESH_MS = 500;
 
+  /** How far ahead of their ticks due schedules are read and planned, in ms. */
+  static final long LOOKAHEAD_MS = 100;
+
   /** With a {@link ManualClock}: how often the driver looks whether time moved, in ms. */
   static final long MANUAL_CLOCK_POLL_MS = 10;
 
-  /** Most schedules fired per script call. */
-  static final int BATCH = 200;
+  /** Most schedules read at once from one queue. */
+  static final int BATCH = 1000;
 
-  /** Most fire calls per queue in one round (the rest waits for the next round). */
-  static final int MAX_CALLS_PER_ROUND = 50;
+  /** Most schedules per fire call; the calls of one moment are sent together. */
+  static final int CHUNK = 250;
 
   private static final long UNKNOWN = -2;
   private static final long NONE = -1;
 
   private final ScheduleStore store;
   private final TimeSource time;
+
+  /** Each queue's earliest due tick not planned yet (epoch ms), NONE, or UNKNOWN: read it. */
   private final Map<QueueName, Long> earliest = new ConcurrentHashMap<>();
+
+  /** Planned fires by queue and schedule name; only the driver's thread touches it. */
+  private final Map<QueueName, Map<String, Fire>> pending = new HashMap<>();
+
   private volatile boolean running;
   private volatile Thread thread;
 
@@ -88,7 +105,7 @@ final class ScheduleDriver implements AutoCloseable {
   }
 
   private void loop() {
-    long nextRefresh = 0;
+    long nextRefresh = System.nanoTime();
     long pauseMs = 0;
     while (running) {
       try {
@@ -99,23 +116,30 @@ final class ScheduleDriver implements AutoCloseable {
           nextRefresh = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REFRESH_MS);
         }
         long soonest = Long.MAX_VALUE;
-        for (Map.Entry<QueueName, Long> entry : earliest.entrySet()) {
-          long due = entry.getValue();
-          if (due == UNKNOWN || (due >= 0 && due <= now())) {
-            // Set before serving: a wake meanwhile puts UNKNOWN back, which the next round reads.
-            earliest.put(entry.getKey(), NONE);
-            due = serve(entry.getKey());
-            earliest.replace(entry.getKey(), NONE, due);
-            due = earliest.get(entry.getKey());
+        boolean again = false;
+        for (QueueName queue : earliest.keySet()) {
+          Map<String, Fire> planned = pending.computeIfAbsent(queue, q -> new HashMap<>());
+          long due = earliest.get(queue);
+          if (due == UNKNOWN || (planned.isEmpty() && due >= 0 && due <= now() + LOOKAHEAD_MS)) {
+            // Set before reading: a wake meanwhile puts UNKNOWN back, which the next round reads.
+            earliest.put(queue, NONE);
+            long found = plan(queue, planned);
+            earliest.replace(queue, NONE, found);
           }
-          if (due >= 0) {
-            soonest = Math.min(soonest, due);
-          } else if (due == UNKNOWN) {
-            soonest = Long.MIN_VALUE;
+          if (!planned.isEmpty() && firstTick(planned) <= now()) {
+            fire(queue, planned);
+          }
+          due = earliest.get(queue);
+          if (due == UNKNOWN) {
+            again = true;
+          } else if (!planned.isEmpty()) {
+            soonest = Math.min(soonest, firstTick(planned));
+          } else if (due >= 0) {
+            soonest = Math.min(soonest, due - LOOKAHEAD_MS);
           }
         }
         pauseMs = 0;
-        if (soonest != Long.MIN_VALUE) {
+        if (!again) {
           sleepUntil(soonest, nextRefresh);
         }
       } catch (RuntimeException e) {
@@ -128,6 +152,7 @@ final class ScheduleDriver implements AutoCloseable {
           LOG.warn("schedules: round failed", e);
         }
         pauseMs = Math.min(1000, Math.max(50, pauseMs * 2));
+        pending.clear();
         earliest.replaceAll((queue, due) -> UNKNOWN);
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMs));
         nextRefresh = System.nanoTime();
@@ -135,29 +160,72 @@ final class ScheduleDriver implements AutoCloseable {
     }
   }
 
-  /** Fires the queue's due schedules; returns its earliest due tick after (-1 when none). */
-  private long serve(QueueName queue) {
-    long due = NONE;
-    for (int call = 0; call < MAX_CALLS_PER_ROUND && running; call++) {
-      long sent = System.nanoTime();
-      Read read = store.readDue(queue, 0, BATCH);
-      learnOffset(read.nowMs(), sent, System.nanoTime());
-      if (read.schedules().isEmpty()) {
-        return read.earliestMs();
-      }
-      List<Fire> fires = new ArrayList<>(read.schedules().size());
-      for (Stored stored : read.schedules()) {
-        fires.add(plan(stored, read.nowMs()));
-      }
-      sent = System.nanoTime();
-      FireReply reply = store.fire(queue, fires);
-      learnOffset(reply.nowMs(), sent, System.nanoTime());
-      due = reply.earliestMs();
-      if (due < 0 || due > reply.nowMs()) {
-        return due;
+  /**
+   * Reads the queue's schedules due within the lookahead and plans them (a schedule planned at the
+   * rev read is kept as planned); returns the queue's earliest due tick.
+   */
+  private long plan(QueueName queue, Map<String, Fire> planned) {
+    long sent = System.nanoTime();
+    Read read = store.readDue(queue, LOOKAHEAD_MS, BATCH);
+    learnOffset(read.nowMs(), sent, System.nanoTime());
+    for (Stored stored : read.schedules()) {
+      Fire known = planned.get(stored.spec().name());
+      if (known == null || known.read().state().rev() != stored.state().rev()) {
+        planned.put(
+            stored.spec().name(), plan(queue, stored, Math.max(read.nowMs(), stored.dueMs())));
       }
     }
-    return due;
+    return read.earliestMs();
+  }
+
+  /**
+   * Fires the queue's planned schedules whose tick has come, in calls of up to {@link #CHUNK} sent
+   * together. A fire moved by a change or another engine is dropped, and the queue read again; an
+   * early one (this host's estimate of the Redis clock ran ahead) stays planned.
+   */
+  private void fire(QueueName queue, Map<String, Fire> planned) {
+    long now = now();
+    List<Fire> due = new ArrayList<>();
+    for (Fire fire : planned.values()) {
+      if (fire.read().dueMs() <= now) {
+        due.add(fire);
+      }
+    }
+    due.sort(Comparator.comparingLong(fire -> fire.read().dueMs()));
+    long sent = System.nanoTime();
+    List<CompletableFuture<FireReply>> calls = new ArrayList<>();
+    for (int from = 0; from < due.size(); from += CHUNK) {
+      calls.add(store.fireAsync(queue, due.subList(from, Math.min(due.size(), from + CHUNK))));
+    }
+    boolean moved = false;
+    FireReply last = null;
+    for (int c = 0; c < calls.size(); c++) {
+      FireReply reply = store.await(calls.get(c));
+      last = reply;
+      for (int i = 0; i < reply.codes().length; i++) {
+        Fire fire = due.get(c * CHUNK + i);
+        if (reply.codes()[i] == ScheduleStore.EARLY) {
+          learnOffset(reply.nowMs(), sent, System.nanoTime());
+          continue;
+        }
+        planned.remove(fire.read().spec().name());
+        moved |= reply.codes()[i] == ScheduleStore.MOVED;
+      }
+    }
+    if (moved) {
+      earliest.put(queue, UNKNOWN);
+    } else if (last != null && planned.isEmpty()) {
+      long after = last.earliestMs();
+      earliest.computeIfPresent(queue, (q, e) -> e == UNKNOWN ? e : after);
+    }
+  }
+
+  private static long firstTick(Map<String, Fire> planned) {
+    long first = Long.MAX_VALUE;
+    for (Fire fire : planned.values()) {
+      first = Math.min(first, fire.read().dueMs());
+    }
+    return first;
   }
 
   /**
@@ -165,7 +233,7 @@ final class ScheduleDriver implements AutoCloseable {
    * tick; or, when the tick is more than {@link ScheduleSpec#MISSED_AFTER} behind, apply its
    * missed-ticks policy and move to its first tick after now.
    */
-  static Fire plan(Stored stored, long nowMs) {
+  static Fire plan(QueueName queue, Stored stored, long nowMs) {
     ScheduleSpec spec = stored.spec();
     Instant anchor = Instant.ofEpochMilli(stored.state().anchorMs());
     long due = stored.dueMs();
@@ -210,7 +278,7 @@ final class ScheduleDriver implements AutoCloseable {
       }
       next = spec.tickAtOrAfter(Instant.ofEpochMilli(nowMs + 1), anchor);
     }
-    return new Fire(stored, next.map(Instant::toEpochMilli).orElse(-1L), jobs, skipped);
+    return Fire.of(queue, stored, next.map(Instant::toEpochMilli).orElse(-1L), jobs, skipped);
   }
 
   private static Tick job(ScheduleSpec spec, long tickMs) {

@@ -175,9 +175,12 @@ final class ScheduleEngine implements AutoCloseable {
 
   List<ScheduleRun> history(QueueName queue, String name) {
     checkName(name);
-    require(queue, name);
+    int size = require(queue, name).spec().historySize();
     List<ScheduleRun> runs = new ArrayList<>();
     for (String entry : store.history(queue, name)) {
+      if (runs.size() == size) {
+        break;
+      }
       String[] parts = entry.split(" ", 4);
       runs.add(
           new ScheduleRun(

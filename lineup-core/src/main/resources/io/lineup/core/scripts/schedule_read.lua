@@ -10,10 +10,11 @@
 -- ARGV[2]      what to read: 'all'; 'names', then ARGV[3..] the names; or 'due', then ARGV[3] the
 --              horizon (ms after now; the schedules due by now + horizon) and ARGV[4] the most to
 --              read
--- Returns      { now, earliest, then 4 values per schedule found: name, spec, state, due }
+-- Returns      { now, earliest, schedule... }
 --              now: the clock's time (ms); earliest: the queue's earliest due tick (epoch ms, -1
---              none); due: the schedule's due tick as text, '' when it has none (paused, ended);
---              a name without a schedule is left out
+--              none); then one group per schedule found (a name without one is left out):
+--   schedule = { name, spec, state, due }
+--              due: the schedule's due tick as text, '' when it has none (paused, ended)
 --#include lib/clock.lua
 
 local now = clock_now(ARGV[1])

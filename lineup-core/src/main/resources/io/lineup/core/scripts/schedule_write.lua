@@ -26,9 +26,9 @@ if (ARGV[2] == '' and current) or (ARGV[2] ~= '' and (not state or state.rev ~= 
   return {0, current or ''}
 end
 if not state then
-  state = {rev = 0, runs = 0, last = -1}
+  state = {runs = 0, last = -1}
 end
-state.rev = state.rev + 1
+state.rev = redis.call('HINCRBY', KEYS[3], SCHEDULE_REV_FIELD, 1)
 state.version = tonumber(ARGV[4])
 state.anchor = tonumber(ARGV[5])
 state.flag = ARGV[6]

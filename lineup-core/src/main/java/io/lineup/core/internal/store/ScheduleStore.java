@@ -3,9 +3,9 @@ package io.lineup.core.internal.store;
 import io.lineup.core.model.QueueName;
 import io.lineup.core.model.ScheduleSpec;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -85,6 +85,15 @@ public final class ScheduleStore {
    */
   public record Read(long nowMs, long earliestMs, List<Stored> schedules) {}
 
+  /**
+   * Waits for a reply of {@link #fireAsync} within the command timeout.
+   *
+   * @throws io.lineup.core.model.RedisUnavailableException when Redis does not answer in time
+   */
+  public <T> T await(CompletableFuture<T> reply) {
+    return gateway.await(reply);
+  }
+
   /** Every schedule of a queue. */
   public Read readAll(QueueName queue) {
     return read(queue, new Args(2).add(scriptTime.get()).add("all"));
@@ -102,18 +111,8 @@ public final class ScheduleStore {
   }
 
   private Read read(QueueName queue, Args args) {
-    List<Object> reply =
-        Replies.asList(gateway.run(ScriptLibrary.SCHEDULE_READ, keys(queue), args.toArray()));
-    List<Stored> found = new ArrayList<>((reply.size() - 2) / 4);
-    for (int i = 2; i + 3 < reply.size(); i += 4) {
-      String due = Replies.asString(reply.get(i + 3));
-      found.add(
-          new Stored(
-              ScheduleCodec.decode(Replies.asBytes(reply.get(i + 1))),
-              State.parse(Replies.asString(reply.get(i + 2))),
-              due.isEmpty() ? -1 : (long) Double.parseDouble(due)));
-    }
-    return new Read(Replies.asLong(reply.get(0)), Replies.asLong(reply.get(1)), found);
+    return ScriptReplies.scheduleRead(
+        gateway.run(ScriptLibrary.SCHEDULE_READ, keys(queue), args.toArray()));
   }
 
   /**
@@ -140,12 +139,8 @@ public final class ScheduleStore {
             .add(anchorMs)
             .add(String.valueOf(flag))
             .add(nextMs);
-    List<Object> reply =
-        Replies.asList(gateway.run(ScriptLibrary.SCHEDULE_WRITE, keys(queue), args.toArray()));
-    if (Replies.asLong(reply.get(0)) != 1) {
-      return Optional.empty();
-    }
-    return Optional.of(State.parse(Replies.asString(reply.get(1))));
+    return ScriptReplies.scheduleWrite(
+        gateway.run(ScriptLibrary.SCHEDULE_WRITE, keys(queue), args.toArray()));
   }
 
   /** Deletes a schedule and its history; whether there was one. */
@@ -156,15 +151,14 @@ public final class ScheduleStore {
       KeySpace.scheduleStates(queue),
       KeySpace.scheduleHistory(queue, name)
     };
-    List<Object> reply =
-        Replies.asList(
-            gateway.run(ScriptLibrary.SCHEDULE_DELETE, keys, new Args(1).add(name).toArray()));
-    return Replies.asLong(reply.get(0)) == 1;
+    return ScriptReplies.scheduleDelete(
+        gateway.run(ScriptLibrary.SCHEDULE_DELETE, keys, new Args(1).add(name).toArray()));
   }
 
   /**
-   * A schedule's history entries as stored, newest first: {@code "tick at outcome jobId"}, the
-   * times in epoch ms, the outcome {@code P} published, {@code S} skipped, {@code D} duplicate.
+   * A schedule's history entries as stored, newest first (up to twice its history size: the fire
+   * script cuts it back to its size only then): {@code "tick at outcome jobId"}, the times in epoch
+   * ms, the outcome {@code P} published, {@code S} skipped, {@code D} duplicate.
    */
   public List<String> history(QueueName queue, String name) {
     return gateway
@@ -199,14 +193,54 @@ public final class ScheduleStore {
   public record Tick(String id, long tickMs, long runAtMs) {}
 
   /**
-   * What to do for one due schedule.
+   * What to do for one due schedule, with its part of the fire call's arguments made when it is
+   * planned (ahead of the tick), so that the call at the tick only joins them.
    *
-   * @param read the schedule as read (its rev and due tick are checked)
+   * @param read the schedule as read (its rev is checked)
    * @param nextMs its next tick after this (epoch ms), -1 when it ends
    * @param jobs the jobs to publish, oldest first
    * @param skipped the ticks skipped, oldest first (history only)
+   * @param history the key of its history list
+   * @param args its values of the fire call's ARGV
    */
-  public record Fire(Stored read, long nextMs, List<Tick> jobs, List<Tick> skipped) {}
+  public record Fire(
+      Stored read,
+      long nextMs,
+      List<Tick> jobs,
+      List<Tick> skipped,
+      byte[] history,
+      byte[][] args) {
+    /** A fire with its keys and arguments made. */
+    public static Fire of(
+        QueueName queue, Stored read, long nextMs, List<Tick> jobs, List<Tick> skipped) {
+      ScheduleSpec spec = read.spec();
+      Args args =
+          new Args(10 + jobs.size() * 3 + skipped.size() * 2)
+              .add(spec.name())
+              .add(read.state().rev())
+              .add(read.dueMs())
+              .add(nextMs)
+              .add(spec.maxRuns() == null ? -1 : spec.maxRuns())
+              .add((long) spec.historySize())
+              .add(spec.payload())
+              .add(jobOptions(spec))
+              .add((long) jobs.size())
+              .add((long) skipped.size());
+      for (Tick job : jobs) {
+        args.add(job.id()).add(job.tickMs()).add(job.runAtMs());
+      }
+      for (Tick tick : skipped) {
+        args.add(tick.id()).add(tick.tickMs());
+      }
+      return new Fire(
+          read,
+          nextMs,
+          jobs,
+          skipped,
+          KeySpace.scheduleHistory(queue, spec.name()),
+          args.toArray());
+    }
+  }
 
   /**
    * A fire's answer.
@@ -220,46 +254,48 @@ public final class ScheduleStore {
 
   /** Fires due schedules of one queue in one script call ({@code schedule_fire.lua}). */
   public FireReply fire(QueueName queue, List<Fire> fires) {
+    return gateway.await(fireAsync(queue, fires));
+  }
+
+  /**
+   * {@link #fire} without waiting: calls for several batches go out together, and Redis runs them
+   * one after the other. The future fails as {@link RedisGateway#runAsync} says.
+   */
+  public CompletableFuture<FireReply> fireAsync(QueueName queue, List<Fire> fires) {
     byte[][] queueKeys = KeySpace.queueKeys(queue);
     byte[][] keys = new byte[queueKeys.length + 2 + fires.size()][];
     System.arraycopy(queueKeys, 0, keys, 0, queueKeys.length);
     keys[queueKeys.length] = KeySpace.scheduleDue(queue);
     keys[queueKeys.length + 1] = KeySpace.scheduleStates(queue);
-    Args args = new Args(2 + fires.size() * 16).add(scriptTime.get()).add((long) fires.size());
+    int size = 2;
+    for (Fire fire : fires) {
+      size += fire.args().length;
+    }
+    byte[][] argv = new byte[size][];
+    argv[0] = new Args(1).add(scriptTime.get()).toArray()[0];
+    argv[1] = Long.toString(fires.size()).getBytes(StandardCharsets.US_ASCII);
+    int at = 2;
     for (int i = 0; i < fires.size(); i++) {
       Fire fire = fires.get(i);
-      ScheduleSpec spec = fire.read().spec();
-      keys[queueKeys.length + 2 + i] = KeySpace.scheduleHistory(queue, spec.name());
-      args.add(spec.name())
-          .add(fire.read().state().rev())
-          .add(fire.read().dueMs())
-          .add(fire.nextMs())
-          .add(spec.maxRuns() == null ? -1 : spec.maxRuns())
-          .add((long) spec.historySize())
-          .add(spec.payload())
-          .add((long) spec.priority())
-          .add(spec.maxAttempts() == null ? 0 : spec.maxAttempts())
-          .add(spec.timeToRun() == null ? 0 : spec.timeToRun().toMillis())
-          .add(spec.ttl() == null ? 0 : Math.max(1, spec.ttl().toMillis()))
-          .add((long) fire.jobs().size())
-          .add((long) fire.skipped().size());
-      for (Tick job : fire.jobs()) {
-        args.add(job.id()).add(job.tickMs()).add(job.runAtMs());
-      }
-      for (Tick skipped : fire.skipped()) {
-        args.add(skipped.id()).add(skipped.tickMs());
-      }
+      keys[queueKeys.length + 2 + i] = fire.history();
+      System.arraycopy(fire.args(), 0, argv, at, fire.args().length);
+      at += fire.args().length;
     }
-    List<Object> reply =
-        Replies.asList(gateway.run(ScriptLibrary.SCHEDULE_FIRE, keys, args.toArray()));
-    int[] codes = new int[fires.size()];
-    int[] published = new int[fires.size()];
-    for (int i = 0; i < fires.size(); i++) {
-      codes[i] = (int) Replies.asLong(reply.get(2 + i * 2));
-      published[i] = (int) Replies.asLong(reply.get(3 + i * 2));
-    }
-    return new FireReply(
-        Replies.asLong(reply.get(0)), Replies.asLong(reply.get(1)), codes, published);
+    int count = fires.size();
+    return gateway
+        .runAsync(ScriptLibrary.SCHEDULE_FIRE, keys, argv)
+        .thenApply(reply -> ScriptReplies.scheduleFire(reply, count));
+  }
+
+  /** The job options as the fire script takes them: priority, attempts, time-to-run, TTL. */
+  private static String jobOptions(ScheduleSpec spec) {
+    return spec.priority()
+        + ","
+        + (spec.maxAttempts() == null ? 0 : spec.maxAttempts())
+        + ","
+        + (spec.timeToRun() == null ? 0 : spec.timeToRun().toMillis())
+        + ","
+        + (spec.ttl() == null ? 0 : Math.max(1, spec.ttl().toMillis()));
   }
 
   private static byte[][] keys(QueueName queue) {

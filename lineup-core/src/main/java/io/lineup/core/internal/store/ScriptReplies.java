@@ -54,6 +54,43 @@ public final class ScriptReplies {
     MAX_ATTEMPTS
   }
 
+  /** {@code schedule_read.lua}, then one {@link ScheduleField} group per schedule. */
+  enum ScheduleRead {
+    NOW,
+    EARLIEST
+  }
+
+  /** {@code schedule_read.lua}: the values of one schedule, in this order. */
+  enum ScheduleField {
+    NAME,
+    SPEC,
+    STATE,
+    DUE
+  }
+
+  /** {@code schedule_write.lua}. */
+  enum ScheduleWrite {
+    CODE,
+    STATE
+  }
+
+  /** {@code schedule_fire.lua}, then one {@link ScheduleFireEntry} group per entry. */
+  enum ScheduleFire {
+    NOW,
+    EARLIEST
+  }
+
+  /** {@code schedule_fire.lua}: the values of one entry, in this order. */
+  enum ScheduleFireEntry {
+    CODE,
+    PUBLISHED
+  }
+
+  /** {@code schedule_delete.lua}. */
+  enum ScheduleDelete {
+    EXISTED
+  }
+
   /** {@code lease.lua}: the values of one leased job, in this order. */
   enum LeasedJobField {
     ID,
@@ -560,6 +597,59 @@ public final class ScriptReplies {
   static BatchReply batch(Object replyObject) {
     List<Object> r = Replies.asList(replyObject);
     return new BatchReply(number(r, Batch.DONE), number(r, Batch.LEFT));
+  }
+
+  /** A read of schedules: the clock, the queue's earliest due tick and the schedules found. */
+  static ScheduleStore.Read scheduleRead(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    int first = ScheduleRead.values().length;
+    int fields = ScheduleField.values().length;
+    List<ScheduleStore.Stored> found = new ArrayList<>((reply.size() - first) / fields);
+    for (int at = first; at + fields <= reply.size(); at += fields) {
+      List<Object> group = reply.subList(at, at + fields);
+      String due = text(group, ScheduleField.DUE);
+      found.add(
+          new ScheduleStore.Stored(
+              ScheduleCodec.decode(bytes(group, ScheduleField.SPEC)),
+              ScheduleStore.State.parse(text(group, ScheduleField.STATE)),
+              due.isEmpty() ? -1 : (long) Double.parseDouble(due)));
+    }
+    return new ScheduleStore.Read(
+        number(reply, ScheduleRead.NOW), number(reply, ScheduleRead.EARLIEST), found);
+  }
+
+  /** The state a schedule write stored, or empty when the schedule had moved (nothing written). */
+  static Optional<ScheduleStore.State> scheduleWrite(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    if (number(reply, ScheduleWrite.CODE) != 1) {
+      return Optional.empty();
+    }
+    return Optional.of(ScheduleStore.State.parse(text(reply, ScheduleWrite.STATE)));
+  }
+
+  /** A fire's answer for {@code entries} entries. */
+  static ScheduleStore.FireReply scheduleFire(Object replyObject, int entries) {
+    List<Object> reply = Replies.asList(replyObject);
+    int first = ScheduleFire.values().length;
+    int fields = ScheduleFireEntry.values().length;
+    if (reply.size() != first + entries * fields) {
+      throw new IllegalStateException(
+          "a schedule fire reply of " + reply.size() + " values for " + entries + " entries");
+    }
+    int[] codes = new int[entries];
+    int[] published = new int[entries];
+    for (int i = 0; i < entries; i++) {
+      List<Object> group = reply.subList(first + i * fields, first + (i + 1) * fields);
+      codes[i] = (int) number(group, ScheduleFireEntry.CODE);
+      published[i] = (int) number(group, ScheduleFireEntry.PUBLISHED);
+    }
+    return new ScheduleStore.FireReply(
+        number(reply, ScheduleFire.NOW), number(reply, ScheduleFire.EARLIEST), codes, published);
+  }
+
+  /** Whether a deleted schedule existed. */
+  static boolean scheduleDelete(Object reply) {
+    return number(Replies.asList(reply), ScheduleDelete.EXISTED) == 1;
   }
 
   /** How many jobs a sweep handled; {@link Promote} starts with the same count. */

@@ -3,7 +3,10 @@
 -- so a writer that read the state can tell whether it still stands (compare-and-set); version
 -- counts upserts; runs the jobs published; last the tick of the latest (epoch ms, -1 none); anchor
 -- what an interval schedule counts its ticks from (epoch ms); flag 'a' active, 'p' paused, 'e'
--- ended. ScheduleStore.java reads and writes the same text.
+-- ended. ScheduleStore.java reads and writes the same text. Revs come from one counter per queue,
+-- the state hash's field SCHEDULE_REV_FIELD (no schedule name has a '~'), so a rev is never used
+-- twice in a queue, not even by a schedule deleted and made again.
+local SCHEDULE_REV_FIELD = '~rev'
 local function schedule_state(text)
   if not text then
     return nil

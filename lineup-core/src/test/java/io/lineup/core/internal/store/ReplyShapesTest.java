@@ -60,7 +60,20 @@ class ReplyShapesTest {
           Map.entry("expire", Map.of("Returns", names(ScriptReplies.Sweep.class))),
           Map.entry("retention", Map.of("Returns", names(ScriptReplies.Sweep.class))),
           Map.entry("outbox_ack", Map.of("Returns", names(ScriptReplies.Sweep.class))),
-          Map.entry("configure", Map.of("Returns", names(ScriptReplies.Configure.class))));
+          Map.entry("configure", Map.of("Returns", names(ScriptReplies.Configure.class))),
+          Map.entry(
+              "schedule_read",
+              Map.of(
+                  "Returns", names(ScriptReplies.ScheduleRead.class, "schedule..."),
+                  "schedule", names(ScriptReplies.ScheduleField.class))),
+          Map.entry("schedule_write", Map.of("Returns", names(ScriptReplies.ScheduleWrite.class))),
+          Map.entry(
+              "schedule_fire",
+              Map.of(
+                  "Returns", names(ScriptReplies.ScheduleFire.class, "entry..."),
+                  "entry", names(ScriptReplies.ScheduleFireEntry.class))),
+          Map.entry(
+              "schedule_delete", Map.of("Returns", names(ScriptReplies.ScheduleDelete.class))));
 
   static Stream<Arguments> shapes() {
     return EXPECTED.entrySet().stream()
