@@ -17,6 +17,9 @@ import java.util.Objects;
  *     template was made)
  */
 public record RecurringTask(TaskRequest request, int priority, Duration ttl) {
+  /**
+   * @throws NullPointerException when the request or the time to live is null
+   */
   public RecurringTask {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(ttl, "ttl");
