@@ -447,6 +447,7 @@ function queueView(ns, name) {
   const settingsBox = h('div', { id: 'settings' });
   const scheduleBody = h('tbody', { id: 'schedules-body' });
   const scheduleNote = h('p', { class: 'muted', id: 'schedules-note' });
+  const scheduleTicks = new Map(); // the next ticks read, by schedule, while its next tick stands
   const findInput = h('input', { id: 'find-id', placeholder: 'job id', autocomplete: 'off', attrs: { 'aria-label': 'Job id' } });
   const findForm = h('form', { class: 'inline', id: 'find-job' }, findInput, h('button', { type: 'submit' }, 'Open job'));
   findForm.addEventListener('submit', (event) => {
@@ -563,7 +564,7 @@ function queueView(ns, name) {
       } else {
         fill(deadTotal, 'Dead letters need a token with the manage or read scope.');
       }
-      await showSchedules(q, ns, name, schedules, scheduleBody, scheduleNote);
+      await showSchedules(q, ns, name, schedules, scheduleBody, scheduleNote, scheduleTicks);
       const settingsText = JSON.stringify(s.settings);
       if (settingsText !== settingsShown) {
         settingsShown = settingsText;
@@ -597,8 +598,11 @@ function outcomeBadge(outcome) {
   return badge(label, outcome === 'published' ? 'open' : 'paused');
 }
 
-/** Fills the queue page's schedules: when each ticks, its state, next ticks, last runs, pause and resume. */
-async function showSchedules(q, ns, name, answer, body, note) {
+/**
+ * Fills the queue page's schedules: when each ticks, its state, next ticks, last runs, pause and resume. A
+ * schedule's next ticks are read again only when its next tick, version or state moved (cache: by name).
+ */
+async function showSchedules(q, ns, name, answer, body, note, cache) {
   if (!answer) {
     fill(body);
     fill(note, 'The schedules of this queue cannot be read with this token, or the queue is one Lineup uses itself.');
@@ -606,11 +610,20 @@ async function showSchedules(q, ns, name, answer, body, note) {
   }
   const list = answer.schedules;
   const ticks = await Promise.all(
-    list.map((sc, i) =>
-      i < SCHEDULES_WITH_TICKS && sc.state === 'active'
-        ? get(q + '/schedules/' + seg(sc.name) + '/next?count=5').then((n) => n.ticks, () => null)
-        : Promise.resolve(sc.state === 'active' ? null : []),
-    ),
+    list.map((sc, i) => {
+      if (sc.state !== 'active') return Promise.resolve([]);
+      if (i >= SCHEDULES_WITH_TICKS) return Promise.resolve(null);
+      const stand = sc.next_tick + ' ' + sc.version;
+      const known = cache.get(sc.name);
+      if (known && known.stand === stand) return Promise.resolve(known.ticks);
+      return get(q + '/schedules/' + seg(sc.name) + '/next?count=5').then(
+        (n) => {
+          cache.set(sc.name, { stand, ticks: n.ticks });
+          return n.ticks;
+        },
+        () => null,
+      );
+    }),
   );
   const mayAct = can('publish') || can('manage');
   fill(note, list.length === 0 ? 'No recurring schedule publishes to this queue.' : 'Times in this browser\'s zone; a cron expression is read in its own zone.');
