@@ -445,9 +445,7 @@ function queueView(ns, name) {
   const deadTotal = h('span', { class: 'muted', id: 'dead-total' });
   const deadActions = h('div', { class: 'actions' });
   const settingsBox = h('div', { id: 'settings' });
-  const scheduleBody = h('tbody', { id: 'schedules-body' });
-  const scheduleNote = h('p', { class: 'muted', id: 'schedules-note' });
-  const scheduleTicks = new Map(); // the next ticks read, by schedule, while its next tick stands
+  const schedulesPart = schedulesSection(q, (text, id) => link(text, 'job', ns, name, id));
   const findInput = h('input', { id: 'find-id', placeholder: 'job id', autocomplete: 'off', attrs: { 'aria-label': 'Job id' } });
   const findForm = h('form', { class: 'inline', id: 'find-job' }, findInput, h('button', { type: 'submit' }, 'Open job'));
   findForm.addEventListener('submit', (event) => {
@@ -479,8 +477,7 @@ function queueView(ns, name) {
       h('thead', null, h('tr', null, ['Position', 'Job', 'Priority', 'Attempts', 'Waiting', 'ETA'].map((t) => h('th', { scope: 'col' }, t)))), lineBody)), findForm),
     section('Dead letters', deadTotal, h('div', { class: 'table-wrap' }, h('table', { id: 'dead' },
       h('thead', null, h('tr', null, ['Job', 'Attempts', 'Died', 'Last error', 'Payload', ''].map((t) => h('th', { scope: 'col' }, t)))), deadBody)), deadActions),
-    section('Schedules', h('div', { class: 'table-wrap' }, h('table', { id: 'schedules' },
-      h('thead', null, h('tr', null, ['Schedule', 'When', 'Zone', 'State', 'Next 5 ticks', 'Last runs', ''].map((t) => h('th', { scope: 'col' }, t)))), scheduleBody)), scheduleNote),
+    schedulesPart.section,
     section('Limits and settings', settingsBox),
   );
 
@@ -564,7 +561,7 @@ function queueView(ns, name) {
       } else {
         fill(deadTotal, 'Dead letters need a token with the manage or read scope.');
       }
-      await showSchedules(q, ns, name, schedules, scheduleBody, scheduleNote, scheduleTicks);
+      await schedulesPart.show(schedules);
       const settingsText = JSON.stringify(s.settings);
       if (settingsText !== settingsShown) {
         settingsShown = settingsText;
@@ -599,13 +596,23 @@ function outcomeBadge(outcome) {
 }
 
 /**
- * Fills the queue page's schedules: when each ticks, its state, next ticks, last runs, pause and resume. A
- * schedule's next ticks are read again only when its next tick, version or state moved (cache: by name).
+ * The Schedules section of a queue's or an endpoint's page, and show(answer) that fills it from GET base/schedules:
+ * when each ticks, its state, next ticks, last runs (linkRun(text, id) opens a run's job or task), pause and resume.
+ * A schedule's next ticks are read again only when its next tick or version moved.
  */
-async function showSchedules(q, ns, name, answer, body, note, cache) {
+function schedulesSection(base, linkRun) {
+  const body = h('tbody', { id: 'schedules-body' });
+  const note = h('p', { class: 'muted', id: 'schedules-note' });
+  const cache = new Map(); // the next ticks read, by schedule, while its next tick stands
+  const part = section('Schedules', h('div', { class: 'table-wrap' }, h('table', { id: 'schedules' },
+    h('thead', null, h('tr', null, ['Schedule', 'When', 'Zone', 'State', 'Next 5 ticks', 'Last runs', ''].map((t) => h('th', { scope: 'col' }, t)))), body)), note);
+  return { section: part, show: (answer) => showSchedules(base, linkRun, answer, body, note, cache) };
+}
+
+async function showSchedules(q, linkRun, answer, body, note, cache) {
   if (!answer) {
     fill(body);
-    fill(note, 'The schedules of this queue cannot be read with this token, or the queue is one Lineup uses itself.');
+    fill(note, 'The schedules here cannot be read with this token, or the queue is one Lineup uses itself.');
     return;
   }
   const list = answer.schedules;
@@ -626,7 +633,7 @@ async function showSchedules(q, ns, name, answer, body, note, cache) {
     }),
   );
   const mayAct = can('publish') || can('manage');
-  fill(note, list.length === 0 ? 'No recurring schedule publishes to this queue.' : 'Times in this browser\'s zone; a cron expression is read in its own zone.');
+  fill(note, list.length === 0 ? 'No recurring schedule here.' : 'Times in this browser\'s zone; a cron expression is read in its own zone.');
   fill(
     body,
     list.map((sc, i) => {
@@ -643,7 +650,7 @@ async function showSchedules(q, ns, name, answer, body, note, cache) {
         h('td', { data: { col: 'state' } }, scheduleBadge(sc.state)),
         h('td', { data: { col: 'next' } }, next === null ? '…' : next.length === 0 ? '–' : h('ul', { class: 'ticks' }, next.map((t) => h('li', null, tickTime(t))))),
         h('td', { data: { col: 'runs' } }, sc.history.length === 0 ? 'none yet' : h('ul', { class: 'ticks' }, sc.history.slice(0, 5).map((r) =>
-          h('li', null, outcomeBadge(r.outcome), ' ', r.outcome === 'published' ? link(tickTime(r.tick), 'job', ns, name, r.job_id) : tickTime(r.tick))))),
+          h('li', null, outcomeBadge(r.outcome), ' ', r.outcome === 'published' ? linkRun(tickTime(r.tick), r.job_id) : tickTime(r.tick))))),
         h('td', null, action),
       );
     }),
@@ -788,11 +795,13 @@ function endpointView(ns, name) {
     const id = findInput.value.trim();
     if (id) location.hash = '#/task/' + [ns, name, id].map(seg).join('/');
   });
+  const schedulesPart = schedulesSection(path, (text, id) => link(text, 'task', ns, name, id));
   fill(
     main,
     h('div', { class: 'title-line' }, h('h1', null, 'Endpoint ', ns + '/' + name), head),
     section('Now', live),
     section('Failed tasks (out of attempts)', dead),
+    schedulesPart.section,
     section('Limits', limits),
     section('Find a task', findForm),
   );
@@ -802,12 +811,14 @@ function endpointView(ns, name) {
     async refresh() {
       // The endpoint's queue is Lineup's own: its counts and history are readable, its tasks are
       // read through the endpoint's routes.
-      const [e, s, hist, d] = await Promise.all([
+      const [e, s, hist, d, schedules] = await Promise.all([
         get(path),
         get(q).catch(() => null),
         tick % 3 === 0 ? get(q + '/history').catch(() => null) : Promise.resolve(null),
         tick++ % 3 === 0 ? get(path + '/dead?count=20').catch(() => null) : Promise.resolve(null),
+        get(path + '/schedules').catch(() => null),
       ]);
+      await schedulesPart.show(schedules);
       if (hist) history = hist;
       if (d) {
         fill(
