@@ -485,10 +485,35 @@ class ScheduleApiTest {
         404,
         "not_found",
         "endpoint");
+    assertError(
+        put(
+            api,
+            path,
+            "{\"every_ms\": 1000, \"task\": {\"callback_url\": \"https://hooks.example/x\"}}"),
+        400,
+        "invalid_field",
+        "task.callback_url");
     // Paused: its first tick would be at once, and nothing here needs a request sent.
     assertThat(put(api, path, "{\"every_ms\": 60000, \"paused\": true, \"task\": {}}").status())
         .isEqualTo(201);
     assertThat(api.get(path).json().path("task").path("method").asText()).isEqualTo("GET");
+
+    // An endpoint's schedules: written with the publish scope, read as its tasks are.
+    Api reader = api.as(DispatchFixtures.token(api, NS, "[\"read\"]", 0));
+    Api consumer = api.as(DispatchFixtures.token(api, NS, "[\"consume\"]", 0));
+    Api manager = api.as(DispatchFixtures.token(api, NS, "[\"manage\"]", 0));
+    Api publisher = api.as(DispatchFixtures.token(api, NS, "[\"publish\"]", 0));
+    String body = "{\"every_ms\": 60000, \"paused\": true, \"task\": {}}";
+    assertError(put(reader, path, body), 403, "forbidden", null);
+    assertError(put(manager, path, body), 403, "forbidden", null);
+    assertThat(put(publisher, path, body).status()).isEqualTo(200);
+    assertThat(reader.get(path).status()).isEqualTo(200);
+    assertThat(reader.get(endpoint + "/schedules").status()).isEqualTo(200);
+    assertError(consumer.get(path), 403, "forbidden", null);
+    assertError(reader.post(path + "/resume", "{}"), 403, "forbidden", null);
+    assertThat(manager.post(path + "/resume", "{}").status()).isEqualTo(200);
+    assertThat(manager.post(path + "/pause", "{}").status()).isEqualTo(200);
+    assertThat(manager.delete(path).status()).isEqualTo(204);
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.lineup.core.model.QueueName;
 import io.lineup.core.model.Schedule;
 import io.lineup.core.model.ScheduleNotFoundException;
 import io.lineup.core.model.ScheduleSpec;
+import io.lineup.dispatch.DispatchInputException;
 import io.lineup.dispatch.EndpointKey;
 import io.lineup.dispatch.EndpointSpec;
 import io.lineup.dispatch.RecurringTask;
@@ -163,7 +164,21 @@ public final class ScheduleHandlers {
                       endpoint,
                       principal,
                       api.dispatch().tasks().maxBodyBytes());
-              RecurringTask task = api.dispatch().tasks().recurring(key, submission);
+              RecurringTask task;
+              try {
+                // The last checks: the callback URL against the namespace's prefixes.
+                task = api.dispatch().tasks().recurring(key, submission);
+              } catch (DispatchInputException e) {
+                ApiException refused =
+                    new ApiException(
+                        e.code(),
+                        e.field() == null
+                            ? ScheduleFields.TASK
+                            : ScheduleFields.TASK + "." + e.field(),
+                        e.getMessage());
+                e.details().forEach(refused::with);
+                throw refused;
+              }
               builder.payload(task.payload()).priority(task.priority()).ttl(task.ttl());
             });
     Optional<Schedule> before = schedules().get(queue, name);
