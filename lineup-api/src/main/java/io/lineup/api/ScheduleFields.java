@@ -23,10 +23,10 @@ public final class ScheduleFields {
   /** The task every tick submits (an endpoint's schedule): {@link #TASK_FIELDS}. */
   public static final String TASK = "task";
 
-  /** No tick before this time: RFC 3339 text ({@code 2030-01-01T09:00:00Z}). */
+  /** No tick before this time, epoch milliseconds. */
   public static final String START_AT = "start_at";
 
-  /** No tick after this time: RFC 3339 text. */
+  /** No tick after this time, epoch milliseconds. */
   public static final String END_AT = "end_at";
 
   /** The schedule ends after this many published jobs. */
@@ -122,6 +122,9 @@ public final class ScheduleFields {
 
   /** The query parameter of {@code GET …/schedules/{name}/next}: how many ticks, 1 to 100. */
   public static final String COUNT = "count";
+
+  /** The field of {@code GET …/schedules/{name}/next}'s answer: its ticks, epoch milliseconds. */
+  public static final String TICKS_AT = "ticks_at";
 
   /** Default of {@link #COUNT}. */
   public static final int DEFAULT_NEXT_COUNT = 5;

@@ -41,7 +41,7 @@ import picocli.CommandLine.Parameters;
       SchedulesCommand.Next.class
     })
 final class SchedulesCommand implements Runnable {
-  /** A tick as the server writes it: RFC 3339, UTC, milliseconds. */
+  /** A tick as the table of {@code next} prints it beside local time: RFC 3339, UTC, ms. */
   static final java.time.format.DateTimeFormatter RFC_3339 =
       new java.time.format.DateTimeFormatterBuilder().appendInstant(3).toFormatter(Locale.ROOT);
 
@@ -60,9 +60,9 @@ final class SchedulesCommand implements Runnable {
         : "every " + Output.duration(java.time.Duration.ofMillis(s.everyMs()));
   }
 
-  /** A schedule's time (RFC 3339) as the command line prints times; "-" for none. */
-  static String time(String rfc3339) {
-    return rfc3339 == null ? "-" : Output.time(Schedule.time(rfc3339));
+  /** A schedule's time (epoch milliseconds) as the command line prints times; "-" for none. */
+  static String time(Long epochMs) {
+    return epochMs == null ? "-" : Output.time(Instant.ofEpochMilli(epochMs));
   }
 
   static void print(Output output, Schedule s) {
@@ -78,9 +78,9 @@ final class SchedulesCommand implements Runnable {
       lines.add(new String[] {"zone", s.zone()});
     }
     lines.add(new String[] {"state", s.state()});
-    lines.add(new String[] {"next", time(s.nextTick())});
+    lines.add(new String[] {"next", time(s.nextTickAt())});
     lines.add(new String[] {"runs", Long.toString(s.runs())});
-    lines.add(new String[] {"last", time(s.lastTick())});
+    lines.add(new String[] {"last", time(s.lastTickAt())});
     lines.add(new String[] {"missed", s.missed()});
     lines.add(new String[] {"version", Long.toString(s.version())});
     output.fields(lines);
@@ -330,9 +330,9 @@ final class SchedulesCommand implements Runnable {
                   when(s),
                   s.zone() == null ? "-" : s.zone(),
                   s.state(),
-                  time(s.nextTick()),
+                  time(s.nextTickAt()),
                   Long.toString(s.runs()),
-                  time(s.lastTick())));
+                  time(s.lastTickAt())));
         }
         output.table(List.of("NAME", "WHEN", "ZONE", "STATE", "NEXT", "RUNS", "LAST"), rows);
       }
@@ -426,8 +426,8 @@ final class SchedulesCommand implements Runnable {
         List<Instant> ticks = client.schedules().next(queue, target.name, count);
         if (output.json) {
           var node = Output.MAPPER.createObjectNode().put("name", target.name);
-          var list = node.putArray("ticks");
-          ticks.forEach(t -> list.add(RFC_3339.format(t)));
+          var list = node.putArray(io.lineup.api.ScheduleFields.TICKS_AT);
+          ticks.forEach(t -> list.add(t.toEpochMilli()));
           output.json(node);
         } else {
           ticks.forEach(t -> output.out().println(RFC_3339.format(t) + "  " + Output.time(t)));

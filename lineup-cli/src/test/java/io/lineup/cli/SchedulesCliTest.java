@@ -21,6 +21,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SchedulesCliTest {
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
 
+  /** 2030-06-01T00:00:00Z in epoch milliseconds: 02:00 in Paris (summer time, UTC+2). */
+  static final long JUNE_1 = Instant.parse("2030-06-01T00:00:00Z").toEpochMilli();
+
   static TestServer server;
   static LineupClient client;
   static CliRunner lineup;
@@ -84,7 +87,8 @@ class SchedulesCliTest {
     assertThat(s.path("job").path("ttl_ms").asLong()).isEqualTo(3_600_000);
     assertThat(s.path("max_runs").asLong()).isEqualTo(10);
     assertThat(s.path("jitter_ms").asLong()).isEqualTo(2000);
-    assertThat(s.path("next_tick").asText()).isEqualTo("2030-06-01T00:00:00.000Z");
+    assertThat(s.path("start_at").asLong()).isEqualTo(JUNE_1);
+    assertThat(s.path("next_tick_at").asLong()).isEqualTo(JUNE_1);
 
     Run table = lineup.run("schedules", "ls", queue);
     assertThat(table.stdout().lines().findFirst().orElseThrow())
@@ -92,8 +96,8 @@ class SchedulesCliTest {
     assertThat(table.stdout()).contains("nightly", "0 0 2 * * *", "Europe/Paris", "active");
 
     JsonNode next = json(lineup.run("schedules", "next", queue, "nightly", "-n", "2", "--json"));
-    assertThat(next.path("ticks").get(0).asText()).isEqualTo("2030-06-01T00:00:00.000Z");
-    assertThat(next.path("ticks").get(1).asText()).isEqualTo("2030-06-02T00:00:00.000Z");
+    assertThat(next.path("ticks_at").get(0).asLong()).isEqualTo(JUNE_1);
+    assertThat(next.path("ticks_at").get(1).asLong()).isEqualTo(JUNE_1 + 86_400_000L);
     Run nextTable = lineup.run("schedules", "next", queue, "nightly");
     assertThat(nextTable.stdout().lines()).hasSize(5);
     assertThat(Instant.parse(nextTable.stdout().lines().findFirst().orElseThrow().split(" ")[0]))

@@ -137,15 +137,15 @@ public final class ScheduleSettings {
     return this;
   }
 
-  /** No tick before this time. */
+  /** No tick before this time (sent as epoch milliseconds; finer precision is dropped). */
   public ScheduleSettings startAt(Instant start) {
-    json.put(ScheduleFields.START_AT, start.toString());
+    json.put(ScheduleFields.START_AT, start.toEpochMilli());
     return this;
   }
 
-  /** No tick after this time. */
+  /** No tick after this time (sent as epoch milliseconds; finer precision is dropped). */
   public ScheduleSettings endAt(Instant end) {
-    json.put(ScheduleFields.END_AT, end.toString());
+    json.put(ScheduleFields.END_AT, end.toEpochMilli());
     return this;
   }
 

@@ -1,5 +1,6 @@
 package io.lineup.client;
 
+import io.lineup.api.ScheduleFields;
 import io.lineup.api.resource.Schedule;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -210,8 +211,8 @@ public final class SchedulesClient {
     transport
         .get(path + "/next?count=" + count)
         .body()
-        .path("ticks")
-        .forEach(tick -> ticks.add(Instant.parse(tick.asText())));
+        .path(ScheduleFields.TICKS_AT)
+        .forEach(tick -> ticks.add(Instant.ofEpochMilli(tick.asLong())));
     return List.copyOf(ticks);
   }
 }

@@ -123,7 +123,7 @@ class DashboardBrowserTest {
         admin.put(
             queue + "/schedules/nightly",
             "{\"cron\": \"0 0 2 * * *\", \"zone\": \"Europe/Paris\","
-                + " \"start_at\": \"2099-01-01T00:00:00Z\", \"job\": {\"payload\": 1}}");
+                + " \"start_at\": 4070908800000, \"job\": {\"payload\": 1}}");
     assertThat(scheduled.status()).as(scheduled.toString()).isEqualTo(201);
 
     logIn(LineupServerExtension.ADMIN_TOKEN);

@@ -70,7 +70,7 @@ class ScheduleApiTest {
             "{\"cron\": \"0 0 2 * * *\", \"zone\": \"Europe/Paris\","
                 + " \"job\": {\"payload\": {\"report\": \"sales\"}, \"priority\": 3,"
                 + " \"ttl_ms\": 3600000, \"max_attempts\": 4, \"ttr_ms\": 60000, \"key\": \"k1\"},"
-                + " \"start_at\": \"2030-01-01T00:00:00Z\", \"max_runs\": 10,"
+                + " \"start_at\": 1893456000000, \"max_runs\": 10,"
                 + " \"jitter_ms\": 500, \"missed\": \"catch_up\", \"catch_up_max\": 7,"
                 + " \"history_size\": 5}");
     assertThat(created.status()).as(created.toString()).isEqualTo(201);
@@ -88,7 +88,9 @@ class ScheduleApiTest {
     assertThat(view.path("job").path("ttl_ms").asLong()).isEqualTo(3_600_000);
     assertThat(view.path("job").path("max_attempts").asInt()).isEqualTo(4);
     assertThat(view.path("job").path("ttr_ms").asLong()).isEqualTo(60_000);
-    assertThat(view.path("start_at").asText()).isEqualTo("2030-01-01T00:00:00.000Z");
+    // 2030-01-01T00:00:00Z
+    assertThat(view.path("start_at").isIntegralNumber()).isTrue();
+    assertThat(view.path("start_at").asLong()).isEqualTo(1_893_456_000_000L);
     assertThat(view.path("end_at").isNull()).isTrue();
     assertThat(view.path("max_runs").asLong()).isEqualTo(10);
     assertThat(view.path("jitter_ms").asLong()).isEqualTo(500);
@@ -99,9 +101,10 @@ class ScheduleApiTest {
     assertThat(view.path("paused").asBoolean()).isFalse();
     assertThat(view.path("version").asLong()).isEqualTo(1);
     assertThat(view.path("runs").asLong()).isZero();
-    assertThat(view.path("last_tick").isNull()).isTrue();
+    assertThat(view.path("last_tick_at").isNull()).isTrue();
     // 02:00 in Paris on the first day of 2030 (winter time, UTC+1) is 01:00 UTC.
-    assertThat(view.path("next_tick").asText()).isEqualTo("2030-01-01T01:00:00.000Z");
+    assertThat(Instant.ofEpochMilli(view.path("next_tick_at").asLong()))
+        .isEqualTo(Instant.parse("2030-01-01T01:00:00Z"));
     assertThat(view.path("history").isArray()).isTrue();
 
     assertThat(api.get(path).json()).isEqualTo(view);
@@ -198,12 +201,28 @@ class ScheduleApiTest {
         400,
         "invalid_field",
         "start_at");
+    // Times are epoch milliseconds, as every _at field: RFC 3339 text is refused too.
+    assertError(
+        put(api, path, "{\"every_ms\": 1000, \"start_at\": \"2030-01-01T00:00:00Z\", " + job + "}"),
+        400,
+        "invalid_field",
+        "start_at");
+    assertError(
+        put(api, path, "{\"every_ms\": 1000, \"end_at\": \"2030-01-01T00:00:00Z\", " + job + "}"),
+        400,
+        "invalid_field",
+        "end_at");
+    assertError(
+        put(api, path, "{\"every_ms\": 1000, \"start_at\": -1, " + job + "}"),
+        400,
+        "invalid_field",
+        "start_at");
     assertError(
         put(
             api,
             path,
-            "{\"every_ms\": 1000, \"start_at\": \"2031-01-01T00:00:00Z\","
-                + " \"end_at\": \"2030-01-01T00:00:00+01:00\", "
+            "{\"every_ms\": 1000, \"start_at\": 1924992000000,"
+                + " \"end_at\": 1893452400000, "
                 + job
                 + "}"),
         400,
@@ -262,22 +281,23 @@ class ScheduleApiTest {
             + " \"job\": {\"payload\": 1}}");
     JsonNode next = api.get(path + "/next?count=12").json();
     assertThat(next.path("name").asText()).isEqualTo("daily");
-    assertThat(next.path("ticks")).hasSize(12);
+    assertThat(next.path("ticks_at")).hasSize(12);
     Instant previous = null;
-    for (JsonNode tick : next.path("ticks")) {
-      var local = Instant.parse(tick.asText()).atZone(ZoneId.of("America/New_York"));
+    for (JsonNode tick : next.path("ticks_at")) {
+      assertThat(tick.isIntegralNumber()).isTrue();
+      var local = Instant.ofEpochMilli(tick.asLong()).atZone(ZoneId.of("America/New_York"));
       assertThat(local.getHour()).isEqualTo(9);
       assertThat(local.getMinute()).isEqualTo(30);
       assertThat(local.getDayOfWeek().getValue()).isBetween(1, 5);
       if (previous != null) {
-        assertThat(Instant.parse(tick.asText())).isAfter(previous);
+        assertThat(Instant.ofEpochMilli(tick.asLong())).isAfter(previous);
       }
-      previous = Instant.parse(tick.asText());
+      previous = Instant.ofEpochMilli(tick.asLong());
     }
-    assertThat(api.get(path + "/next").json().path("ticks")).hasSize(5);
+    assertThat(api.get(path + "/next").json().path("ticks_at")).hasSize(5);
     assertError(api.get(path + "/next?count=0"), 400, "invalid_field", "count");
     assertError(api.get(path + "/next?count=101"), 400, "invalid_field", "count");
-    assertThat(api.get(path + "/next?count=100").json().path("ticks")).hasSize(100);
+    assertThat(api.get(path + "/next?count=100").json().path("ticks_at")).hasSize(100);
   }
 
   @Test
@@ -288,8 +308,8 @@ class ScheduleApiTest {
     JsonNode paused = api.post(path + "/pause", "{}").json();
     assertThat(paused.path("state").asText()).isEqualTo("paused");
     assertThat(paused.path("paused").asBoolean()).isTrue();
-    assertThat(paused.path("next_tick").isNull()).isTrue();
-    assertThat(api.get(path + "/next").json().path("ticks")).isEmpty();
+    assertThat(paused.path("next_tick_at").isNull()).isTrue();
+    assertThat(api.get(path + "/next").json().path("ticks_at")).isEmpty();
 
     JsonNode changed = put(api, path, "{\"every_ms\": 30000, \"job\": {\"payload\": 2}}").json();
     assertThat(changed.path("state").asText()).isEqualTo("paused");
@@ -297,8 +317,8 @@ class ScheduleApiTest {
 
     JsonNode resumed = api.post(path + "/resume", "{}").json();
     assertThat(resumed.path("state").asText()).isEqualTo("active");
-    assertThat(resumed.path("next_tick").isNull()).isFalse();
-    assertThat(api.get(path + "/next?count=2").json().path("ticks")).hasSize(2);
+    assertThat(resumed.path("next_tick_at").isNull()).isFalse();
+    assertThat(api.get(path + "/next?count=2").json().path("ticks_at")).hasSize(2);
     assertThat(
             put(api, path, "{\"every_ms\": 30000, \"paused\": true, \"job\": {\"payload\": 2}}")
                 .json()
@@ -434,7 +454,12 @@ class ScheduleApiTest {
     assertThat(keys).hasSize(seen.size());
 
     // Each tick's task is a task of the endpoint, readable by its id.
-    String jobId = api.get(path).json().path("history").get(0).path("job_id").asText();
+    JsonNode run = api.get(path).json().path("history").get(0);
+    String jobId = run.path("job_id").asText();
+    // Its tick, in epoch milliseconds, is the one its id names (sched:NAME:TICK_MS).
+    assertThat(run.path("tick_at").isIntegralNumber()).isTrue();
+    assertThat(jobId).startsWith("sched:").endsWith(":" + run.path("tick_at").asLong());
+    assertThat(run.path("published_at").isIntegralNumber()).isTrue();
     assertThat(api.get(endpoint + "/tasks/" + jobId).json().path("path").asText())
         .isEqualTo("/sync?full=1");
     assertThat(api.get(endpoint + "/schedules").json().path("schedules")).hasSize(1);
@@ -524,7 +549,7 @@ class ScheduleApiTest {
     for (String body :
         List.of(
             "{\"cron\": \"0 0 0 30 2 *\", " + job + "}",
-            "{\"every_ms\": 1000, \"end_at\": \"2001-01-01T00:00:00Z\", " + job + "}",
+            "{\"every_ms\": 1000, \"end_at\": 978307200000, " + job + "}",
             "{\"every_ms\": 315360000000, \"max_runs\": 4611686018427387903, " + job + "}",
             "{\"cron\": \"0 0 2 * * *\", \"zone\": \"+05:30\", \"history_size\": 0, " + job + "}",
             "{\"cron\": \"0 0 2 1 * ?\", \"jitter_ms\": 86400000, " + job + "}")) {

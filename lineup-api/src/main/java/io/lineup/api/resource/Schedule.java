@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -15,9 +14,7 @@ import java.util.Map;
  * queue's schedule has {@code queue} and {@code job}, an endpoint's {@code endpoint} and {@code
  * task}; a cron schedule has {@code cron} and {@code zone}, an interval schedule {@code every_ms}.
  *
- * <p>Unlike the other resources, a schedule's times are RFC 3339 text in UTC with milliseconds
- * ({@code 2030-01-01T09:00:00.000Z}): a cron schedule is about the wall clock, and its ticks read
- * better as dates. {@link #time(String)} reads one.
+ * <p>As everywhere in the API, its times are epoch milliseconds in fields ending {@code _at}.
  *
  * @param namespace its namespace
  * @param queue the queue its jobs are published to (its name within the namespace), or null for an
@@ -29,17 +26,18 @@ import java.util.Map;
  * @param everyMs the interval between its ticks, in milliseconds, or null for a cron schedule
  * @param job the job each tick publishes, or null for an endpoint's schedule
  * @param task the task each tick submits, or null for a queue's schedule
- * @param startAt no tick before this time, or null
- * @param endAt no tick after this time, or null
+ * @param startAt no tick before this time, epoch milliseconds, or null
+ * @param endAt no tick after this time, epoch milliseconds, or null
  * @param maxRuns it ends after this many published jobs, or null for never
  * @param jitterMs each job is due a random 0 to this many milliseconds after its tick
  * @param paused whether it is paused
  * @param missed what it does with missed ticks: {@code skip}, {@code catch_up} or {@code none}
  * @param catchUpMax the most jobs {@code catch_up} publishes for missed ticks
  * @param historySize how many runs its history keeps
- * @param nextTick when its next job is due (before jitter), or null when paused or ended
+ * @param nextTickAt when its next job is due (before jitter), epoch milliseconds, or null when
+ *     paused or ended
  * @param runs how many jobs it published so far
- * @param lastTick the tick of its latest run, or null before the first
+ * @param lastTickAt the tick of its latest run, epoch milliseconds, or null before the first
  * @param state {@code active}, {@code paused} or {@code ended}
  * @param version how many times it was put (1 after the first); pause and resume do not count
  * @param history its latest runs, newest first
@@ -62,9 +60,9 @@ import java.util.Map;
   "missed",
   "catch_up_max",
   "history_size",
-  "next_tick",
+  "next_tick_at",
   "runs",
-  "last_tick",
+  "last_tick_at",
   "state",
   "version",
   "history"
@@ -79,31 +77,20 @@ public record Schedule(
     @JsonProperty("every_ms") Long everyMs,
     @JsonProperty("job") Job job,
     @JsonProperty("task") TaskTemplate task,
-    @JsonProperty("start_at") String startAt,
-    @JsonProperty("end_at") String endAt,
+    @JsonProperty("start_at") Long startAt,
+    @JsonProperty("end_at") Long endAt,
     @JsonProperty("max_runs") Long maxRuns,
     @JsonProperty("jitter_ms") long jitterMs,
     @JsonProperty("paused") boolean paused,
     @JsonProperty("missed") String missed,
     @JsonProperty("catch_up_max") int catchUpMax,
     @JsonProperty("history_size") int historySize,
-    @JsonProperty("next_tick") String nextTick,
+    @JsonProperty("next_tick_at") Long nextTickAt,
     @JsonProperty("runs") long runs,
-    @JsonProperty("last_tick") String lastTick,
+    @JsonProperty("last_tick_at") Long lastTickAt,
     @JsonProperty("state") String state,
     @JsonProperty("version") long version,
     @JsonProperty("history") List<Run> history) {
-
-  /**
-   * A schedule's time as an instant.
-   *
-   * @param rfc3339 one of its time fields, e.g. {@code 2030-01-01T09:00:00.000Z}, or null
-   * @return the instant, or null for null
-   * @throws java.time.format.DateTimeParseException when the text is not RFC 3339
-   */
-  public static Instant time(String rfc3339) {
-    return rfc3339 == null ? null : Instant.parse(rfc3339);
-  }
 
   /**
    * The job a queue's schedule publishes at every tick. The payload is JSON under {@code payload}
@@ -199,16 +186,17 @@ public record Schedule(
   /**
    * One entry of a schedule's history: what happened at one tick.
    *
-   * @param tick the tick's time (before jitter)
+   * @param tickAt the tick's time (before jitter), epoch milliseconds
    * @param jobId the id of the tick's job (of the task, for an endpoint's schedule); for {@code
    *     skipped_missed} the id it would have had
    * @param outcome {@code published}, {@code skipped_missed} or {@code duplicate}
-   * @param publishedAt when Lineup decided the tick, on the Redis server's clock
+   * @param publishedAt when Lineup decided the tick, on the Redis server's clock, epoch
+   *     milliseconds
    */
-  @JsonPropertyOrder({"tick", "job_id", "outcome", "published_at"})
+  @JsonPropertyOrder({"tick_at", "job_id", "outcome", "published_at"})
   public record Run(
-      @JsonProperty("tick") String tick,
+      @JsonProperty("tick_at") long tickAt,
       @JsonProperty("job_id") String jobId,
       @JsonProperty("outcome") String outcome,
-      @JsonProperty("published_at") String publishedAt) {}
+      @JsonProperty("published_at") long publishedAt) {}
 }

@@ -270,8 +270,8 @@ public final class ScheduleHandlers {
     List<Instant> ticks = found(() -> schedules().next(queue, name, count), where, name);
     ObjectNode answer = Json.object();
     answer.put("name", name);
-    ArrayNode list = answer.putArray("ticks");
-    ticks.forEach(tick -> list.add(ScheduleJson.time(tick)));
+    ArrayNode list = answer.putArray(ScheduleFields.TICKS_AT);
+    ticks.forEach(tick -> list.add(tick.toEpochMilli()));
     return answer;
   }
 

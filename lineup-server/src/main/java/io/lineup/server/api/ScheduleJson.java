@@ -24,9 +24,6 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -36,8 +33,8 @@ import java.util.function.Consumer;
 /**
  * The JSON of a recurring schedule ({@code …/schedules/{name}}): its body read into the engine's
  * {@link ScheduleSpec} (names of {@link ScheduleFields}), and the engine's {@link Schedule} written
- * as the API's {@link io.lineup.api.resource.Schedule}. A schedule's times are RFC 3339 text, UTC
- * with milliseconds.
+ * as the API's {@link io.lineup.api.resource.Schedule}. A schedule's times are epoch milliseconds,
+ * as every {@code _at} field of the API.
  */
 final class ScheduleJson {
   /** Longest cron expression read, in characters. */
@@ -45,9 +42,6 @@ final class ScheduleJson {
 
   /** Longest zone id read, in characters. */
   static final int MAX_ZONE_LENGTH = 64;
-
-  private static final DateTimeFormatter TIME =
-      new DateTimeFormatterBuilder().appendInstant(3).toFormatter(Locale.ROOT);
 
   /** The engine's field names (its {@link InvalidArgumentException#field()}) as the body's. */
   private static final Map<String, String> ENGINE_FIELDS =
@@ -183,17 +177,24 @@ final class ScheduleJson {
     }
   }
 
+  /** Latest time a schedule's body takes: 9999-12-31T23:59:59.999Z, in epoch milliseconds. */
+  static final long MAX_TIME_MS = 253_402_300_799_999L;
+
   private static Instant time(JsonFields f, String field) {
-    String text = f.optionalText(field, 64);
-    if (text == null) {
-      return null;
-    }
-    try {
-      return Instant.parse(text);
-    } catch (DateTimeParseException e) {
+    JsonNode raw = f.raw(field);
+    if (raw != null && raw.isTextual()) {
       throw ApiException.invalidField(
-          field, "must be an RFC 3339 time such as 2030-01-01T09:00:00Z, got '" + text + "'");
+          f.path(field),
+          "must be a time in epoch milliseconds (a JSON integer such as 1893456000000), got text '"
+              + abbreviate(raw.asText())
+              + "'");
     }
+    Long ms = f.optionalLong(field, 0, MAX_TIME_MS);
+    return ms == null ? null : Instant.ofEpochMilli(ms);
+  }
+
+  private static String abbreviate(String text) {
+    return text.length() <= 64 ? text : text.substring(0, 64) + "…";
   }
 
   private static MissedTicks missed(JsonFields f) {
@@ -208,9 +209,9 @@ final class ScheduleJson {
     return MissedTicks.valueOf(text.toUpperCase(Locale.ROOT));
   }
 
-  /** A time as a schedule's answers write it: RFC 3339, UTC, milliseconds; null for null. */
-  static String time(Instant at) {
-    return at == null ? null : TIME.format(at);
+  /** A time as a schedule's answers write it: epoch milliseconds; null for null. */
+  static Long time(Instant at) {
+    return at == null ? null : at.toEpochMilli();
   }
 
   /**
@@ -330,10 +331,10 @@ final class ScheduleJson {
 
   private static io.lineup.api.resource.Schedule.Run run(ScheduleRun run) {
     return new io.lineup.api.resource.Schedule.Run(
-        time(run.tick()),
+        run.tick().toEpochMilli(),
         run.jobId(),
         run.outcome().name().toLowerCase(Locale.ROOT),
-        time(run.publishedAt()));
+        run.publishedAt().toEpochMilli());
   }
 
   private static Long millis(Duration d) {

@@ -581,9 +581,9 @@ function queueView(ns, name) {
 /** Most schedules whose next ticks the queue page reads (one call each, every refresh). */
 const SCHEDULES_WITH_TICKS = 20;
 
-/** An RFC 3339 time of a schedule as the page shows times. */
-function tickTime(text) {
-  return text ? time(Date.parse(text)) : '–';
+/** A schedule's time (epoch ms) as the page shows times. */
+function tickTime(ms) {
+  return ms == null ? '–' : time(ms);
 }
 
 function scheduleBadge(state) {
@@ -620,13 +620,13 @@ async function showSchedules(q, linkRun, answer, body, note, cache) {
     list.map((sc, i) => {
       if (sc.state !== 'active') return Promise.resolve([]);
       if (i >= SCHEDULES_WITH_TICKS) return Promise.resolve(null);
-      const stand = sc.next_tick + ' ' + sc.version;
+      const stand = sc.next_tick_at + ' ' + sc.version;
       const known = cache.get(sc.name);
       if (known && known.stand === stand) return Promise.resolve(known.ticks);
       return get(q + '/schedules/' + seg(sc.name) + '/next?count=5').then(
         (n) => {
-          cache.set(sc.name, { stand, ticks: n.ticks });
-          return n.ticks;
+          cache.set(sc.name, { stand, ticks: n.ticks_at });
+          return n.ticks_at;
         },
         () => null,
       );
@@ -650,7 +650,7 @@ async function showSchedules(q, linkRun, answer, body, note, cache) {
         h('td', { data: { col: 'state' } }, scheduleBadge(sc.state)),
         h('td', { data: { col: 'next' } }, next === null ? '…' : next.length === 0 ? '–' : h('ul', { class: 'ticks' }, next.map((t) => h('li', null, tickTime(t))))),
         h('td', { data: { col: 'runs' } }, sc.history.length === 0 ? 'none yet' : h('ul', { class: 'ticks' }, sc.history.slice(0, 5).map((r) =>
-          h('li', null, outcomeBadge(r.outcome), ' ', r.outcome === 'published' ? linkRun(tickTime(r.tick), r.job_id) : tickTime(r.tick))))),
+          h('li', null, outcomeBadge(r.outcome), ' ', r.outcome === 'published' ? linkRun(tickTime(r.tick_at), r.job_id) : tickTime(r.tick_at))))),
         h('td', null, action),
       );
     }),
