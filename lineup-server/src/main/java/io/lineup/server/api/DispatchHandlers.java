@@ -93,11 +93,6 @@ public final class DispatchHandlers {
     if (!dispatch().endpoints().delete(key)) {
       throw ApiException.notFound("no endpoint " + key.name() + " in namespace " + key.namespace());
     }
-    // Its recurring schedules go with it: they would go on publishing tasks nobody sends.
-    api.lineup()
-        .schedules()
-        .list(key.queue())
-        .forEach(schedule -> api.lineup().schedules().delete(key.queue(), schedule.name()));
     Responses.noContent(ctx);
   }
 
