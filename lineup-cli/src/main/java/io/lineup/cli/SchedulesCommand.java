@@ -1,9 +1,12 @@
 package io.lineup.cli;
 
 import io.lineup.api.resource.Schedule;
+import io.lineup.client.EndpointName;
 import io.lineup.client.LineupClient;
+import io.lineup.client.NewTask;
 import io.lineup.client.QueueName;
 import io.lineup.client.ScheduleSettings;
+import io.lineup.client.SchedulesClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -22,15 +25,21 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code lineup schedules add|ls|pause|resume|rm|next}: a queue's recurring schedules. */
+/**
+ * {@code lineup schedules add|ls|pause|resume|rm|next}: a queue's recurring schedules, or with
+ * {@code --endpoint} an endpoint's.
+ */
 @Command(
     name = "schedules",
     mixinStandardHelpOptions = true,
     description = {
       "A queue's recurring schedules: each tick of a cron expression or an interval publishes a"
-          + " job, once however many servers run.",
+          + " job, once however many servers run. With --endpoint, an endpoint's: each tick"
+          + " submits a task.",
       "Example: lineup schedules add shop/reports nightly --cron '0 0 2 * * *'"
-          + " --zone Europe/Paris --payload '{\"report\":\"sales\"}'"
+          + " --zone Europe/Paris --payload '{\"report\":\"sales\"}'",
+      "Example: lineup schedules add --endpoint shop/images sync --every 5m --path /sync"
+          + " --body '{\"full\":true}'"
     },
     subcommands = {
       SchedulesCommand.Add.class,
@@ -72,7 +81,14 @@ final class SchedulesCommand implements Runnable {
     }
     List<String[]> lines = new ArrayList<>();
     lines.add(new String[] {"schedule", s.name()});
-    lines.add(new String[] {"queue", s.namespace() + "/" + s.queue()});
+    if (s.endpoint() != null) {
+      lines.add(new String[] {"endpoint", s.namespace() + "/" + s.endpoint()});
+      if (s.task() != null) {
+        lines.add(new String[] {"task", s.task().method() + " " + s.task().path()});
+      }
+    } else {
+      lines.add(new String[] {"queue", s.namespace() + "/" + s.queue()});
+    }
     lines.add(new String[] {"when", when(s)});
     if (s.zone() != null) {
       lines.add(new String[] {"zone", s.zone()});
@@ -86,16 +102,81 @@ final class SchedulesCommand implements Runnable {
     output.fields(lines);
   }
 
-  /** The options that name a queue and a schedule. */
+  /**
+   * Where schedules live: a queue (its ticks publish jobs) or an endpoint (its ticks submit tasks).
+   * Exactly one of the two is set.
+   */
+  record Owner(QueueName queue, EndpointName endpoint) {
+    /**
+     * Reads {@code namespace/name} as a queue, or as an endpoint when {@code endpoint} is set.
+     *
+     * @throws CliException exit 2 when the text is not a valid name
+     */
+    static Owner parse(String text, boolean endpoint) {
+      return endpoint
+          ? new Owner(null, TasksCommand.endpoint(text))
+          : new Owner(Queues.parse(text), null);
+    }
+
+    Schedule upsert(SchedulesClient c, String name, ScheduleSettings settings) {
+      return queue != null ? c.upsert(queue, name, settings) : c.upsert(endpoint, name, settings);
+    }
+
+    List<Schedule> list(SchedulesClient c) {
+      return queue != null ? c.list(queue) : c.list(endpoint);
+    }
+
+    Schedule pause(SchedulesClient c, String name) {
+      return queue != null ? c.pause(queue, name) : c.pause(endpoint, name);
+    }
+
+    Schedule resume(SchedulesClient c, String name) {
+      return queue != null ? c.resume(queue, name) : c.resume(endpoint, name);
+    }
+
+    void delete(SchedulesClient c, String name) {
+      if (queue != null) {
+        c.delete(queue, name);
+      } else {
+        c.delete(endpoint, name);
+      }
+    }
+
+    List<Instant> next(SchedulesClient c, String name, int count) {
+      return queue != null ? c.next(queue, name, count) : c.next(endpoint, name, count);
+    }
+
+    @Override
+    public String toString() {
+      return queue != null ? "queue " + queue : "endpoint " + endpoint;
+    }
+  }
+
+  /** The option that says the first argument names an endpoint. */
+  static final class EndpointFlag {
+    @Option(
+        names = "--endpoint",
+        description =
+            "QUEUE names an endpoint (namespace/endpoint): its schedules, whose ticks submit a"
+                + " task")
+    boolean endpoint;
+  }
+
+  /** The options that name a queue (or an endpoint) and a schedule. */
   static final class Target {
-    @Parameters(index = "0", paramLabel = "QUEUE", description = "namespace/name")
+    @Parameters(
+        index = "0",
+        paramLabel = "QUEUE",
+        description = "namespace/name of a queue, or of an endpoint with --endpoint")
     String queue;
 
     @Parameters(index = "1", paramLabel = "NAME", description = "The schedule's name")
     String name;
 
-    QueueName queue() {
-      return Queues.parse(queue);
+    @Mixin EndpointFlag flag;
+
+    Owner owner() {
+      return Owner.parse(queue, flag.endpoint);
     }
   }
 
@@ -142,7 +223,7 @@ final class SchedulesCommand implements Runnable {
         description = "Read the payload from a file (- for standard input)")
     String payloadFile;
 
-    @Option(names = "--text", description = "Send the payload as text, not JSON.")
+    @Option(names = "--text", description = "Send the payload (--endpoint: the body) as text.")
     boolean text;
 
     @Option(names = "--priority", description = "-255 to 255, higher first (default 0).")
@@ -184,9 +265,39 @@ final class SchedulesCommand implements Runnable {
     @Option(names = "--paused", description = "Put it paused.")
     boolean paused;
 
+    @Option(
+        names = "--path",
+        paramLabel = "PATH",
+        description =
+            "--endpoint: each task's path and query under the endpoint's base URL, e.g. /sync")
+    String path;
+
+    @Option(
+        names = "--body",
+        paramLabel = "BODY",
+        description = "--endpoint: each task's body, JSON (or text with --text); none when absent")
+    String body;
+
+    @Option(
+        names = "--method",
+        description = "--endpoint: the HTTP method (default: the endpoint's, POST)")
+    String method;
+
+    @Option(
+        names = "--header",
+        paramLabel = "NAME=VALUE",
+        description = "--endpoint: a header of each task's request")
+    List<String> headers = new ArrayList<>();
+
+    @Option(
+        names = "--callback-url",
+        paramLabel = "URL",
+        description = "--endpoint: called when each task ends")
+    String callbackUrl;
+
     @Override
     public Integer call() {
-      QueueName queue = target.queue();
+      Owner owner = target.owner();
       ScheduleSettings settings;
       if (when.cron != null) {
         settings = ScheduleSettings.cron(when.cron, zone == null ? null : zone(zone));
@@ -195,6 +306,55 @@ final class SchedulesCommand implements Runnable {
           throw new CliException(ExitCodes.USAGE, "--zone goes with --cron");
         }
         settings = ScheduleSettings.every(Durations.parse("--every", when.every));
+      }
+      if (owner.endpoint() != null) {
+        settings.task(task());
+      } else {
+        job(settings);
+      }
+      if (missed != null) {
+        settings.missed(missed(missed));
+      }
+      if (catchUpMax != null) {
+        settings.catchUpMax(catchUpMax);
+      }
+      if (start != null) {
+        settings.startAt(instant("--start", start));
+      }
+      if (end != null) {
+        settings.endAt(instant("--end", end));
+      }
+      if (maxRuns != null) {
+        settings.maxRuns(maxRuns);
+      }
+      if (jitter != null) {
+        settings.jitter(Durations.parse("--jitter", jitter));
+      }
+      if (paused) {
+        settings.paused(true);
+      }
+      try (LineupClient client = connection.connect()) {
+        print(output, owner.upsert(client.schedules(), target.name, settings));
+      }
+      return ExitCodes.OK;
+    }
+
+    /** A queue's schedule: the job of every tick; the task's options are refused. */
+    private void job(ScheduleSettings settings) {
+      String refused =
+          path != null
+              ? "--path"
+              : body != null
+                  ? "--body"
+                  : method != null
+                      ? "--method"
+                      : !headers.isEmpty()
+                          ? "--header"
+                          : callbackUrl != null ? "--callback-url" : null;
+      if (refused != null) {
+        throw new CliException(
+            ExitCodes.USAGE,
+            refused + " is an endpoint's task option: add --endpoint, or give the job's --payload");
       }
       String body = payload();
       if (text) {
@@ -220,31 +380,63 @@ final class SchedulesCommand implements Runnable {
       if (ttl != null) {
         settings.ttl(Durations.parse("--ttl", ttl));
       }
-      if (missed != null) {
-        settings.missed(missed(missed));
+    }
+
+    /**
+     * An endpoint's schedule: the task of every tick, as {@code lineup tasks submit} takes it; the
+     * job's options are refused.
+     */
+    private NewTask task() {
+      String refused =
+          payload != null
+              ? "--payload"
+              : payloadFile != null
+                  ? "--payload-file"
+                  : maxAttempts != null
+                      ? "--max-attempts"
+                      : ttr != null ? "--ttr" : ttl != null ? "--ttl" : null;
+      if (refused != null) {
+        throw new CliException(
+            ExitCodes.USAGE,
+            refused
+                + " is a job's option: an endpoint's schedule submits a task (--path, --body,"
+                + " --method, --header, --callback-url); its endpoint's settings say the rest");
       }
-      if (catchUpMax != null) {
-        settings.catchUpMax(catchUpMax);
+      if (path == null) {
+        throw new CliException(
+            ExitCodes.USAGE, "give each task's --path under the endpoint's base URL, e.g. /sync");
       }
-      if (start != null) {
-        settings.startAt(instant("--start", start));
+      NewTask task = NewTask.to(path);
+      if (method != null) {
+        task.method(method.toUpperCase(Locale.ROOT));
       }
-      if (end != null) {
-        settings.endAt(instant("--end", end));
+      for (String header : headers) {
+        int eq = header.indexOf('=');
+        if (eq <= 0) {
+          throw new CliException(
+              ExitCodes.USAGE, "--header takes NAME=VALUE; got '" + header + "'");
+        }
+        task.header(header.substring(0, eq), header.substring(eq + 1));
       }
-      if (maxRuns != null) {
-        settings.maxRuns(maxRuns);
+      if (body != null) {
+        if (text) {
+          task.textBody(body);
+        } else {
+          try {
+            task.jsonBody(body);
+          } catch (IllegalArgumentException e) {
+            throw new CliException(
+                ExitCodes.USAGE, "--body is not JSON (use --text for text): " + e.getMessage());
+          }
+        }
       }
-      if (jitter != null) {
-        settings.jitter(Durations.parse("--jitter", jitter));
+      if (priority != null) {
+        task.priority(priority);
       }
-      if (paused) {
-        settings.paused(true);
+      if (callbackUrl != null) {
+        task.callbackUrl(callbackUrl);
       }
-      try (LineupClient client = connection.connect()) {
-        print(output, client.schedules().upsert(queue, target.name, settings));
-      }
-      return ExitCodes.OK;
+      return task;
     }
 
     private String payload() {
@@ -305,19 +497,25 @@ final class SchedulesCommand implements Runnable {
   @Command(
       name = "ls",
       mixinStandardHelpOptions = true,
-      description = "A table of a queue's schedules: when, zone, state, next tick, runs.")
+      description =
+          "A table of a queue's (or with --endpoint an endpoint's) schedules: when, zone, state,"
+              + " next tick, runs.")
   static final class Ls implements Callable<Integer> {
     @Mixin Connection connection;
     @Mixin Output output;
+    @Mixin EndpointFlag flag;
 
-    @Parameters(index = "0", paramLabel = "QUEUE", description = "namespace/name")
+    @Parameters(
+        index = "0",
+        paramLabel = "QUEUE",
+        description = "namespace/name of a queue, or of an endpoint with --endpoint")
     String queue;
 
     @Override
     public Integer call() {
-      QueueName name = Queues.parse(queue);
+      Owner owner = Owner.parse(queue, flag.endpoint);
       try (LineupClient client = connection.connect()) {
-        List<Schedule> schedules = client.schedules().list(name);
+        List<Schedule> schedules = owner.list(client.schedules());
         if (output.json) {
           output.json(schedules);
           return ExitCodes.OK;
@@ -351,9 +549,9 @@ final class SchedulesCommand implements Runnable {
 
     @Override
     public Integer call() {
-      QueueName queue = target.queue();
+      Owner owner = target.owner();
       try (LineupClient client = connection.connect()) {
-        print(output, client.schedules().pause(queue, target.name));
+        print(output, owner.pause(client.schedules(), target.name));
       }
       return ExitCodes.OK;
     }
@@ -370,9 +568,9 @@ final class SchedulesCommand implements Runnable {
 
     @Override
     public Integer call() {
-      QueueName queue = target.queue();
+      Owner owner = target.owner();
       try (LineupClient client = connection.connect()) {
-        print(output, client.schedules().resume(queue, target.name));
+        print(output, owner.resume(client.schedules(), target.name));
       }
       return ExitCodes.OK;
     }
@@ -389,14 +587,14 @@ final class SchedulesCommand implements Runnable {
 
     @Override
     public Integer call() {
-      QueueName queue = target.queue();
+      Owner owner = target.owner();
       try (LineupClient client = connection.connect()) {
-        client.schedules().delete(queue, target.name);
+        owner.delete(client.schedules(), target.name);
       }
       if (output.json) {
         output.json(Output.MAPPER.createObjectNode().put("name", target.name).put("deleted", true));
       } else {
-        output.out().println("Deleted schedule " + target.name + " of " + queue + ".");
+        output.out().println("Deleted schedule " + target.name + " of " + owner + ".");
       }
       return ExitCodes.OK;
     }
@@ -418,12 +616,12 @@ final class SchedulesCommand implements Runnable {
 
     @Override
     public Integer call() {
-      QueueName queue = target.queue();
+      Owner owner = target.owner();
       if (count < 1 || count > 100) {
         throw new CliException(ExitCodes.USAGE, "--count: 1 to 100, got " + count);
       }
       try (LineupClient client = connection.connect()) {
-        List<Instant> ticks = client.schedules().next(queue, target.name, count);
+        List<Instant> ticks = owner.next(client.schedules(), target.name, count);
         if (output.json) {
           var node = Output.MAPPER.createObjectNode().put("name", target.name);
           var list = node.putArray(io.lineup.api.ScheduleFields.TICKS_AT);

@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.cli.CliRunner.Run;
+import io.lineup.client.EndpointName;
+import io.lineup.client.EndpointSettings;
 import io.lineup.client.LineupClient;
 import io.lineup.client.TestServer;
 import io.lineup.testing.RedisServerExtension;
 import java.nio.file.Files;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -189,5 +192,154 @@ class SchedulesCliTest {
         lineup.run("schedules", "next", queue, "none"), ExitCodes.NOT_FOUND, "no schedule");
     assertOneLineError(
         lineup.run("schedules", "next", queue, "none", "-n", "0"), ExitCodes.USAGE, "--count");
+  }
+
+  @Test
+  void anEndpointsScheduleIsAddedWithItsTaskListedPausedResumedAndRemoved() throws Exception {
+    EndpointName name = EndpointName.of("cli", RedisServerExtension.uniqueName("ep"));
+    // Nothing listens there: the schedule stays paused while it is read, and no task is sent.
+    client
+        .dispatch()
+        .putEndpoint(
+            name, EndpointSettings.of("http://127.0.0.1:9").methods(List.of("POST", "PUT")));
+    String endpoint = name.toString();
+
+    JsonNode added =
+        json(
+            lineup.run(
+                "schedules",
+                "add",
+                "--endpoint",
+                endpoint,
+                "sync",
+                "--every",
+                "5m",
+                "--path",
+                "/sync?full=1",
+                "--body",
+                "{\"full\": true}",
+                "--method",
+                "put",
+                "--header",
+                "X-Team=ops",
+                "--priority",
+                "2",
+                "--paused",
+                "--json"));
+    assertThat(added.path("endpoint").asText()).isEqualTo(name.name());
+    assertThat(added.path("queue").isNull()).isTrue();
+    assertThat(added.path("job").isNull()).isTrue();
+    JsonNode task = added.path("task");
+    assertThat(task.path("method").asText()).isEqualTo("PUT");
+    assertThat(task.path("path").asText()).isEqualTo("/sync?full=1");
+    assertThat(task.path("body").path("full").asBoolean()).isTrue();
+    assertThat(task.path("headers").path("X-Team").asText()).isEqualTo("ops");
+    assertThat(task.path("priority").asInt()).isEqualTo(2);
+    assertThat(added.path("every_ms").asLong()).isEqualTo(300_000);
+    assertThat(added.path("state").asText()).isEqualTo("paused");
+
+    Run shown =
+        lineup.run(
+            "schedules",
+            "add",
+            "--endpoint",
+            endpoint,
+            "sync",
+            "--every",
+            "5m",
+            "--path",
+            "/sync",
+            "--body",
+            "ping",
+            "--text");
+    assertThat(shown.exitCode()).as(shown.toString()).isZero();
+    assertThat(shown.stdout()).contains("endpoint:", endpoint, "POST /sync", "paused");
+
+    JsonNode listed = json(lineup.run("schedules", "ls", "--endpoint", endpoint, "--json"));
+    assertThat(listed).hasSize(1);
+    assertThat(listed.get(0).path("task").path("body_text").asText()).isEqualTo("ping");
+    assertThat(lineup.run("schedules", "ls", endpoint, "--endpoint").stdout())
+        .contains("NAME", "sync", "every 5 min", "paused");
+    assertThat(
+            json(lineup.run("schedules", "next", "--endpoint", endpoint, "sync", "--json"))
+                .path("ticks_at"))
+        .isEmpty();
+
+    assertThat(
+            json(lineup.run("schedules", "resume", "--endpoint", endpoint, "sync", "--json"))
+                .path("state")
+                .asText())
+        .isEqualTo("active");
+    // Paused again at once: its first tick would be now, and nothing here answers the task.
+    assertThat(lineup.run("schedules", "pause", "--endpoint", endpoint, "sync").stdout())
+        .contains("paused");
+
+    Run removed = lineup.run("schedules", "rm", "--endpoint", endpoint, "sync");
+    assertThat(removed.exitCode()).as(removed.toString()).isZero();
+    assertThat(removed.stdout()).contains("endpoint " + endpoint);
+    assertThat(json(lineup.run("schedules", "ls", "--endpoint", endpoint, "--json"))).isEmpty();
+    assertOneLineError(
+        lineup.run("schedules", "next", "--endpoint", endpoint, "sync"),
+        ExitCodes.NOT_FOUND,
+        "no schedule");
+  }
+
+  @Test
+  void aJobsOptionsAndATasksOptionsEachBelongToTheirKindOfSchedule() {
+    EndpointName name = EndpointName.of("cli", RedisServerExtension.uniqueName("kinds"));
+    client.dispatch().putEndpoint(name, EndpointSettings.of("http://127.0.0.1:9"));
+    String endpoint = name.toString();
+    assertOneLineError(
+        lineup.run("schedules", "add", "--endpoint", endpoint, "x", "--every", "1m"),
+        ExitCodes.USAGE,
+        "--path");
+    assertOneLineError(
+        lineup.run(
+            "schedules",
+            "add",
+            "--endpoint",
+            endpoint,
+            "x",
+            "--every",
+            "1m",
+            "--path",
+            "/x",
+            "--payload",
+            "1"),
+        ExitCodes.USAGE,
+        "--payload");
+    assertOneLineError(
+        lineup.run(
+            "schedules",
+            "add",
+            "--endpoint",
+            endpoint,
+            "x",
+            "--every",
+            "1m",
+            "--path",
+            "/x",
+            "--body",
+            "{nope"),
+        ExitCodes.USAGE,
+        "--text");
+    assertOneLineError(
+        lineup.run(
+            "schedules",
+            "add",
+            queue("kinds"),
+            "x",
+            "--every",
+            "1m",
+            "--path",
+            "/x",
+            "--payload",
+            "1"),
+        ExitCodes.USAGE,
+        "--endpoint");
+    assertOneLineError(
+        lineup.run("schedules", "ls", "--endpoint", "cli/no-such-endpoint"),
+        ExitCodes.NOT_FOUND,
+        "");
   }
 }
