@@ -38,6 +38,11 @@ public enum ErrorCode {
   NOT_FOUND(404),
   /** The waiting room does not exist: never put, or deleted (its joins, JWKS and passes). */
   ROOM_NOT_FOUND(404),
+  /**
+   * The recurring schedule does not exist in that queue or endpoint: never put, or deleted; {@code
+   * field} is {@code name}.
+   */
+  SCHEDULE_NOT_FOUND(404),
   /** The route exists, but not for this method. */
   METHOD_NOT_ALLOWED(405),
   /** The lease token no longer holds the job; {@code reason} says why. */

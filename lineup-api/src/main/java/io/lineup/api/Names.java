@@ -26,6 +26,12 @@ public final class Names {
   /** Longest room name: the queue name's limit less its queue's prefix (59 characters). */
   public static final int MAX_ROOM_LENGTH = MAX_LENGTH - ROOM_QUEUE_PREFIX.length();
 
+  /** Longest recurring schedule name, in characters. */
+  public static final int MAX_SCHEDULE_LENGTH = 128;
+
+  /** The characters of a schedule name, as messages give them: a name's and {@code :}. */
+  public static final String SCHEDULE_CHARACTERS = "A-Z a-z 0-9 _ . - :";
+
   /** The characters of a name, as messages give them. */
   public static final String CHARACTERS = "A-Z a-z 0-9 _ . -";
 
@@ -83,6 +89,32 @@ public final class Names {
     for (int i = 0; i < value.length(); i++) {
       if (!isNameChar(value.charAt(i))) {
         return "may only contain " + CHARACTERS + " but was '" + value + "'";
+      }
+    }
+    if (isOnlyDots(value)) {
+      return "must not be made only of dots (. and .. are path segments), got '" + value + "'";
+    }
+    return null;
+  }
+
+  /**
+   * What is wrong with a recurring schedule's name, or null when nothing is: 1 to {@value
+   * #MAX_SCHEDULE_LENGTH} characters from {@code A-Z a-z 0-9 _ . - :}, not made only of dots (a
+   * schedule's name is a path segment).
+   *
+   * @param value the text, may be null (which is empty)
+   */
+  public static String scheduleProblem(String value) {
+    if (value == null || value.isEmpty()) {
+      return "must not be empty";
+    }
+    if (value.length() > MAX_SCHEDULE_LENGTH) {
+      return "must be at most " + MAX_SCHEDULE_LENGTH + " characters, got " + value.length();
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (!isNameChar(c) && c != ':') {
+        return "may only contain " + SCHEDULE_CHARACTERS + " but was '" + value + "'";
       }
     }
     if (isOnlyDots(value)) {

@@ -54,4 +54,16 @@ class NamesTest {
         .isEqualTo(Names.MAX_LENGTH);
     assertThat(Names.MAX_ROOM_LENGTH).isEqualTo(59);
   }
+
+  @Test
+  void aScheduleNameTakesColonsAndUpTo128Characters() {
+    assertThat(Names.scheduleProblem("report:nightly-v2.1")).isNull();
+    assertThat(Names.scheduleProblem("x".repeat(128))).isNull();
+    assertThat(Names.scheduleProblem("x".repeat(129)))
+        .isEqualTo("must be at most 128 characters, got 129");
+    assertThat(Names.scheduleProblem("a b")).startsWith("may only contain A-Z a-z 0-9 _ . - :");
+    assertThat(Names.scheduleProblem("..")).startsWith("must not be made only of dots");
+    assertThat(Names.scheduleProblem("")).isEqualTo("must not be empty");
+    assertThat(Names.scheduleProblem(null)).isEqualTo("must not be empty");
+  }
 }

@@ -38,6 +38,7 @@ import picocli.CommandLine.Command;
       NamespacesCommand.class,
       TasksCommand.class,
       RoomsCommand.class,
+      SchedulesCommand.class,
       CompletionCommand.class
     })
 public final class LineupCli implements Runnable {

@@ -89,6 +89,30 @@ class JsonOutputIsTheServersTest {
     assertThat(fieldNames(printed)).containsExactly("id", "created", "state", "due_at", "position");
   }
 
+  @Test
+  void schedulesLsJsonIsTheServersListOfSchedules() throws Exception {
+    String q = "cli/" + RedisServerExtension.uniqueName("wire-schedules").replace(':', '-');
+    json(
+        lineup.run(
+            "schedules",
+            "add",
+            q,
+            "nightly",
+            "--cron",
+            "0 0 2 * * *",
+            "--zone",
+            "Asia/Tokyo",
+            "--payload",
+            "{\"n\": [1, 2.5]}",
+            "--start",
+            "2030-01-01T00:00:00Z",
+            "--json"));
+
+    JsonNode served = http("/v1/queues/" + q + "/schedules").get("schedules");
+
+    assertThat(json(lineup.run("schedules", "ls", q, "--json"))).isEqualTo(served);
+  }
+
   private static java.util.List<String> fieldNames(JsonNode node) {
     java.util.List<String> names = new java.util.ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);

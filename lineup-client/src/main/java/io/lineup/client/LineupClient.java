@@ -23,8 +23,9 @@ import java.util.concurrent.Executors;
  * A client for the Lineup HTTP API v1: publish and read jobs, lease and settle them, read and
  * configure queues, handle dead letters, and (with the admin token) manage namespaces and tokens
  * through {@link #admin()}; API dispatch (endpoints and tasks) through {@link #dispatch()}, and
- * waiting rooms (tickets, passes, grants) through {@link #rooms()}. {@link #worker} runs a handler
- * over long-poll leases, the same shape as the embedded engine's worker.
+ * waiting rooms (tickets, passes, grants) through {@link #rooms()}, recurring schedules through
+ * {@link #schedules()}. {@link #worker} runs a handler over long-poll leases, the same shape as the
+ * embedded engine's worker.
  *
  * <pre>{@code
  * try (LineupClient client = LineupClient.connect("http://127.0.0.1:7700", token)) {
@@ -60,6 +61,7 @@ public final class LineupClient implements AutoCloseable {
   private final AdminClient admin;
   private final DispatchClient dispatch;
   private final RoomsClient rooms;
+  private final SchedulesClient schedules;
 
   private LineupClient(Builder builder) {
     // Virtual threads carry the HTTP client's work, so a thousand long-polls cost no platform
@@ -76,6 +78,7 @@ public final class LineupClient implements AutoCloseable {
     this.admin = new AdminClient(transport);
     this.dispatch = new DispatchClient(transport, builder.requestTimeout);
     this.rooms = new RoomsClient(transport, builder.requestTimeout);
+    this.schedules = new SchedulesClient(transport);
   }
 
   /**
@@ -173,6 +176,11 @@ public final class LineupClient implements AutoCloseable {
   /** Waiting rooms: rooms, tickets, passes and grants. */
   public RoomsClient rooms() {
     return rooms;
+  }
+
+  /** Recurring schedules of queues (a job per tick) and of endpoints (a task per tick). */
+  public SchedulesClient schedules() {
+    return schedules;
   }
 
   private static String queuePath(QueueName queue) {

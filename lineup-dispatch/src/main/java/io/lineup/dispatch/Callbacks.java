@@ -145,7 +145,9 @@ final class Callbacks implements AutoCloseable {
 
   private static String webhookId(EndpointKey key, String taskId, TaskRequest request) {
     return "task_"
-        + (request.deliveryKey() != null ? request.deliveryKey() : key.name() + "_" + taskId);
+        + (request.deliveryKey() != null
+            ? request.idempotencyKey(taskId)
+            : key.name() + "_" + taskId);
   }
 
   /**

@@ -67,14 +67,22 @@ public final class Endpoints {
   }
 
   /**
-   * Deletes an endpoint: its dispatchers stop within {@link Dispatcher#SYNC_INTERVAL_MS} ms; its
-   * queued tasks stay in its queue (a new endpoint of the same name sends them).
+   * Deletes an endpoint with its recurring schedules (those on its queue, {@link Tasks#recurring}):
+   * its dispatchers stop within {@link Dispatcher#SYNC_INTERVAL_MS} ms and its schedules submit no
+   * further task; its queued tasks stay in its queue (a new endpoint of the same name sends them,
+   * and starts with no schedule). The schedules go even when the endpoint was already gone, since
+   * nothing would send their tasks.
    *
    * @return whether it existed
    */
   public boolean delete(EndpointKey key) {
     boolean existed = store.delete(key);
     breakers.delete(key);
+    // Its schedules would go on queueing tasks that no dispatcher sends.
+    var schedules = lineup.schedules();
+    for (var schedule : schedules.list(key.queue())) {
+      schedules.delete(key.queue(), schedule.name());
+    }
     sync.syncQuietly();
     return existed;
   }

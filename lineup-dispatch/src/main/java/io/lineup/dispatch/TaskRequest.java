@@ -55,11 +55,32 @@ public record TaskRequest(
   }
 
   /**
-   * The {@code Idempotency-Key} of this task's requests: its delivery key, or the task id for a
+   * The end of a delivery key drawn for a recurring task ({@link #newRecurringDeliveryKey()}): such
+   * a key is shared by every task the schedule submits, so each task's requests carry it followed
+   * by the task's id.
+   */
+  public static final String RECURRING_KEY_END = ":";
+
+  /**
+   * A new delivery key for the tasks of a recurring schedule: a random (version 4) UUID and {@value
+   * #RECURRING_KEY_END}. Every task of the schedule is stored with this one payload, so its
+   * requests carry the key followed by the task's id ({@link #idempotencyKey(String)}), which the
+   * schedule's tick makes unique: no two ticks, schedules or installations share one.
+   */
+  public static String newRecurringDeliveryKey() {
+    return newDeliveryKey() + RECURRING_KEY_END;
+  }
+
+  /**
+   * The {@code Idempotency-Key} of this task's requests: its delivery key; for a recurring task's
+   * key ({@link #newRecurringDeliveryKey()}) the key followed by the task id; the task id for a
    * task stored without one.
    */
   public String idempotencyKey(String taskId) {
-    return deliveryKey != null ? deliveryKey : taskId;
+    if (deliveryKey == null) {
+      return taskId;
+    }
+    return deliveryKey.endsWith(RECURRING_KEY_END) ? deliveryKey + taskId : deliveryKey;
   }
 
   /** The job payload: a JSON line, a newline, the body. */

@@ -130,6 +130,49 @@ public final class Tasks {
   }
 
   /**
+   * A task as the job template of a recurring schedule on the endpoint's queue: the request checked
+   * as a submit checks it ({@link TaskSubmission#checked}, the callback URL against the namespace's
+   * prefixes included), with a recurring delivery key ({@link
+   * TaskRequest#newRecurringDeliveryKey()}) and the time to live of a submitted task's record.
+   * Nothing is queued; the schedule publishes one job per tick. A schedule says when its tasks are
+   * due, so the submission's delay, due time and idempotency key are refused.
+   *
+   * @throws EndpointNotFoundException for an unknown endpoint
+   * @throws DispatchInputException naming the field that is wrong
+   */
+  public RecurringTask recurring(EndpointKey key, TaskSubmission submission) {
+    EndpointSpec spec = endpoints.spec(key);
+    if (submission.delayMs() != null || submission.notBefore() != null) {
+      throw DispatchInputException.invalidField(
+          submission.delayMs() != null ? "delay_ms" : "not_before",
+          "a recurring task is due at its schedule's ticks");
+    }
+    if (submission.idempotencyKey() != null) {
+      throw DispatchInputException.invalidField(
+          "idempotency_key", "a recurring task's tasks are told apart by their ticks");
+    }
+    TaskRequest given = submission.request();
+    TaskSubmission recurring =
+        new TaskSubmission(
+            new TaskRequest(
+                given.method(),
+                given.path(),
+                given.headers(),
+                given.contentType(),
+                given.body(),
+                given.callbackUrl(),
+                TaskRequest.newRecurringDeliveryKey()),
+            submission.priority(),
+            null,
+            null,
+            null);
+    TaskSubmission task =
+        recurring.checked(spec, maxBodyBytes, () -> namespaceCallbacks.settings(key.namespace()));
+    return new RecurringTask(
+        task.request(), task.priority(), Duration.ofMillis(recordBound(spec, 0)));
+  }
+
+  /**
    * How long a task's record may live in Redis before the engine drops it (state {@code
    * timed_out}): its delay, its line timeout, every attempt with its longest wait, and a grace.
    */

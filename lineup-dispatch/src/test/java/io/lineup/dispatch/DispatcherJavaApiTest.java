@@ -8,6 +8,7 @@ import io.lineup.api.ErrorCode;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
 import io.lineup.core.model.JobState;
+import io.lineup.core.model.ScheduleSpec;
 import io.lineup.dispatch.egress.EgressAllowList;
 import io.lineup.dispatch.egress.EgressPolicy;
 import io.lineup.dispatch.egress.RedisServers;
@@ -147,5 +148,53 @@ class DispatcherJavaApiTest {
         .isInstanceOfSatisfying(
             DispatchInputException.class,
             e -> assertThat(e.code()).isEqualTo(ErrorCode.EGRESS_REFUSED));
+  }
+
+  @Test
+  void anEndpointDeletedFromJavaTakesItsRecurringSchedulesWithIt() {
+    dispatch.endpoints().put(key, EndpointSpec.of(targetUrl()));
+    RecurringTask task =
+        dispatch.tasks().recurring(key, TaskSubmission.of("POST", "/nightly", null, new byte[0]));
+    // Paused: no tick needs the target here.
+    for (String name : List.of("nightly", "hourly")) {
+      lineup
+          .schedules()
+          .upsert(
+              key.queue(),
+              ScheduleSpec.every(name, Duration.ofHours(1))
+                  .payload(task.payload())
+                  .priority(task.priority())
+                  .ttl(task.ttl())
+                  .paused(true)
+                  .build());
+    }
+    EndpointKey other = new EndpointKey(key.namespace(), "billing");
+    dispatch.endpoints().put(other, EndpointSpec.of(targetUrl()));
+    lineup
+        .schedules()
+        .upsert(
+            other.queue(),
+            ScheduleSpec.every("kept", Duration.ofHours(1))
+                .payload(
+                    dispatch
+                        .tasks()
+                        .recurring(other, TaskSubmission.of("POST", "/kept", null, new byte[0]))
+                        .payload())
+                .paused(true)
+                .build());
+    assertThat(lineup.schedules().list(key.queue())).hasSize(2);
+
+    assertThat(dispatch.endpoints().delete(key)).isTrue();
+
+    assertThat(lineup.schedules().list(key.queue())).isEmpty();
+    assertThat(lineup.schedules().get(key.queue(), "nightly")).isEmpty();
+    // Another endpoint's schedules stay.
+    assertThat(lineup.schedules().list(other.queue()))
+        .extracting(io.lineup.core.model.Schedule::name)
+        .containsExactly("kept");
+    // An endpoint put again under the name starts with no schedule.
+    dispatch.endpoints().put(key, EndpointSpec.of(targetUrl()));
+    assertThat(lineup.schedules().list(key.queue())).isEmpty();
+    assertThat(received).isEmpty();
   }
 }

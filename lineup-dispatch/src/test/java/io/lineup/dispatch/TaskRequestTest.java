@@ -31,6 +31,16 @@ class TaskRequestTest {
   }
 
   @Test
+  void aRecurringTasksRequestsCarryTheSharedKeyFollowedByEachTasksId() {
+    String key = TaskRequest.newRecurringDeliveryKey();
+    TaskRequest read = TaskRequest.decode(request(key).encode());
+    assertThat(read.deliveryKey()).isEqualTo(key);
+    assertThat(read.idempotencyKey("sched:sync:1000")).isEqualTo(key + "sched:sync:1000");
+    assertThat(read.idempotencyKey("sched:sync:2000")).isEqualTo(key + "sched:sync:2000");
+    assertThat(TaskRequest.newRecurringDeliveryKey()).isNotEqualTo(key);
+  }
+
+  @Test
   void aRequestStoredWithoutADeliveryKeyIsSentUnderItsTaskId() {
     // The form earlier builds stored: no delivery_key in the head line.
     byte[] stored =

@@ -14,6 +14,7 @@ import io.lineup.api.resource.LeasedJob;
 import io.lineup.api.resource.PublishResult;
 import io.lineup.api.resource.QueueSettings;
 import io.lineup.api.resource.QueueStats;
+import io.lineup.api.resource.Schedule;
 import io.lineup.api.resource.Task;
 import io.lineup.api.resource.Ticket;
 import java.io.IOException;
@@ -37,6 +38,7 @@ class ResourceRecordsMatchTheSchemasTest {
   static Stream<Arguments> recordsAndSchemas() {
     JsonNode schemas = DOCUMENT.path("components").path("schemas");
     JsonNode queue = schemas.path("Queue");
+    JsonNode schedule = schemas.path("Schedule");
     return Stream.of(
         Arguments.of(Job.class, "Job", schemas.path("Job")),
         Arguments.of(LeasedJob.class, "LeasedJob", schemas.path("LeasedJob")),
@@ -50,6 +52,14 @@ class ResourceRecordsMatchTheSchemasTest {
             "Settings.backoff",
             schemas.path("Settings").path("properties").path("backoff")),
         Arguments.of(Task.class, "Task", schemas.path("Task")),
+        Arguments.of(Schedule.class, "Schedule", schedule),
+        Arguments.of(Schedule.Job.class, "Schedule.job", schedule.path("properties").path("job")),
+        Arguments.of(
+            Schedule.TaskTemplate.class, "Schedule.task", schedule.path("properties").path("task")),
+        Arguments.of(
+            Schedule.Run.class,
+            "Schedule.history",
+            schedule.path("properties").path("history").path("items")),
         Arguments.of(Ticket.class, "Ticket", schemas.path("Ticket")),
         Arguments.of(ErrorBody.class, "Error", schemas.path("Error")),
         Arguments.of(

@@ -118,6 +118,13 @@ class DashboardBrowserTest {
   void anOperatorRespawnsADeadJobWatchesTheCountsChangeAndPausesTheQueue() {
     String queue = "/v1/queues/shop/emails";
     seedQueueWithADeadJob(queue);
+    // A schedule whose first tick is far away: the page shows it and pauses it, no job comes.
+    Reply scheduled =
+        admin.put(
+            queue + "/schedules/nightly",
+            "{\"cron\": \"0 0 2 * * *\", \"zone\": \"Europe/Paris\","
+                + " \"start_at\": 4070908800000, \"job\": {\"payload\": 1}}");
+    assertThat(scheduled.status()).as(scheduled.toString()).isEqualTo(201);
 
     logIn(LineupServerExtension.ADMIN_TOKEN);
     waitForElement(By.cssSelector("tr[data-queue='shop/emails']"));
@@ -134,6 +141,13 @@ class DashboardBrowserTest {
 
     click(By.cssSelector("tr[data-queue='shop/emails'] a"));
     waitFor(() -> stat("dead").equals("1"));
+    waitFor(() -> scheduleCell("nightly", "state").equals("active"));
+    assertThat(scheduleCell("nightly", "when")).isEqualTo("0 0 2 * * *");
+    waitFor(() ->
+        browser
+                .findElements(By.cssSelector("tr[data-schedule='nightly'] td[data-col='next'] li"))
+                .size()
+            == 5);
     waitFor(() ->
         browser
             .findElement(By.cssSelector("tr[data-dead='broken'] td[data-col='error']"))
@@ -143,6 +157,11 @@ class DashboardBrowserTest {
     await().atMost(Duration.ofSeconds(25)).ignoreExceptions().until(() -> readingsCharted() >= 2);
     assertThat(js("return document.querySelectorAll('#depth-chart canvas').length")).isEqualTo(1L);
     screenshotWholePage("queue");
+
+    click(By.cssSelector("button[data-schedule-action='nightly']"));
+    waitFor(() -> scheduleCell("nightly", "state").equals("paused"));
+    assertThat(admin.get(queue + "/schedules/nightly").json().get("state").asText())
+        .isEqualTo("paused");
 
     // Open the dead job: fields, payload as text, its timeline; respawn it from there.
     click(By.cssSelector("tr[data-dead='broken'] a"));
@@ -279,6 +298,14 @@ class DashboardBrowserTest {
     browser.findElement(By.id("login-button")).click();
     waitForElement(By.id("who-text"));
     assertThat(js("return sessionStorage.getItem('lineup.token')")).isEqualTo(token);
+  }
+
+  /** A cell of a schedule's row on the queue page. */
+  String scheduleCell(String schedule, String column) {
+    return browser
+        .findElement(
+            By.cssSelector("tr[data-schedule='" + schedule + "'] td[data-col='" + column + "']"))
+        .getText();
   }
 
   String cell(String queue, String column) {

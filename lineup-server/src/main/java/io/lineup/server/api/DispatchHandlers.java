@@ -38,7 +38,8 @@ public final class DispatchHandlers {
     return api.dispatch();
   }
 
-  private static EndpointKey endpoint(Context ctx) {
+  /** The {@code {ns}/{endpoint}} of the path. */
+  static EndpointKey endpoint(Context ctx) {
     return endpoint(PathNames.namespace(ctx), ctx.pathParam("endpoint"));
   }
 
@@ -86,7 +87,7 @@ public final class DispatchHandlers {
     Responses.json(ctx, 200, answer);
   }
 
-  /** {@code DELETE /v1/endpoints/{ns}/{endpoint}}. */
+  /** {@code DELETE /v1/endpoints/{ns}/{endpoint}}, with its recurring schedules. */
   public void deleteEndpoint(Context ctx, Principal principal) {
     EndpointKey key = endpoint(ctx);
     if (!dispatch().endpoints().delete(key)) {

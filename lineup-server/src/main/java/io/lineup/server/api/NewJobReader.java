@@ -126,7 +126,13 @@ final class NewJobReader {
     return job;
   }
 
-  private byte[] payload(JsonFields f) {
+  /**
+   * The payload of a job object: {@code payload} (any JSON value, kept compact) or {@code
+   * payload_base64}, within the payload limit.
+   *
+   * @throws ApiException 400 naming the field, 413 {@code payload_too_large}
+   */
+  byte[] payload(JsonFields f) {
     JsonNode json = f.has(PAYLOAD) ? f.raw(PAYLOAD) : null;
     boolean hasBase64 = f.has(PublishFields.PAYLOAD_BASE64);
     if (json != null && hasBase64) {

@@ -37,6 +37,9 @@ public final class RouteTable {
     String job = queue + "/jobs/{id}";
     DashboardHandlers dashboard = new DashboardHandlers(api, queues);
     DashboardAssets ui = new DashboardAssets();
+    ScheduleHandlers schedules = new ScheduleHandlers(api);
+    String schedule = queue + "/schedules/{name}";
+    String endpointSchedule = endpoint + "/schedules/{name}";
     return List.of(
         Route.get("/health", Access.open(), system::health),
         Route.get("/ready", Access.open(), system::ready),
@@ -69,6 +72,17 @@ public final class RouteTable {
             Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
             dashboard::jobEvents),
         Route.patch(queue, Access.namespace(MANAGE), queues::patch),
+        Route.get(
+            queue + "/schedules",
+            Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
+            schedules::list),
+        Route.put(schedule, Access.namespace(PUBLISH), schedules::put),
+        Route.get(schedule, Access.namespace(PUBLISH, CONSUME, MANAGE, READ), schedules::get),
+        Route.delete(schedule, Access.namespace(PUBLISH, MANAGE), schedules::delete),
+        Route.post(schedule + "/pause", Access.namespace(PUBLISH, MANAGE), schedules::pause),
+        Route.post(schedule + "/resume", Access.namespace(PUBLISH, MANAGE), schedules::resume),
+        Route.get(
+            schedule + "/next", Access.namespace(PUBLISH, CONSUME, MANAGE, READ), schedules::next),
         Route.get(queue + "/dead", Access.namespace(MANAGE, READ), dead::list),
         Route.post(queue + "/dead/respawn", Access.namespace(MANAGE), dead::respawn),
         Route.delete(queue + "/dead", Access.namespace(MANAGE), dead::purge),
@@ -81,6 +95,27 @@ public final class RouteTable {
         Route.get(task, Access.namespace(PUBLISH, MANAGE, READ), dispatch::getTask),
         Route.get(endpoint + "/dead", Access.namespace(MANAGE, READ), dispatch::deadTasks),
         Route.delete(task, Access.namespace(PUBLISH, MANAGE), dispatch::cancelTask),
+        Route.get(
+            endpoint + "/schedules",
+            Access.namespace(PUBLISH, MANAGE, READ),
+            schedules::listForEndpoint),
+        Route.put(endpointSchedule, Access.namespace(PUBLISH), schedules::putForEndpoint),
+        Route.get(
+            endpointSchedule, Access.namespace(PUBLISH, MANAGE, READ), schedules::getForEndpoint),
+        Route.delete(
+            endpointSchedule, Access.namespace(PUBLISH, MANAGE), schedules::deleteForEndpoint),
+        Route.post(
+            endpointSchedule + "/pause",
+            Access.namespace(PUBLISH, MANAGE),
+            schedules::pauseForEndpoint),
+        Route.post(
+            endpointSchedule + "/resume",
+            Access.namespace(PUBLISH, MANAGE),
+            schedules::resumeForEndpoint),
+        Route.get(
+            endpointSchedule + "/next",
+            Access.namespace(PUBLISH, MANAGE, READ),
+            schedules::nextForEndpoint),
         Route.put("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::putCallbacks),
         Route.get("/v1/callbacks/{ns}", Access.namespace(MANAGE), dispatch::getCallbacks),
         Route.put(room, Access.namespace(MANAGE), rooms::put),

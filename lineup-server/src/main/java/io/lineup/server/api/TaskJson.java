@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import io.lineup.api.ErrorCode;
+import io.lineup.api.ScheduleFields;
 import io.lineup.api.resource.JsonText;
 import io.lineup.api.resource.TaskAttempt;
 import io.lineup.core.model.Eta;
 import io.lineup.core.model.Limits;
 import io.lineup.dispatch.Attempt;
 import io.lineup.dispatch.DeadTasks;
+import io.lineup.dispatch.DispatchInputException;
 import io.lineup.dispatch.EndpointSpec;
 import io.lineup.dispatch.TargetPaths;
 import io.lineup.dispatch.Task;
@@ -66,7 +68,41 @@ final class TaskJson {
    */
   static TaskSubmission parse(
       JsonNode node, EndpointSpec spec, Principal principal, int maxBodyBytes) {
-    JsonFields f = JsonFields.of(node, "", FIELDS);
+    return parse(JsonFields.of(node, "", FIELDS), spec, principal, maxBodyBytes);
+  }
+
+  /**
+   * Reads and checks the task of an endpoint's recurring schedule ({@code task} of its body): a
+   * submit's request fields and priority, without its timing or idempotency key (the schedule's
+   * ticks say when). Every error names its field under {@code task.}.
+   *
+   * @param node the {@code task} value
+   * @param maxBodyBytes the largest body, in bytes
+   * @throws ApiException 400 naming the field that is wrong ({@code task.path}), 403 {@code
+   *     priority_not_allowed} for a priority above the grant, 413 {@code payload_too_large}
+   */
+  static TaskSubmission template(
+      JsonNode node, EndpointSpec spec, Principal principal, int maxBodyBytes) {
+    String prefix = ScheduleFields.TASK;
+    if (node == null || !node.isObject()) {
+      throw ApiException.invalidField(prefix, "is required: a JSON object (the task to submit)");
+    }
+    try {
+      return parse(
+          JsonFields.of(node, "", ScheduleFields.TASK_FIELDS), spec, principal, maxBodyBytes);
+    } catch (ApiException e) {
+      throw new ApiException(e.code(), under(prefix, e.field()), e.getMessage());
+    } catch (DispatchInputException e) {
+      throw new ApiException(e.code(), under(prefix, e.field()), e.getMessage());
+    }
+  }
+
+  private static String under(String prefix, String field) {
+    return field == null ? prefix : prefix + "." + field;
+  }
+
+  private static TaskSubmission parse(
+      JsonFields f, EndpointSpec spec, Principal principal, int maxBodyBytes) {
     String method = TaskSubmission.method(spec, f.optionalText("method", 16));
     String path = f.optionalText("path", TargetPaths.MAX_PATH_LENGTH);
     path = path == null ? "" : path;

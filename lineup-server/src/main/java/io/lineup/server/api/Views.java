@@ -165,14 +165,14 @@ public final class Views {
    * Stored bytes as one JSON value, written as is (without a second parse), when they are one and
    * the caller did not ask for base64; else null (the field is absent).
    */
-  private static JsonText asJson(byte[] bytes, PayloadEncoding encoding) {
+  static JsonText asJson(byte[] bytes, PayloadEncoding encoding) {
     return encoding == PayloadEncoding.JSON && Json.isJson(bytes)
         ? new JsonText(new String(bytes, StandardCharsets.UTF_8))
         : null;
   }
 
   /** Stored bytes in base64 when they are not written as JSON ({@code json} null); else null. */
-  private static String asBase64(byte[] bytes, JsonText json) {
+  static String asBase64(byte[] bytes, JsonText json) {
     return json != null
         ? null
         : Base64.getEncoder().encodeToString(bytes == null ? new byte[0] : bytes);

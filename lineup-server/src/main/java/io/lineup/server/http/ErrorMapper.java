@@ -12,6 +12,7 @@ import io.lineup.core.model.PayloadTooLargeException;
 import io.lineup.core.model.RedisOutOfMemoryException;
 import io.lineup.core.model.RedisUnavailableException;
 import io.lineup.core.model.ReplicationTimeoutException;
+import io.lineup.core.model.ScheduleNotFoundException;
 import io.lineup.dispatch.DispatchException;
 import io.lineup.rooms.RoomException;
 import java.util.LinkedHashMap;
@@ -52,6 +53,9 @@ public final class ErrorMapper {
     }
     if (error instanceof InvalidArgumentException invalid) {
       return ApiException.invalidField(EngineFieldNames.toHttp(invalid.field()), invalid.reason());
+    }
+    if (error instanceof ScheduleNotFoundException notFound) {
+      return new ApiException(ErrorCode.SCHEDULE_NOT_FOUND, "name", notFound.getMessage());
     }
     if (error instanceof JobNotFoundException notFound) {
       return ApiException.notFound(notFound.getMessage());

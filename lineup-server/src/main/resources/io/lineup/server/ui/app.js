@@ -445,6 +445,7 @@ function queueView(ns, name) {
   const deadTotal = h('span', { class: 'muted', id: 'dead-total' });
   const deadActions = h('div', { class: 'actions' });
   const settingsBox = h('div', { id: 'settings' });
+  const schedulesPart = schedulesSection(q, (text, id) => link(text, 'job', ns, name, id));
   const findInput = h('input', { id: 'find-id', placeholder: 'job id', autocomplete: 'off', attrs: { 'aria-label': 'Job id' } });
   const findForm = h('form', { class: 'inline', id: 'find-job' }, findInput, h('button', { type: 'submit' }, 'Open job'));
   findForm.addEventListener('submit', (event) => {
@@ -476,6 +477,7 @@ function queueView(ns, name) {
       h('thead', null, h('tr', null, ['Position', 'Job', 'Priority', 'Attempts', 'Waiting', 'ETA'].map((t) => h('th', { scope: 'col' }, t)))), lineBody)), findForm),
     section('Dead letters', deadTotal, h('div', { class: 'table-wrap' }, h('table', { id: 'dead' },
       h('thead', null, h('tr', null, ['Job', 'Attempts', 'Died', 'Last error', 'Payload', ''].map((t) => h('th', { scope: 'col' }, t)))), deadBody)), deadActions),
+    schedulesPart.section,
     section('Limits and settings', settingsBox),
   );
 
@@ -503,11 +505,13 @@ function queueView(ns, name) {
       // The history changes every 5 s; read it every third time, or every time while it is short.
       const withHistory = tick++ % 3 === 0 || samplesShown < 2;
       const canSeeDead = can('manage') || me.scopes.includes('read') || me.admin;
-      const [s, line, dead, history] = await Promise.all([
+      const [s, line, dead, history, schedules] = await Promise.all([
         get(q),
         get(q + '/line?count=20'),
         canSeeDead ? get(q + '/dead?count=50') : Promise.resolve(null),
         withHistory ? get(q + '/history') : Promise.resolve(null),
+        // Lineup's own queues (an endpoint's, a room's) refuse the schedule routes.
+        get(q + '/schedules').catch(() => null),
       ]);
       paused = Boolean(s.settings.paused);
       fill(stateBadge, paused ? badge('paused', 'paused') : badge('open', 'open'));
@@ -557,6 +561,7 @@ function queueView(ns, name) {
       } else {
         fill(deadTotal, 'Dead letters need a token with the manage or read scope.');
       }
+      await schedulesPart.show(schedules);
       const settingsText = JSON.stringify(s.settings);
       if (settingsText !== settingsShown) {
         settingsShown = settingsText;
@@ -571,6 +576,85 @@ function queueView(ns, name) {
       }
     },
   };
+}
+
+/** Most schedules whose next ticks the queue page reads (one call each, every refresh). */
+const SCHEDULES_WITH_TICKS = 20;
+
+/** A schedule's time (epoch ms) as the page shows times. */
+function tickTime(ms) {
+  return ms == null ? '–' : time(ms);
+}
+
+function scheduleBadge(state) {
+  return badge(state, state === 'active' ? 'open' : state === 'paused' ? 'paused' : '');
+}
+
+function outcomeBadge(outcome) {
+  const label = outcome === 'skipped_missed' ? 'skipped (missed)' : outcome;
+  return badge(label, outcome === 'published' ? 'open' : 'paused');
+}
+
+/**
+ * The Schedules section of a queue's or an endpoint's page, and show(answer) that fills it from GET base/schedules:
+ * when each ticks, its state, next ticks, last runs (linkRun(text, id) opens a run's job or task), pause and resume.
+ * A schedule's next ticks are read again only when its next tick or version moved.
+ */
+function schedulesSection(base, linkRun) {
+  const body = h('tbody', { id: 'schedules-body' });
+  const note = h('p', { class: 'muted', id: 'schedules-note' });
+  const cache = new Map(); // the next ticks read, by schedule, while its next tick stands
+  const part = section('Schedules', h('div', { class: 'table-wrap' }, h('table', { id: 'schedules' },
+    h('thead', null, h('tr', null, ['Schedule', 'When', 'Zone', 'State', 'Next 5 ticks', 'Last runs', ''].map((t) => h('th', { scope: 'col' }, t)))), body)), note);
+  return { section: part, show: (answer) => showSchedules(base, linkRun, answer, body, note, cache) };
+}
+
+async function showSchedules(q, linkRun, answer, body, note, cache) {
+  if (!answer) {
+    fill(body);
+    fill(note, 'The schedules here cannot be read with this token, or the queue is one Lineup uses itself.');
+    return;
+  }
+  const list = answer.schedules;
+  const ticks = await Promise.all(
+    list.map((sc, i) => {
+      if (sc.state !== 'active') return Promise.resolve([]);
+      if (i >= SCHEDULES_WITH_TICKS) return Promise.resolve(null);
+      const stand = sc.next_tick_at + ' ' + sc.version;
+      const known = cache.get(sc.name);
+      if (known && known.stand === stand) return Promise.resolve(known.ticks);
+      return get(q + '/schedules/' + seg(sc.name) + '/next?count=5').then(
+        (n) => {
+          cache.set(sc.name, { stand, ticks: n.ticks_at });
+          return n.ticks_at;
+        },
+        () => null,
+      );
+    }),
+  );
+  const mayAct = can('publish') || can('manage');
+  fill(note, list.length === 0 ? 'No recurring schedule here.' : 'Times in this browser\'s zone; a cron expression is read in its own zone.');
+  fill(
+    body,
+    list.map((sc, i) => {
+      const path = q + '/schedules/' + seg(sc.name);
+      const paused = sc.state === 'paused';
+      const action = mayAct && sc.state !== 'ended'
+        ? h('button', { type: 'button', class: 'small', data: { scheduleAction: sc.name }, on: { click: (e) => act(e.currentTarget, () => post(path + (paused ? '/resume' : '/pause')), (paused ? 'Resumed ' : 'Paused ') + sc.name + '.') } }, paused ? 'Resume' : 'Pause')
+        : null;
+      const next = ticks[i];
+      return h('tr', { data: { schedule: sc.name } },
+        h('td', null, sc.name),
+        h('td', { data: { col: 'when' } }, sc.cron !== null ? h('code', null, sc.cron) : 'every ' + duration(sc.every_ms)),
+        h('td', null, sc.zone || '–'),
+        h('td', { data: { col: 'state' } }, scheduleBadge(sc.state)),
+        h('td', { data: { col: 'next' } }, next === null ? '…' : next.length === 0 ? '–' : h('ul', { class: 'ticks' }, next.map((t) => h('li', null, tickTime(t))))),
+        h('td', { data: { col: 'runs' } }, sc.history.length === 0 ? 'none yet' : h('ul', { class: 'ticks' }, sc.history.slice(0, 5).map((r) =>
+          h('li', null, outcomeBadge(r.outcome), ' ', r.outcome === 'published' ? linkRun(tickTime(r.tick_at), r.job_id) : tickTime(r.tick_at))))),
+        h('td', null, action),
+      );
+    }),
+  );
 }
 
 function etaCheckText(history) {
@@ -711,11 +795,13 @@ function endpointView(ns, name) {
     const id = findInput.value.trim();
     if (id) location.hash = '#/task/' + [ns, name, id].map(seg).join('/');
   });
+  const schedulesPart = schedulesSection(path, (text, id) => link(text, 'task', ns, name, id));
   fill(
     main,
     h('div', { class: 'title-line' }, h('h1', null, 'Endpoint ', ns + '/' + name), head),
     section('Now', live),
     section('Failed tasks (out of attempts)', dead),
+    schedulesPart.section,
     section('Limits', limits),
     section('Find a task', findForm),
   );
@@ -725,12 +811,14 @@ function endpointView(ns, name) {
     async refresh() {
       // The endpoint's queue is Lineup's own: its counts and history are readable, its tasks are
       // read through the endpoint's routes.
-      const [e, s, hist, d] = await Promise.all([
+      const [e, s, hist, d, schedules] = await Promise.all([
         get(path),
         get(q).catch(() => null),
         tick % 3 === 0 ? get(q + '/history').catch(() => null) : Promise.resolve(null),
         tick++ % 3 === 0 ? get(path + '/dead?count=20').catch(() => null) : Promise.resolve(null),
+        get(path + '/schedules').catch(() => null),
       ]);
+      await schedulesPart.show(schedules);
       if (hist) history = hist;
       if (d) {
         fill(
