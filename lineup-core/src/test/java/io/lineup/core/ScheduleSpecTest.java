@@ -79,6 +79,23 @@ class ScheduleSpecTest {
   }
 
   @Test
+  void cronTicksFallOnWholeSecondsWhateverTheMillisecondsTheyAreCountedFrom() {
+    ScheduleSpec everySecond = ScheduleSpec.cron("every-second", "* * * * * *", null).build();
+
+    assertThat(Schedules.next(everySecond, Instant.parse("2026-05-01T10:00:00.001Z"), 2))
+        .containsExactly(
+            Instant.parse("2026-05-01T10:00:01Z"), Instant.parse("2026-05-01T10:00:02Z"));
+    assertThat(Schedules.next(everySecond, Instant.parse("2026-05-01T10:00:00.999Z"), 1))
+        .containsExactly(Instant.parse("2026-05-01T10:00:01Z"));
+    assertThat(Schedules.next(everySecond, Instant.parse("2026-05-01T10:00:00Z"), 1))
+        .containsExactly(Instant.parse("2026-05-01T10:00:00Z"));
+    assertThat(everySecond.tickAtOrBefore(Instant.parse("2026-05-01T10:00:05.999Z"), Instant.EPOCH))
+        .contains(Instant.parse("2026-05-01T10:00:05Z"));
+    assertThat(everySecond.tickAtOrBefore(Instant.parse("2026-05-01T10:00:05Z"), Instant.EPOCH))
+        .contains(Instant.parse("2026-05-01T10:00:05Z"));
+  }
+
+  @Test
   void anIntervalTicksFromItsStartTimeOrElseFromTheInstantGiven() {
     ScheduleSpec cleanup = ScheduleSpec.every("cleanup", Duration.ofMinutes(5)).build();
     Instant from = Instant.parse("2026-05-01T10:02:00Z");

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -249,8 +250,13 @@ public record ScheduleSpec(
     earliest = Instant.ofEpochMilli(ceilMillis(earliest));
     Instant tick;
     if (cron != null) {
-      ZonedDateTime before = earliest.minusMillis(1).atZone(zone);
-      Optional<ZonedDateTime> next = executionTime(cron).nextExecution(before);
+      // Cron ticks fall on whole seconds, and cron-utils keeps the fraction of the instant it is
+      // given: asked after 45.999 it answers 46.999. So it is asked after a whole second: the one
+      // before `earliest` when that is whole (the tick may be `earliest` itself), else the one
+      // `earliest` falls in.
+      Instant second = earliest.truncatedTo(ChronoUnit.SECONDS);
+      Instant after = second.equals(earliest) ? second.minusSeconds(1) : second;
+      Optional<ZonedDateTime> next = executionTime(cron).nextExecution(after.atZone(zone));
       if (next.isEmpty()) {
         return Optional.empty();
       }
@@ -282,7 +288,9 @@ public record ScheduleSpec(
     latest = Instant.ofEpochMilli(latest.toEpochMilli());
     Instant tick;
     if (cron != null) {
-      ZonedDateTime after = latest.plusMillis(1).atZone(zone);
+      // As above: the last whole-second tick at or before `latest` is the last one before the
+      // whole second after the one `latest` falls in.
+      ZonedDateTime after = latest.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1).atZone(zone);
       Optional<ZonedDateTime> last = executionTime(cron).lastExecution(after);
       if (last.isEmpty()) {
         return Optional.empty();
