@@ -105,6 +105,11 @@ public final class Bench {
       if (options.runs(ScenarioGroup.LATE10K)) {
         LatenessScenario.runTenK(context).forEach(report::add);
       }
+      if (options.runs(ScenarioGroup.SCHEDULE)) {
+        ScheduleCounts scheduleCounts = ScheduleCounts.of(counts.mode());
+        scheduleCounts.addTo(report);
+        ScheduleScenario.run(context, scheduleCounts).forEach(report::add);
+      }
       if (options.runs(ScenarioGroup.ETA)) {
         EtaScenario.run(context).forEach(report::add);
       }

@@ -28,6 +28,11 @@ public enum ScenarioGroup {
    * due over 10 s.
    */
   LATE10K,
+  /**
+   * Recurring schedules: {@code schedule_tick_late_ms_p99}, {@code schedule_ticks_exact_share}
+   * (1,000 schedules every second for a minute in a full run).
+   */
+  SCHEDULE,
   /** {@code eta_mape}, {@code eta_in_band}. */
   ETA,
   /** {@code http_publish_per_s}, {@code http_consume_per_s}. */

@@ -69,7 +69,8 @@ class BenchSmokeTest {
           "room_eta_mape",
           "room_streams_idle_cpu",
           "room_stream_rss_bytes",
-          "room_join_streams_ratio");
+          "room_join_streams_ratio",
+          "schedule_ticks_exact_share");
 
   private static RedisProcess redis;
 

@@ -42,6 +42,8 @@ public final class BenchReport {
           "late_ms_p50_10k",
           "late_ms_p99_10k",
           "late_ms_max_10k",
+          "schedule_tick_late_ms_p99",
+          "schedule_ticks_exact_share",
           "rank_us_p99",
           "rank_us_p99_10m",
           "bytes_per_job",

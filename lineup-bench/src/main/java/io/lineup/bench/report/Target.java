@@ -28,6 +28,8 @@ public record Target(String figure, boolean atLeast, double bound, String refere
           new Target("consume_per_s_10m", true, 0.9, "consume_per_s", null),
           new Target("late_ms_p99", false, 2, null, "ms"),
           new Target("late_ms_p99_10k", false, 10, null, "ms"),
+          new Target("schedule_tick_late_ms_p99", false, 5, null, "ms"),
+          new Target("schedule_ticks_exact_share", true, 1, null, ""),
           new Target("consume_per_s_archived", true, 0.9, "consume_per_s_unarchived", null),
           new Target("archive_lag_ms_p99", false, 1_000, null, "ms"),
           new Target("rank_us_p99", false, 1_000, null, "µs"),
