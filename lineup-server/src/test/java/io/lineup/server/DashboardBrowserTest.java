@@ -148,6 +148,12 @@ class DashboardBrowserTest {
                 .findElements(By.cssSelector("tr[data-schedule='nightly'] td[data-col='next'] li"))
                 .size()
             == 5);
+    // The ticks (epoch ms in the API) are shown as dates: the first is in 2099, from start_at.
+    assertThat(
+            browser
+                .findElement(By.cssSelector("tr[data-schedule='nightly'] td[data-col='next'] li"))
+                .getText())
+        .contains("2099");
     waitFor(() ->
         browser
             .findElement(By.cssSelector("tr[data-dead='broken'] td[data-col='error']"))

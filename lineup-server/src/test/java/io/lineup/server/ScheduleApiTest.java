@@ -552,7 +552,11 @@ class ScheduleApiTest {
             "{\"every_ms\": 1000, \"end_at\": 978307200000, " + job + "}",
             "{\"every_ms\": 315360000000, \"max_runs\": 4611686018427387903, " + job + "}",
             "{\"cron\": \"0 0 2 * * *\", \"zone\": \"+05:30\", \"history_size\": 0, " + job + "}",
-            "{\"cron\": \"0 0 2 1 * ?\", \"jitter_ms\": 86400000, " + job + "}")) {
+            "{\"cron\": \"0 0 2 1 * ?\", \"jitter_ms\": 86400000, " + job + "}",
+            // The latest start_at taken (9999-12-31T23:59:59.999Z) and the earliest end_at.
+            "{\"every_ms\": 1000, \"start_at\": 253402300799999, " + job + "}",
+            "{\"cron\": \"0 0 2 * * *\", \"start_at\": 253402300799999, " + job + "}",
+            "{\"every_ms\": 1000, \"end_at\": 0, " + job + "}")) {
       String path = queue + "/schedules/" + RedisServerExtension.uniqueName("e").replace(':', '-');
       Reply put = put(api, path, body);
       assertThat(put.status()).as(body + " -> " + put).isEqualTo(201);
@@ -562,6 +566,6 @@ class ScheduleApiTest {
       assertThat(api.post(path + "/pause", "{}").status()).isEqualTo(200);
       assertThat(api.post(path + "/resume", "{}").status()).isEqualTo(200);
     }
-    assertThat(api.get(queue + "/schedules").json().path("schedules")).hasSize(5);
+    assertThat(api.get(queue + "/schedules").json().path("schedules")).hasSize(8);
   }
 }
