@@ -38,7 +38,9 @@ public final class Schedules {
    * are kept. Its version goes up by one.
    *
    * @return the schedule as it stands after the upsert
-   * @throws InvalidArgumentException when the spec is null
+   * @throws InvalidArgumentException when the queue or spec is null
+   * @throws io.lineup.core.model.PayloadTooLargeException when the job's payload is over the
+   *     engine's {@link LineupOptions#maxPayloadBytes()} (nothing is written)
    */
   public Schedule upsert(QueueName queue, ScheduleSpec spec) {
     if (queue == null) {
