@@ -22,6 +22,9 @@ import java.util.Optional;
  * it to its next tick in the same call. The job's id is derived from the schedule's name and the
  * tick ({@code sched:NAME:TICKMS}), so a tick never makes two jobs. See docs/schedules.md.
  *
+ * <p>Only engines with background loops on ({@link LineupOptions#maintenance()}, the default) run a
+ * driver; one such engine per Redis is enough for every schedule to tick.
+ *
  * <p>Thread-safe. Every method may throw {@link RedisUnavailableException} when Redis cannot be
  * reached; a missing schedule throws {@link ScheduleNotFoundException} where it says so.
  */
