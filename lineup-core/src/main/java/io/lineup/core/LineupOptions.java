@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param maxPayloadBytes largest payload accepted
  * @param commandTimeout longest wait for one Redis reply before {@link RedisUnavailableException}
  * @param maintenance whether this instance runs the background loops (promote, reclaim, expire,
- *     retention); safe on every instance at once
+ *     retention, and the driver that fires due schedules, {@link Schedules}); safe on every
+ *     instance at once
  * @param maintenanceInterval pause between two rounds of each background loop
  * @param maxWaitingConnections most connections held by consumers blocked in a lease wait; more
  *     waiters queue for one

@@ -8,6 +8,7 @@ import io.lineup.core.internal.store.ScheduleStore.Stored;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.Limits;
 import io.lineup.core.model.LineupException;
+import io.lineup.core.model.PayloadTooLargeException;
 import io.lineup.core.model.QueueName;
 import io.lineup.core.model.Schedule;
 import io.lineup.core.model.ScheduleNotFoundException;
@@ -32,10 +33,12 @@ final class ScheduleEngine implements AutoCloseable {
   private final RedisStore redis;
   private final ScheduleStore store;
   private final ScheduleDriver driver;
+  private final int maxPayloadBytes;
 
   ScheduleEngine(Engine engine) {
     this.redis = engine.store();
     this.store = redis.schedules();
+    this.maxPayloadBytes = engine.options().maxPayloadBytes();
     this.driver =
         engine.options().maintenance()
             ? new ScheduleDriver(store, engine.options().timeSource())
@@ -46,6 +49,10 @@ final class ScheduleEngine implements AutoCloseable {
   }
 
   Schedule upsert(QueueName queue, ScheduleSpec spec) {
+    int size = spec.payload().length;
+    if (size > maxPayloadBytes) {
+      throw new PayloadTooLargeException("payload", maxPayloadBytes, size);
+    }
     redis.register(queue);
     store.index(queue);
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {

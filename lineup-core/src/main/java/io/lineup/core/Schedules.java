@@ -22,6 +22,9 @@ import java.util.Optional;
  * it to its next tick in the same call. The job's id is derived from the schedule's name and the
  * tick ({@code sched:NAME:TICKMS}), so a tick never makes two jobs. See docs/schedules.md.
  *
+ * <p>Only engines with background loops on ({@link LineupOptions#maintenance()}, the default) run a
+ * driver; one such engine per Redis is enough for every schedule to tick.
+ *
  * <p>Thread-safe. Every method may throw {@link RedisUnavailableException} when Redis cannot be
  * reached; a missing schedule throws {@link ScheduleNotFoundException} where it says so.
  */
@@ -38,7 +41,9 @@ public final class Schedules {
    * are kept. Its version goes up by one.
    *
    * @return the schedule as it stands after the upsert
-   * @throws InvalidArgumentException when the spec is null
+   * @throws InvalidArgumentException when the queue or spec is null
+   * @throws io.lineup.core.model.PayloadTooLargeException when the job's payload is over the
+   *     engine's {@link LineupOptions#maxPayloadBytes()} (nothing is written)
    */
   public Schedule upsert(QueueName queue, ScheduleSpec spec) {
     if (queue == null) {

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.MissedTicks;
+import io.lineup.core.model.PayloadTooLargeException;
 import io.lineup.core.model.PeekedJob;
 import io.lineup.core.model.QueueName;
 import io.lineup.core.model.Schedule;
@@ -275,6 +276,17 @@ abstract class SchedulesTest extends EngineSuite {
     advanceAndAwaitRuns(queue, "other", Duration.ofSeconds(30), 1);
     assertThat(readyIds(queue))
         .containsExactly(idOf("other", Instant.parse("2030-06-01T00:01:00Z")));
+  }
+
+  @Test
+  void aScheduleWhoseJobIsOverThePayloadLimitIsRefusedAndNothingIsWritten() {
+    QueueName queue = aFreshQueue();
+    byte[] big = new byte[lineup.options().maxPayloadBytes() + 1];
+
+    assertThatThrownBy(() -> lineup.schedules().upsert(queue, minutely("big").payload(big).build()))
+        .isInstanceOf(PayloadTooLargeException.class)
+        .hasMessageContaining("payload");
+    assertThat(lineup.schedules().get(queue, "big")).isEmpty();
   }
 
   @Test

@@ -149,7 +149,21 @@ class ScriptKeysDeclaredTest {
       List<byte[]> keys = new ArrayList<>(List.of(KeySpace.queueKeys(queue)));
       uniqueKeys.forEach(unique -> keys.add(KeySpace.uniqueKey(queue, unique)));
       recordIds.forEach(id -> keys.add(KeySpace.recordKey(queue, id)));
-      assertThat(keys).hasSize(KeySpace.queueKeyCount() + uniqueKeys.size() + recordIds.size());
+      // Schedules: the due set, spec and state hashes, and a history list per schedule name.
+      List<byte[]> scheduleKeys =
+          List.of(
+              KeySpace.scheduleDue(queue),
+              KeySpace.scheduleSpecs(queue),
+              KeySpace.scheduleStates(queue),
+              KeySpace.scheduleHistory(queue, "nightly-report"),
+              KeySpace.scheduleHistory(queue, "a:b.c_d-" + "n".repeat(120)));
+      keys.addAll(scheduleKeys);
+      assertThat(keys)
+          .hasSize(
+              KeySpace.queueKeyCount()
+                  + uniqueKeys.size()
+                  + recordIds.size()
+                  + scheduleKeys.size());
 
       // Lettuce's SlotHash is the reference for where Redis Cluster puts a key.
       String tagged = tag.substring(1, tag.length() - 1);
