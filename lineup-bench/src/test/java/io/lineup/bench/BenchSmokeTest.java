@@ -72,6 +72,12 @@ class BenchSmokeTest {
           "room_join_streams_ratio",
           "schedule_ticks_exact_share");
 
+  /**
+   * Latenesses that are 0 when nothing was late: a schedule's tick is published ahead of its time
+   * (its job due at the tick), so its publish is 0 ms late unless the machine stalls.
+   */
+  private static final Set<String> MAY_BE_ZERO = Set.of("schedule_tick_late_ms_p99");
+
   private static RedisProcess redis;
 
   @BeforeAll
@@ -126,14 +132,19 @@ class BenchSmokeTest {
         .containsExactlyInAnyOrderElementsOf(mayBeSkipped);
     for (String figure : expected) {
       assertThat(json.path("figures").path(figure).isNumber()).as(figure).isTrue();
-      assertThat(json.path("figures").path(figure).asDouble()).as(figure).isPositive();
+      double value = json.path("figures").path(figure).asDouble();
+      if (MAY_BE_ZERO.contains(figure)) {
+        assertThat(value).as(figure).isNotNegative();
+      } else {
+        assertThat(value).as(figure).isPositive();
+      }
       if (!NO_REDIS.contains(figure)) {
         assertThat(json.path("redis_cpu_us_per_job").path(figure).asDouble())
             .as("redis_cpu_us_per_job of " + figure)
             .isPositive();
       }
       // Memory, errors, shares and ratios do not scale with the reference rate: they have no ratio.
-      if (!NO_RATIO.contains(figure)) {
+      if (!NO_RATIO.contains(figure) && value > 0) {
         assertThat(json.path("ratio_to_raw").path(figure).asDouble())
             .as("ratio of " + figure)
             .isPositive();

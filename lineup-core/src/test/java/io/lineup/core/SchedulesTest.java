@@ -188,6 +188,10 @@ abstract class SchedulesTest extends EngineSuite {
         .until(() ->
             engines.get(1).schedules().get(queue, "race").orElseThrow().state()
                 == ScheduleState.ENDED);
+    // The last ticks were fired ahead of their time, their jobs due at their ticks.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> lineup.stats(queue).ready() == 200 && lineup.stats(queue).delayed() == 0);
 
     List<String> ids = readyIds(queue);
     assertThat(ids).hasSize(200);

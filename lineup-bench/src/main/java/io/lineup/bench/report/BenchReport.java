@@ -43,6 +43,7 @@ public final class BenchReport {
           "late_ms_p99_10k",
           "late_ms_max_10k",
           "schedule_tick_late_ms_p99",
+          "schedule_job_start_late_ms_p99",
           "schedule_ticks_exact_share",
           "rank_us_p99",
           "rank_us_p99_10m",

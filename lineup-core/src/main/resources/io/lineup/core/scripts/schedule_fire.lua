@@ -11,7 +11,9 @@
 -- KEYS[15..]   each entry's history list, in entry order
 -- Touches      of the queue keys: jobs, ready, delayed, ttl, meta, wake, events
 -- ARGV[1]      now in ms ('' = Redis server time)
--- ARGV[2]      number of entries e; then per entry 10 values, then its jobs and skipped ticks:
+-- ARGV[2]      lead in ms: a tick up to this much after now is fired now, its job due at its tick
+--              (run-at), so that it is in the line, as a delayed job, when its tick comes
+-- ARGV[3]      number of entries e; then per entry 10 values, then its jobs and skipped ticks:
 --                name, expected rev, due tick (epoch ms: the first tick it publishes or skips),
 --                next tick (epoch ms, -1 = the schedule ends), max runs (-1 = none), history size
 --                (0..1000), payload (bytes), job options as 'priority,max attempts,time-to-run
@@ -26,7 +28,7 @@
 --   entry = { code, published }
 --              code: 1 fired, 0 moved (the schedule is not where the caller read it: changed,
 --              fired by another engine, paused, ended or deleted; nothing written), 3 early (its
---              due tick is after now; nothing written); published: the jobs it published (a
+--              due tick is after now + lead; nothing written); published: the jobs it published (a
 --              repeated id counts none)
 --#include lib/keys.lua
 --#include lib/clock.lua
@@ -38,12 +40,13 @@
 local tonumber = tonumber
 local now, now_us = clock_now(ARGV[1])
 local now_text = int_text(now)
-local e = tonumber(ARGV[2])
+local lead = tonumber(ARGV[2])
+local e = tonumber(ARGV[3])
 local out = {now, now_us, -1}
 local plan = {}         -- per entry: its values, parsed
 local names = {}
 local total = 0         -- jobs to make at most, for one reservation of arrival numbers
-local at = 3
+local at = 4
 for i = 1, e do
   local p = {
     name = ARGV[at], rev = tonumber(ARGV[at + 1]), due = tonumber(ARGV[at + 2]), next = tonumber(ARGV[at + 3]),
@@ -85,7 +88,7 @@ for i = 1, e do
   local code, published = 0, 0
   local state = schedule_state(states[i])
   if state and state.rev == p.rev and state.flag == 'a' then
-    if p.due > now then
+    if p.due > now + lead then
       -- The caller's clock ran ahead of this one: nothing is due yet.
       code = 3
     else

@@ -286,29 +286,35 @@ public final class ScheduleStore {
    */
   public record FireReply(long nowMicros, long earliestMs, int[] codes, int[] published) {}
 
-  /** Fires due schedules of one queue in one script call ({@code schedule_fire.lua}). */
-  public FireReply fire(QueueName queue, List<Fire> fires) {
-    return gateway.await(fireAsync(queue, fires));
+  /**
+   * Fires due schedules of one queue in one script call ({@code schedule_fire.lua}).
+   *
+   * @param leadMs a tick up to this much after the script's clock is fired now, its job due at its
+   *     tick; a later one is early
+   */
+  public FireReply fire(QueueName queue, List<Fire> fires, long leadMs) {
+    return gateway.await(fireAsync(queue, fires, leadMs));
   }
 
   /**
    * {@link #fire} without waiting: calls for several batches go out together, and Redis runs them
    * one after the other. The future fails as {@link RedisGateway#runAsync} says.
    */
-  public CompletableFuture<FireReply> fireAsync(QueueName queue, List<Fire> fires) {
+  public CompletableFuture<FireReply> fireAsync(QueueName queue, List<Fire> fires, long leadMs) {
     byte[][] queueKeys = KeySpace.queueKeys(queue);
     byte[][] keys = new byte[queueKeys.length + 2 + fires.size()][];
     System.arraycopy(queueKeys, 0, keys, 0, queueKeys.length);
     keys[queueKeys.length] = KeySpace.scheduleDue(queue);
     keys[queueKeys.length + 1] = KeySpace.scheduleStates(queue);
-    int size = 2;
+    int size = 3;
     for (Fire fire : fires) {
       size += fire.args().length;
     }
     byte[][] argv = new byte[size][];
     argv[0] = new Args(1).add(scriptTime.get()).toArray()[0];
-    argv[1] = Long.toString(fires.size()).getBytes(StandardCharsets.US_ASCII);
-    int at = 2;
+    argv[1] = Long.toString(leadMs).getBytes(StandardCharsets.US_ASCII);
+    argv[2] = Long.toString(fires.size()).getBytes(StandardCharsets.US_ASCII);
+    int at = 3;
     for (int i = 0; i < fires.size(); i++) {
       Fire fire = fires.get(i);
       keys[queueKeys.length + 2 + i] = fire.history();
