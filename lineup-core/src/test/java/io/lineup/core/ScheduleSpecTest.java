@@ -92,6 +92,22 @@ class ScheduleSpecTest {
   }
 
   @Test
+  void lastDayNearestWeekdayAndNthWeekdayOfTheMonthAreRead() {
+    ScheduleSpec monthEnd = ScheduleSpec.cron("month-end", "0 0 2 L * *", null).build();
+    ScheduleSpec payday = ScheduleSpec.cron("payday", "0 0 9 15W * *", null).build();
+    ScheduleSpec secondMonday = ScheduleSpec.cron("board", "0 0 10 * * MON#2", null).build();
+
+    assertThat(Schedules.next(monthEnd, Instant.parse("2026-02-10T00:00:00Z"), 2))
+        .containsExactly(
+            Instant.parse("2026-02-28T02:00:00Z"), Instant.parse("2026-03-31T02:00:00Z"));
+    // 2026-08-15 is a Saturday: the nearest weekday is Friday the 14th.
+    assertThat(Schedules.next(payday, Instant.parse("2026-08-01T00:00:00Z"), 1))
+        .containsExactly(Instant.parse("2026-08-14T09:00:00Z"));
+    assertThat(Schedules.next(secondMonday, Instant.parse("2026-06-01T00:00:00Z"), 1))
+        .containsExactly(Instant.parse("2026-06-08T10:00:00Z"));
+  }
+
+  @Test
   void anIntervalTicksFromItsStartTimeOrElseFromTheInstantGiven() {
     ScheduleSpec cleanup = ScheduleSpec.every("cleanup", Duration.ofMinutes(5)).build();
     Instant from = Instant.parse("2026-05-01T10:02:00Z");

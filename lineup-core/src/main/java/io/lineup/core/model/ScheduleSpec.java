@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * fixed interval) and the job each tick publishes. Immutable; made with {@link #cron(String,
  * String, ZoneId)} or {@link #every(String, Duration)} and changed with {@link #toBuilder()}.
  *
- * <p>Cron expressions have six fields, Spring's dialect as <a
+ * <p>Cron expressions have six fields, Spring 5.3's dialect as <a
  * href="https://github.com/jmrozanec/cron-utils">cron-utils</a> reads it: {@code seconds minutes
  * hours day-of-month month day-of-week}, e.g. {@code 0 0 2 * * *} for 02:00:00 every day; {@code *
  * , - /} and {@code ?}, month and weekday names ({@code JAN}, {@code MON}), {@code L}, {@code W}
@@ -119,7 +119,7 @@ public record ScheduleSpec(
       List.of("seconds", "minutes", "hours", "day-of-month", "month", "day-of-week");
 
   private static final CronDefinition DEFINITION =
-      CronDefinitionBuilder.instanceDefinitionFor(CronType.SPRING);
+      CronDefinitionBuilder.instanceDefinitionFor(CronType.SPRING53);
   private static final CronParser PARSER = new CronParser(DEFINITION);
   private static final String[] NEUTRAL = {"0", "0", "0", "*", "*", "?"};
 
