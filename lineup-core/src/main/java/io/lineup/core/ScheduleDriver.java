@@ -52,8 +52,12 @@ final class ScheduleDriver implements AutoCloseable {
   /** How often every queue's earliest due tick is read again, in ms. */
   static final long REFRESH_MS = 500;
 
-  /** How far ahead of their ticks due schedules are read and planned, in ms. */
-  static final long LOOKAHEAD_MS = 100;
+  /**
+   * How far ahead of their ticks due schedules are read and planned, in ms: reading and planning a
+   * thousand (their next ticks worked out with cron-utils) must end before they are fired, {@link
+   * #FIRE_AHEAD_MS} before their tick, on a machine also busy with the jobs of the tick before.
+   */
+  static final long LOOKAHEAD_MS = 300;
 
   /**
    * How far ahead of its tick a tick is fired, in ms: its job goes into the line then, as a job due
