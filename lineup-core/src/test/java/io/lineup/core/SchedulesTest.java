@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -193,7 +194,11 @@ abstract class SchedulesTest extends EngineSuite {
         .atMost(Duration.ofSeconds(10))
         .until(() -> lineup.stats(queue).ready() == 200 && lineup.stats(queue).delayed() == 0);
 
-    List<String> ids = readyIds(queue);
+    // Sorted by tick: under load a tick caught up late may enter the line after a later one.
+    List<String> ids =
+        readyIds(queue).stream()
+            .sorted(Comparator.comparingLong(id -> Long.parseLong(id.substring(11))))
+            .toList();
     assertThat(ids).hasSize(200);
     long first = Long.parseLong(ids.get(0).substring("sched:race:".length()));
     assertThat(ids)

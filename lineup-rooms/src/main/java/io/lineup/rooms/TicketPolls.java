@@ -117,7 +117,13 @@ final class TicketPolls {
     if (lease.isEmpty()) {
       throw new NotRenewableException("the ticket holds no pass");
     }
-    String token = lease.get().split(" ")[0];
+    String[] parts = lease.get().split(" ");
+    String token = parts[0];
+    // A pass past its expiry has ended even while the engine has not taken its lease back yet (its
+    // reclaim runs every few hundred ms): the ticket already reads gone, so it is not renewed.
+    if (parts.length > 1 && Long.parseLong(parts[1]) <= System.currentTimeMillis()) {
+      throw new NotRenewableException("the pass has ended");
+    }
     try {
       Instant deadline =
           lineup.extend(key.queue(), ticket, token, Duration.ofMillis(spec.passTtlMs()));

@@ -43,7 +43,7 @@ class ScheduleKillTest {
               LineupServerExtension.ADMIN_TOKEN);
       String queue = "/v1/queues/faults/ticking";
       String path = queue + "/schedules/beat";
-      long start = (System.currentTimeMillis() / 1_000 + 2) * 1_000;
+      long start = (System.currentTimeMillis() / 1_000 + 3) * 1_000;
       long end = start + RUN_MS;
       // catch_up: a machine that stalls more than a second (the missed-tick threshold) still owes
       // every tick, so the count below does not depend on how busy the machine is.
@@ -59,6 +59,10 @@ class ScheduleKillTest {
                   + ", \"missed\": \"catch_up\", \"catch_up_max\": 1000, \"history_size\": 1000,"
                   + " \"job\": {\"payload\": {\"beat\": true}}}");
       assertThat(put.status()).as(put.toString()).isEqualTo(201);
+      // The first tick: start_at, or the first tick after the put when a busy machine took longer
+      // than that to put it (ticks before a schedule exists are not owed).
+      long firstTick = put.json().path("next_tick_at").asLong();
+      assertThat(firstTick).isBetween(start, end);
 
       await()
           .atMost(Duration.ofMinutes(1))
@@ -67,9 +71,13 @@ class ScheduleKillTest {
       await()
           .atMost(Duration.ofMinutes(2))
           .until(() -> second.get(path).json().path("state").asText().equals("ended"));
+      // The last ticks were fired ahead of their time, their jobs due at their ticks.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> second.get(queue).json().at("/counts/delayed").asLong() == 0);
 
       Set<Long> expected = new TreeSet<>();
-      for (long tick = start; tick <= end; tick += EVERY_MS) {
+      for (long tick = firstTick; tick <= end; tick += EVERY_MS) {
         expected.add(tick);
       }
       JsonNode schedule = second.get(path).json();
