@@ -386,6 +386,10 @@ class ScheduleApiTest {
         .atMost(Duration.ofSeconds(60))
         .until(() -> second.get(path).json().path("runs").asLong() >= 40);
     assertThat(second.post(path + "/pause", "{}").status()).isEqualTo(200);
+    // A tick fired ahead of its time waits as a delayed job until its tick.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> first.get(queue).json().at("/counts/delayed").asLong() == 0);
 
     List<String> jobIds = new ArrayList<>();
     while (true) {
