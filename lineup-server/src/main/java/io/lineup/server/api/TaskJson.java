@@ -175,7 +175,7 @@ final class TaskJson {
       throw ApiException.invalidField(
           relative, "give " + absolute + " or " + relative + ", not both");
     }
-    return within != null ? now + within : at;
+    return within != null ? Long.valueOf(now + within) : at;
   }
 
   /**
