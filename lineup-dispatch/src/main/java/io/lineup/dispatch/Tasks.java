@@ -221,9 +221,10 @@ public final class Tasks {
   }
 
   /**
-   * The latest start a task's deadlines allow (epoch ms): its {@code start_by}, or its {@code
-   * finish_by} less nothing (the service time is checked at submit and at lease); the earlier of
-   * the two.
+   * The moment past which a task's deadlines let nothing be sent (epoch ms), for its record bound:
+   * the earlier of its {@code start_by} and its {@code finish_by} (the expected service time before
+   * a {@code finish_by} is checked at submit and at lease, not here); {@link Long#MAX_VALUE} when
+   * it has neither.
    */
   static long latestStart(TaskRequest request) {
     long latest = Long.MAX_VALUE;

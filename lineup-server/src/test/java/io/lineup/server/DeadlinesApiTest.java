@@ -182,6 +182,37 @@ class DeadlinesApiTest {
     }
   }
 
+  @Test
+  void aQueuedTaskLeasedTooLateToFinishByItsDeadlineEndsWithoutARequest() {
+    TestTarget target = TestTarget.start();
+    try (target) {
+      String ep =
+          endpoint(
+              api,
+              NS,
+              name("tight"),
+              target.url(),
+              "\"paused\": true, \"expected_service_ms\": 1000");
+      // Paused: no ETA, so the task is taken; a second of service no longer fits once 500 ms
+      // of its 1.5 s have passed.
+      Reply submitted = api.post(ep + "/tasks", "{\"finish_within_ms\": 1500}");
+      assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
+      String id = submitted.field("id");
+      long submittedAt = System.currentTimeMillis();
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> System.currentTimeMillis() > submittedAt + 600);
+
+      api.put(ep, "{\"base_url\": \"" + target.url() + "\", \"expected_service_ms\": 1000}");
+      JsonNode task = awaitEnd(api, ep, id);
+
+      assertThat(task.path("status").asText()).isEqualTo("timed_out");
+      assertThat(task.path("error").asText()).startsWith("deadline_unreachable");
+      assertThat(task.path("attempts")).isEmpty();
+      assertThat(target.count()).isZero();
+    }
+  }
+
   private static io.lineup.core.model.QueueName queueName(String path) {
     String[] parts = path.split("/");
     return io.lineup.core.model.QueueName.of(parts[3], parts[4]);
