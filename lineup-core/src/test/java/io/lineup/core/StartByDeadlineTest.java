@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * deadline the line cannot meet is refused with nothing written; one it can meet becomes the job's
  * TTL. The ETA is made large and exact by a manual clock and an expected service time with one job
  * at a time (nothing is ever served, so the estimate comes from the expected time alone). Runs on
- * both topologies ({@link StartByDeadlineOnStandaloneTest}).
+ * both topologies ({@link StartByDeadlineOnStandaloneTest}, {@link StartByDeadlineOnClusterTest}).
  */
 abstract class StartByDeadlineTest extends EngineSuite {
   private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
