@@ -104,7 +104,8 @@ class DeadlinesApiTest {
   }
 
   @Test
-  void aTaskThatCannotFinishByItsDeadlineIsRefusedAndNothingIsQueuedWhileALaterOneIsAccepted() {
+  void
+      aTaskThatCannotFinishByItsDeadlineIsRefusedOnEitherServerAndNothingIsQueuedWhileALaterOneIsAccepted() {
     TestTarget target = TestTarget.start();
     try (target) {
       // The first request never answers in the test's time: one in service, the rest wait.
@@ -137,6 +138,13 @@ class DeadlinesApiTest {
       Reply startRefused = api.post(ep + "/tasks", "{\"start_within_ms\": 5000}");
       assertThat(startRefused.status()).as(startRefused.toString()).isEqualTo(429);
       assertThat(startRefused.field("field")).isEqualTo("start_by");
+      assertThat(engine.stats(queue).counters()).containsEntry("published", 51L);
+
+      // Another server on the same Redis reads the same line and refuses it too.
+      Api second = Api.adminOf(server.startAnother());
+      Reply refusedThere = second.post(ep + "/tasks", "{\"finish_within_ms\": 5000}");
+      assertThat(refusedThere.status()).as(refusedThere.toString()).isEqualTo(429);
+      assertThat(refusedThere.field("error")).isEqualTo("deadline_unreachable");
       assertThat(engine.stats(queue).counters()).containsEntry("published", 51L);
 
       Reply accepted = api.post(ep + "/tasks", "{\"finish_within_ms\": 600000}");
