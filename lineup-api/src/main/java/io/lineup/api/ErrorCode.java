@@ -66,6 +66,13 @@ public enum ErrorCode {
   RATE_LIMITED(429),
   /** The queue's concurrency limit refused the lease; {@code Retry-After} says when to retry. */
   CONCURRENCY_LIMITED(429),
+  /**
+   * A task's or a job's deadline ({@code start_by}, {@code finish_by} or their relative forms)
+   * cannot be met by the line's ETA, or has passed; {@code field} names it and {@code
+   * earliest_start_at} (epoch ms) says the earliest start the line could promise now. Nothing was
+   * queued.
+   */
+  DEADLINE_UNREACHABLE(429),
   /** Redis cannot be reached or did not answer in time; retry later. */
   REDIS_UNAVAILABLE(503),
   /** Redis refused to store more data (maxmemory reached under noeviction). */

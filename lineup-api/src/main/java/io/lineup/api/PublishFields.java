@@ -37,6 +37,15 @@ public final class PublishFields {
   /** The window of {@link #UNIQUE_KEY}, in milliseconds. */
   public static final String UNIQUE_WINDOW_MS = "unique_window_ms";
 
+  /**
+   * The latest start of the job, in milliseconds since the epoch: refused ({@code
+   * deadline_unreachable}) when the queue's ETA cannot meet it, else its TTL.
+   */
+  public static final String START_BY = DeadlineFields.START_BY;
+
+  /** {@link #START_BY} as a time from the publish, in milliseconds. */
+  public static final String START_WITHIN_MS = DeadlineFields.START_WITHIN_MS;
+
   /** Every field a job of a publish body may have. */
   public static final Set<String> ALL =
       Set.of(
@@ -50,7 +59,9 @@ public final class PublishFields {
           TTR_MS,
           TTL_MS,
           UNIQUE_KEY,
-          UNIQUE_WINDOW_MS);
+          UNIQUE_WINDOW_MS,
+          START_BY,
+          START_WITHIN_MS);
 
   private PublishFields() {}
 }

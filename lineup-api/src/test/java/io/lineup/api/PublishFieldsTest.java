@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class PublishFieldsTest {
   @Test
   void aPublishBodyHasElevenFieldsOneOfThemTheUniqueWindow() {
-    assertThat(PublishFields.ALL).hasSize(11).contains(PublishFields.UNIQUE_WINDOW_MS);
+    assertThat(PublishFields.ALL).hasSize(13).contains(PublishFields.UNIQUE_WINDOW_MS);
     assertThat(PublishFields.UNIQUE_WINDOW_MS).isEqualTo("unique_window_ms");
   }
 }

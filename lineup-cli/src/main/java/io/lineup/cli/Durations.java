@@ -41,6 +41,31 @@ final class Durations {
     };
   }
 
+  /**
+   * Reads a deadline: an RFC 3339 time ({@code 2030-01-01T09:00:00Z}, {@code
+   * 2030-01-01T10:00:00+01:00}) or a duration from now ({@code 30s}, {@code 5m}, as {@link
+   * #parse}).
+   *
+   * @param now the moment a duration counts from
+   * @throws CliException (exit code 2) naming the option when the text is neither
+   */
+  static java.time.Instant deadline(String option, String text, java.time.Instant now) {
+    String given = text.strip();
+    if (given.contains("T") || given.contains("t")) {
+      try {
+        return java.time.OffsetDateTime.parse(given).toInstant();
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new CliException(
+            ExitCodes.USAGE,
+            option
+                + ": '"
+                + text
+                + "' is not an RFC 3339 time like 2030-01-01T09:00:00Z nor a duration like 30s");
+      }
+    }
+    return now.plus(parse(option, given));
+  }
+
   /** A short human form: {@code 250 ms}, {@code 4.2 s}, {@code 3 min 5 s}. */
   static String human(Duration d) {
     long ms = d.toMillis();

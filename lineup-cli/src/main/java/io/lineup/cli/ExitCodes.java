@@ -1,5 +1,6 @@
 package io.lineup.cli;
 
+import io.lineup.client.DeadlineUnreachableException;
 import io.lineup.client.ForbiddenException;
 import io.lineup.client.InvalidRequestException;
 import io.lineup.client.LineupClientException;
@@ -32,7 +33,10 @@ final class ExitCodes {
   /** A conflict (409): lease lost, job already finished, namespace exists. */
   static final int CONFLICT = 6;
 
-  /** The server is busy or unavailable (429, 503): try again later. */
+  /**
+   * The server is busy or unavailable (429, 503): try again later; or a deadline the line cannot
+   * meet (429 {@code deadline_unreachable}).
+   */
   static final int UNAVAILABLE = 7;
 
   /** consume --exec: at least one job's command failed (its job was nacked). */
@@ -56,7 +60,7 @@ final class ExitCodes {
     if (e instanceof InvalidRequestException || e instanceof PayloadTooLargeException) {
       return USAGE;
     }
-    if (e instanceof RetryableException) {
+    if (e instanceof RetryableException || e instanceof DeadlineUnreachableException) {
       return UNAVAILABLE;
     }
     if (e.status() == 409) {

@@ -54,6 +54,14 @@ final class PublishCommand implements Callable<Integer> {
   @Option(names = "--run-at", paramLabel = "TIME", description = "Due at this ISO-8601 time.")
   String runAt;
 
+  @Option(
+      names = "--start-by",
+      paramLabel = "TIME",
+      description =
+          "Latest start: an RFC 3339 time or a duration from now (30s); refused when the queue's"
+              + " ETA cannot meet it, else the job's TTL.")
+  String startBy;
+
   @Option(names = "--max-attempts", description = "Deliveries before dead letters.")
   Integer maxAttempts;
 
@@ -111,6 +119,9 @@ final class PublishCommand implements Callable<Integer> {
     }
     if (ttl != null) {
       job.ttl(Durations.parse("--ttl", ttl));
+    }
+    if (startBy != null) {
+      job.startBy(Durations.deadline("--start-by", startBy, Instant.now()));
     }
     if ((uniqueKey == null) != (uniqueWindow == null)) {
       throw new CliException(ExitCodes.USAGE, "--unique-key and --unique-window go together");

@@ -115,6 +115,22 @@ final class TasksCommand implements Runnable {
     @Option(names = "--delay", paramLabel = "DURATION", description = "Due after this delay")
     String delay;
 
+    @Option(
+        names = "--start-by",
+        paramLabel = "TIME",
+        description =
+            "Latest start: an RFC 3339 time or a duration from now (30s); refused when the"
+                + " endpoint's ETA cannot meet it")
+    String startBy;
+
+    @Option(
+        names = "--finish-by",
+        paramLabel = "TIME",
+        description =
+            "Latest end: an RFC 3339 time or a duration from now (5m); refused when the"
+                + " endpoint's ETA plus its expected service time cannot meet it")
+    String finishBy;
+
     @Option(names = "--idempotency-key", description = "A repeat answers the first task")
     String idempotencyKey;
 
@@ -159,6 +175,13 @@ final class TasksCommand implements Runnable {
       }
       if (delay != null) {
         task.delay(Durations.parse("--delay", delay));
+      }
+      java.time.Instant now = java.time.Instant.now();
+      if (startBy != null) {
+        task.startBy(Durations.deadline("--start-by", startBy, now));
+      }
+      if (finishBy != null) {
+        task.finishBy(Durations.deadline("--finish-by", finishBy, now));
       }
       if (idempotencyKey != null) {
         task.idempotencyKey(idempotencyKey);

@@ -118,6 +118,30 @@ class TasksAndRoomsCliTest {
   }
 
   @Test
+  void aDeadlineTheLineCannotMeetIsRefusedAndALaterOneIsAccepted() throws Exception {
+    String endpoint = endpoint("deadline");
+    assertOneLineError(
+        lineup.run("tasks", "submit", endpoint, "/x", "--start-by", "2020-01-01T00:00:00Z"),
+        ExitCodes.UNAVAILABLE,
+        "deadline_unreachable");
+    assertOneLineError(
+        lineup.run("tasks", "submit", endpoint, "/x", "--finish-by", "soon"),
+        ExitCodes.USAGE,
+        "--finish-by");
+    JsonNode accepted =
+        json(lineup.run("tasks", "submit", endpoint, "/x", "--finish-by", "1h", "--json"));
+    assertThat(accepted.path("status").asText()).isEqualTo("queued");
+
+    String q = CliTest.queue("deadline");
+    assertOneLineError(
+        lineup.run("publish", q, "1", "--start-by", "2020-01-01T01:00:00+01:00"),
+        ExitCodes.UNAVAILABLE,
+        "[start_by] (deadline_unreachable)");
+    JsonNode published = json(lineup.run("publish", q, "1", "--start-by", "10m", "--json"));
+    assertThat(published.path("created").asBoolean()).isTrue();
+  }
+
+  @Test
   void tasksRefusalsAreOneLineWithTheirExitCodes() {
     String endpoint = endpoint("bad");
 

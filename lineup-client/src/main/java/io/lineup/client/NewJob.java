@@ -26,6 +26,7 @@ public final class NewJob {
   private Integer maxAttempts;
   private Duration timeToRun;
   private Duration ttl;
+  private Instant startBy;
   private String uniqueKey;
   private Duration uniqueWindow;
 
@@ -94,6 +95,18 @@ public final class NewJob {
     return this;
   }
 
+  /**
+   * The latest start (lease) of the job: refused at publish ({@link DeadlineUnreachableException})
+   * when the queue's ETA for the back of its line cannot meet it or it has passed; otherwise the
+   * job's TTL is the time left until it (a shorter {@link #ttl} stays).
+   *
+   * @param startBy the latest start (millisecond precision), or null for none
+   */
+  public NewJob startBy(Instant startBy) {
+    this.startBy = startBy;
+    return this;
+  }
+
   /** The job expires this long after publishing when not finished, 1 ms to ten years. */
   public NewJob ttl(Duration ttl) {
     this.ttl = ttl;
@@ -151,6 +164,9 @@ public final class NewJob {
     }
     if (uniqueWindow != null) {
       node.put(PublishFields.UNIQUE_WINDOW_MS, uniqueWindow.toMillis());
+    }
+    if (startBy != null) {
+      node.put(PublishFields.START_BY, startBy.toEpochMilli());
     }
     return node;
   }

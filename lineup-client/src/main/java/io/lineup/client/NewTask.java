@@ -35,6 +35,8 @@ public final class NewTask {
   private Instant notBefore;
   private String idempotencyKey;
   private String callbackUrl;
+  private Instant startBy;
+  private Instant finishBy;
 
   private NewTask(String path) {
     this.path = Objects.requireNonNull(path, "path");
@@ -136,6 +138,29 @@ public final class NewTask {
     return this;
   }
 
+  /**
+   * The latest start of its request: refused at submit ({@link DeadlineUnreachableException}) when
+   * the endpoint's ETA cannot meet it; a task leased after it ends {@code timed_out} unsent.
+   *
+   * @param startBy the latest start (millisecond precision), or null for none
+   */
+  public NewTask startBy(Instant startBy) {
+    this.startBy = startBy;
+    return this;
+  }
+
+  /**
+   * The latest end of its request: refused at submit ({@link DeadlineUnreachableException}) when
+   * the endpoint's ETA plus its expected service time cannot meet it; a task leased too late to
+   * finish by then ends {@code timed_out} unsent.
+   *
+   * @param finishBy the latest end (millisecond precision), or null for none
+   */
+  public NewTask finishBy(Instant finishBy) {
+    this.finishBy = finishBy;
+    return this;
+  }
+
   private void clearBody() {
     jsonBody = null;
     textBody = null;
@@ -176,6 +201,12 @@ public final class NewTask {
     }
     if (callbackUrl != null) {
       node.put("callback_url", callbackUrl);
+    }
+    if (startBy != null) {
+      node.put("start_by", startBy.toEpochMilli());
+    }
+    if (finishBy != null) {
+      node.put("finish_by", finishBy.toEpochMilli());
     }
     return node;
   }

@@ -195,7 +195,11 @@ final class Transport {
             default -> new ServerErrorException(status, code, field, message, requestId);
           };
       case 413 -> new PayloadTooLargeException(status, code, field, message, requestId);
-      case 429 -> new LeaseRefusedException(code, message, requestId, retryAfter);
+      case 429 ->
+          known == ErrorCode.DEADLINE_UNREACHABLE
+              ? new DeadlineUnreachableException(
+                  field, message, requestId, Json.time(body, "earliest_start_at"))
+              : new LeaseRefusedException(code, message, requestId, retryAfter);
       case 503 -> new ServiceUnavailableException(code, message, requestId, retryAfter);
       default -> new ServerErrorException(status, code, field, message, requestId);
     };

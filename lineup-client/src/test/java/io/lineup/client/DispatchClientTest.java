@@ -173,6 +173,32 @@ class DispatchClientTest {
   }
 
   @Test
+  void aDeadlineThatHasPassedIsRefusedWithTheEarliestStartAndNothingIsQueued() {
+    EndpointName name = endpointFor("deadline");
+    long before = System.currentTimeMillis();
+    assertThatThrownBy(() ->
+            admin
+                .dispatch()
+                .submit(name, NewTask.post("/late").startBy(java.time.Instant.ofEpochMilli(1000))))
+        .isInstanceOfSatisfying(
+            DeadlineUnreachableException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(429);
+              assertThat(e.field()).isEqualTo("start_by");
+              assertThat(e.earliestStartAt().toEpochMilli()).isGreaterThan(before - 60_000);
+            });
+    assertThat(admin.dispatch().endpoint(name).tasks().queued()).isZero();
+    TaskSubmission later =
+        admin
+            .dispatch()
+            .submit(
+                name,
+                NewTask.post("/in-time")
+                    .finishBy(java.time.Instant.ofEpochMilli(before + 3_600_000)));
+    assertThat(later.created()).isTrue();
+  }
+
+  @Test
   void refusalsArriveAsTypedExceptionsNamingTheField() {
     EndpointName name = endpointFor("bad");
     EndpointName unknown = EndpointName.of("dispatch", "no-such-endpoint");

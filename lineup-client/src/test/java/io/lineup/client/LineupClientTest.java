@@ -42,6 +42,29 @@ class LineupClientTest {
   }
 
   @Test
+  void aJobWhoseStartByHasPassedIsRefusedWithTheEarliestStart() {
+    QueueName q = queue("deadline");
+    {
+      assertThatThrownBy(() ->
+              client.publish(q, NewJob.ofJson("1").startBy(java.time.Instant.ofEpochMilli(1000))))
+          .isInstanceOfSatisfying(
+              DeadlineUnreachableException.class,
+              e -> {
+                assertThat(e.field()).isEqualTo("start_by");
+                assertThat(e.earliestStartAt()).isNotNull();
+              });
+      assertThat(
+              client
+                  .publish(
+                      q,
+                      NewJob.ofJson("2")
+                          .startBy(java.time.Instant.now().plus(Duration.ofMinutes(5))))
+                  .created())
+          .isTrue();
+    }
+  }
+
+  @Test
   void aPublishedJobIsLeasedAckedAndReadBackWithItsResult() {
     QueueName q = queue("flow");
     PublishResult published =

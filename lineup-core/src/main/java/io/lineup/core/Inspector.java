@@ -4,6 +4,7 @@ import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.ScriptReplies.StatsReply;
 import io.lineup.core.model.Eta;
 import io.lineup.core.model.EtaEstimator;
+import io.lineup.core.model.EtaReading;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.PeekedJob;
@@ -52,6 +53,16 @@ final class Inspector {
 
   EtaEstimator etaEstimator(QueueName queue) {
     StatsReply r = store.stats(queue);
+    return estimatorOf(r, SettingsCodec.decode(r.settings()));
+  }
+
+  EtaReading etaReading(QueueName queue) {
+    StatsReply r = store.stats(queue);
+    return new EtaReading(r.readAt(), r.ready(), estimatorOf(r));
+  }
+
+  /** The estimator of a stats reading. */
+  static EtaEstimator estimatorOf(StatsReply r) {
     return estimatorOf(r, SettingsCodec.decode(r.settings()));
   }
 

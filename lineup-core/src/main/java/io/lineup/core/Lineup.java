@@ -127,6 +127,8 @@ public final class Lineup implements AutoCloseable {
    * (see {@link #publish(QueueName, NewJob, Durability)}).
    *
    * @throws InvalidArgumentException when an option is out of range (nothing is written)
+   * @throws io.lineup.core.model.DeadlineUnreachableException when the job's {@link NewJob#startBy
+   *     start-by time} cannot be met by the queue's ETA (nothing is written)
    * @throws ReplicationTimeoutException when the queue asks for replicas and fewer acknowledged in
    *     time (the job WAS written)
    */
@@ -542,6 +544,17 @@ public final class Lineup implements AutoCloseable {
    */
   public EtaEstimator etaEstimator(QueueName queue) {
     return inspector.etaEstimator(queue);
+  }
+
+  /**
+   * One reading of the queue's line for an ETA: its time, its ready jobs and its estimator, so a
+   * caller can ask the ETA of the back of the line before it publishes (a deadline check). One
+   * Redis call.
+   *
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public io.lineup.core.model.EtaReading etaReading(QueueName queue) {
+    return inspector.etaReading(queue);
   }
 
   /** The next {@code count} ready jobs in lease order, from {@code offset}. */

@@ -2,7 +2,10 @@ package io.lineup.core;
 
 import io.lineup.api.JobIds;
 import io.lineup.core.internal.store.RedisStore;
+import io.lineup.core.internal.store.ScriptReplies.StatsReply;
+import io.lineup.core.model.DeadlineUnreachableException;
 import io.lineup.core.model.Durability;
+import io.lineup.core.model.EtaEstimator;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.Limits;
 import io.lineup.core.model.NewJob;
@@ -13,6 +16,7 @@ import io.lineup.core.model.RedisUnavailableException;
 import io.lineup.core.model.ReplicationTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -105,6 +109,7 @@ final class Publisher {
   CompletableFuture<List<PublishResult>> publishAsync(
       QueueName queue, List<NewJob> jobs, Durability durability, long fence) {
     long payloadBytes = check(jobs);
+    deadlines(queue, jobs);
     // Not waited for: the publish follows it on the same connection, and this must not block.
     engine.store().registerWithoutWaiting(queue);
     if (durability != null) {
@@ -175,6 +180,53 @@ final class Publisher {
   }
 
   /** Checks every job before anything is sent; returns their payload bytes. */
+  /**
+   * Checks the start-by times of a batch against one reading of the queue's ETA (read only when a
+   * job has one, so a publish without costs no call) and gives each accepted job the time left
+   * until its start-by time as its TTL. Each job of the batch is taken at the back of the ready
+   * line, behind the ones before it.
+   *
+   * @throws DeadlineUnreachableException for the first job whose start-by time cannot be met;
+   *     nothing of the batch is written then
+   */
+  private void deadlines(QueueName queue, List<NewJob> jobs) {
+    boolean any = false;
+    for (NewJob job : jobs) {
+      any |= job.startBy() != null;
+    }
+    if (!any) {
+      return;
+    }
+    StatsReply reading = engine.store().stats(queue);
+    EtaEstimator estimator = Inspector.estimatorOf(reading);
+    long now = reading.readAt().toEpochMilli();
+    long[] left = new long[jobs.size()];
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob job = jobs.get(i);
+      if (job.startBy() == null) {
+        continue;
+      }
+      long startBy = job.startBy().toEpochMilli();
+      long dueIn =
+          job.delay() != null
+              ? job.delay().toMillis()
+              : job.runAt() != null ? Math.max(0, job.runAt().toEpochMilli() - now) : 0;
+      long high = estimator.eta(reading.ready() + i).map(e -> e.high().toMillis()).orElse(0L);
+      long earliest = now + Math.max(dueIn, high);
+      if (startBy <= now || earliest > startBy) {
+        throw new DeadlineUnreachableException(
+            i, job.startBy(), Instant.ofEpochMilli(Math.max(earliest, now)));
+      }
+      left[i] = startBy - now;
+    }
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob job = jobs.get(i);
+      if (job.startBy() != null && (job.ttl() == null || job.ttl().toMillis() > left[i])) {
+        job.ttl(Duration.ofMillis(Math.min(left[i], Limits.MAX_TTL_MS)));
+      }
+    }
+  }
+
   private long check(List<NewJob> jobs) {
     if (jobs == null || jobs.isEmpty()) {
       throw new InvalidArgumentException("jobs", "at least one job is needed");

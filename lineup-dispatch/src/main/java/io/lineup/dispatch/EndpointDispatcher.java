@@ -109,6 +109,10 @@ final class EndpointDispatcher implements AutoCloseable {
         return end(
             job, request, Outcome.TIMED_OUT, attempts, null, "waited longer than the line timeout");
       }
+      String missed = missedDeadline(current, request, job);
+      if (missed != null) {
+        return end(job, request, Outcome.TIMED_OUT, attempts, null, missed);
+      }
       boolean probe = service.breakers().admit(key, taskKey, current);
       Result result;
       try {
@@ -165,6 +169,32 @@ final class EndpointDispatcher implements AutoCloseable {
     } finally {
       service.tasks().running().remove(taskKey, Thread.currentThread());
     }
+  }
+
+  /**
+   * Why a leased task may not be sent because of its deadlines, or null when it may: its first
+   * attempt leased after its {@code start_by} ("start_by passed"), or any attempt leased when the
+   * endpoint's expected service time no longer fits before its {@code finish_by}
+   * ("deadline_unreachable"). Times are the engine's (the lease's time by the Redis clock).
+   */
+  static String missedDeadline(EndpointSpec spec, TaskRequest request, LeasedJob job) {
+    long leasedAt = job.leasedAt().toEpochMilli();
+    if (job.attempt() == 1 && request.startBy() != null && leasedAt > request.startBy()) {
+      return "start_by passed: leased at "
+          + job.leasedAt()
+          + ", after its start_by "
+          + java.time.Instant.ofEpochMilli(request.startBy());
+    }
+    if (request.finishBy() != null
+        && leasedAt + Tasks.expectedServiceMs(spec) > request.finishBy()) {
+      return "deadline_unreachable: leased at "
+          + job.leasedAt()
+          + ", its request (expected to take "
+          + Tasks.expectedServiceMs(spec)
+          + " ms) cannot end by its finish_by "
+          + java.time.Instant.ofEpochMilli(request.finishBy());
+    }
+    return null;
   }
 
   /** The record of a task out of attempts, for its callback: with the last attempt's response. */

@@ -23,6 +23,11 @@ import java.util.UUID;
  *     at submit ({@link #newDeliveryKey()}), so that no two tasks share one, whatever their
  *     endpoints, namespaces or Lineup installations; null for a task submitted by a version that
  *     drew none, whose requests carry its task id
+ * @param startBy the latest moment its first request may be sent, epoch milliseconds (null = none):
+ *     a task leased later ends {@code timed_out} without a request
+ * @param finishBy the latest moment its request may end, epoch milliseconds (null = none): a task
+ *     leased when its expected service time no longer fits before it ends {@code timed_out} without
+ *     a request
  */
 public record TaskRequest(
     String method,
@@ -31,7 +36,32 @@ public record TaskRequest(
     String contentType,
     byte[] body,
     String callbackUrl,
-    String deliveryKey) {
+    String deliveryKey,
+    Long startBy,
+    Long finishBy) {
+
+  /** A request without deadlines. */
+  public TaskRequest(
+      String method,
+      String path,
+      Map<String, String> headers,
+      String contentType,
+      byte[] body,
+      String callbackUrl,
+      String deliveryKey) {
+    this(method, path, headers, contentType, body, callbackUrl, deliveryKey, null, null);
+  }
+
+  /** This request with these deadlines (epoch milliseconds, null for none). */
+  public TaskRequest withDeadlines(Long startBy, Long finishBy) {
+    return new TaskRequest(
+        method, path, headers, contentType, body, callbackUrl, deliveryKey, startBy, finishBy);
+  }
+
+  /** Whether it carries a deadline. */
+  public boolean hasDeadline() {
+    return startBy != null || finishBy != null;
+  }
 
   /** Most headers a task may carry. */
   public static final int MAX_HEADERS = HeaderRules.MAX_HEADERS;
@@ -95,6 +125,12 @@ public record TaskRequest(
     if (deliveryKey != null) {
       head.put("delivery_key", deliveryKey);
     }
+    if (startBy != null) {
+      head.put("start_by", startBy);
+    }
+    if (finishBy != null) {
+      head.put("finish_by", finishBy);
+    }
     byte[] line = DispatchJson.write(head);
     byte[] out = Arrays.copyOf(line, line.length + 1 + body.length);
     out[line.length] = '\n';
@@ -133,7 +169,9 @@ public record TaskRequest(
           head.path("content_type").textValue(),
           Arrays.copyOfRange(payload, newline + 1, payload.length),
           head.path("callback_url").textValue(),
-          head.path("delivery_key").textValue());
+          head.path("delivery_key").textValue(),
+          head.path("start_by").isIntegralNumber() ? head.get("start_by").asLong() : null,
+          head.path("finish_by").isIntegralNumber() ? head.get("finish_by").asLong() : null);
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("not a task: " + e.getMessage(), e);
     }

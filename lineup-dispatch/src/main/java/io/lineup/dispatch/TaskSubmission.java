@@ -80,7 +80,9 @@ public record TaskSubmission(
             request.contentType(),
             request.body(),
             request.callbackUrl(),
-            request.deliveryKey());
+            request.deliveryKey(),
+            request.startBy(),
+            request.finishBy());
     return new TaskSubmission(sent, priority, delayMs, notBefore, idempotencyKey);
   }
 

@@ -1,10 +1,13 @@
 package io.lineup.dispatch;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.DeadlineFields;
+import io.lineup.api.ErrorCode;
 import io.lineup.core.Lineup;
 import io.lineup.core.model.DeadJob;
 import io.lineup.core.model.DeadPage;
 import io.lineup.core.model.Eta;
+import io.lineup.core.model.EtaReading;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.JobState;
 import io.lineup.core.model.Limits;
@@ -110,7 +113,13 @@ public final class Tasks {
     if (task.idempotencyKey() != null) {
       job.id(idFor(task.idempotencyKey()));
     }
-    job.ttl(Duration.ofMillis(recordBound(spec, waitBefore)));
+    long lineWait = spec.lineTimeoutMs();
+    if (task.request().hasDeadline()) {
+      long now = checkDeadlines(key, spec, task.request(), waitBefore);
+      // A deadline shortens how long the record may wait in line: past it, nothing is sent.
+      lineWait = Math.min(lineWait, Math.max(0, latestStart(task.request()) - now - waitBefore));
+    }
+    job.ttl(Duration.ofMillis(recordBound(spec, waitBefore, lineWait)));
     archive.beforePublish(key.queue());
     PublishResult result = lineup.publish(key.queue(), job);
     if (!result.created()) {
@@ -151,6 +160,13 @@ public final class Tasks {
       throw DispatchInputException.invalidField(
           "idempotency_key", "a recurring task's tasks are told apart by their ticks");
     }
+    if (submission.request().hasDeadline()) {
+      throw DispatchInputException.invalidField(
+          submission.request().startBy() != null
+              ? DeadlineFields.START_BY
+              : DeadlineFields.FINISH_BY,
+          "a recurring task takes no deadline");
+    }
     TaskRequest given = submission.request();
     TaskSubmission recurring =
         new TaskSubmission(
@@ -177,15 +193,97 @@ public final class Tasks {
    * timed_out}): its delay, its line timeout, every attempt with its longest wait, and a grace.
    */
   static long recordBound(EndpointSpec spec, long waitBefore) {
+    return recordBound(spec, waitBefore, spec.lineTimeoutMs());
+  }
+
+  /**
+   * {@link #recordBound(EndpointSpec, long)} with the wait in line bounded by {@code lineWaitMs}
+   * instead of the endpoint's line timeout (a task with a deadline waits no longer than it).
+   */
+  static long recordBound(EndpointSpec spec, long waitBefore, long lineWaitMs) {
     long perAttempt =
         spec.attemptTimeoutMs()
             + Dispatcher.LEASE_MARGIN_MS
             + Math.max(
                 spec.retryAfterCapMs(),
                 Math.max(spec.backoff().maxMs(), spec.backoff().longestScheduledMs()));
-    long bound =
-        waitBefore + spec.lineTimeoutMs() + spec.maxAttempts() * perAttempt + RECORD_GRACE_MS;
+    long bound = waitBefore + lineWaitMs + spec.maxAttempts() * perAttempt + RECORD_GRACE_MS;
     return Math.min(bound, Limits.MAX_DELAY_MS);
+  }
+
+  /**
+   * How long one request of the endpoint is expected to take, for a {@code finish_by} deadline, in
+   * milliseconds: its {@code expected_service_ms} when set, else its attempt timeout (the longest
+   * an attempt may take).
+   */
+  static long expectedServiceMs(EndpointSpec spec) {
+    return spec.expectedServiceMs() != null ? spec.expectedServiceMs() : spec.attemptTimeoutMs();
+  }
+
+  /**
+   * The moment past which a task's deadlines let nothing be sent (epoch ms), for its record bound:
+   * the earlier of its {@code start_by} and its {@code finish_by} (the expected service time before
+   * a {@code finish_by} is checked at submit and at lease, not here); {@link Long#MAX_VALUE} when
+   * it has neither.
+   */
+  static long latestStart(TaskRequest request) {
+    long latest = Long.MAX_VALUE;
+    if (request.startBy() != null) {
+      latest = request.startBy();
+    }
+    if (request.finishBy() != null) {
+      latest = Math.min(latest, request.finishBy());
+    }
+    return latest;
+  }
+
+  /**
+   * Checks a task's deadlines against the ETA of the back of the endpoint's ready line (one read of
+   * the line, only for a task with a deadline). The earliest start is the later of the task's due
+   * time and the high end of the ETA band; a {@code finish_by} must leave the endpoint's expected
+   * service time ({@link #expectedServiceMs}) after it. An endpoint without an ETA (paused, its
+   * breaker open, nothing measured and no expected service time) takes the task unless a deadline
+   * falls before its due time.
+   *
+   * @param waitBefore the task's wait before it is due, in milliseconds
+   * @return the time of the reading (epoch ms, the engine's clock)
+   * @throws DispatchInputException {@code deadline_unreachable} naming the deadline that cannot be
+   *     met, with {@code earliest_start_at}
+   */
+  private long checkDeadlines(
+      EndpointKey key, EndpointSpec spec, TaskRequest request, long waitBefore) {
+    EtaReading reading = lineup.etaReading(key.queue());
+    long now = reading.readAt().toEpochMilli();
+    boolean stopped = spec.paused() || breakers.stops(key, spec);
+    Optional<Eta> eta = stopped ? Optional.empty() : reading.estimator().eta(reading.ready());
+    long high = eta.map(e -> e.high().toMillis()).orElse(0L);
+    long earliest = now + Math.max(waitBefore, high);
+    if (request.startBy() != null && request.startBy() < earliest) {
+      throw unreachable(DeadlineFields.START_BY, request.startBy(), earliest, "start");
+    }
+    if (request.finishBy() != null) {
+      long service = eta.isPresent() ? expectedServiceMs(spec) : 0;
+      if (request.finishBy() < earliest + service) {
+        throw unreachable(DeadlineFields.FINISH_BY, request.finishBy(), earliest, "finish")
+            .with("expected_service_ms", service);
+      }
+    }
+    return now;
+  }
+
+  private static DispatchInputException unreachable(
+      String field, long deadline, long earliest, String what) {
+    return new DispatchInputException(
+            ErrorCode.DEADLINE_UNREACHABLE,
+            field,
+            "the task cannot "
+                + what
+                + " by "
+                + Instant.ofEpochMilli(deadline)
+                + ": the endpoint's line could start it by "
+                + Instant.ofEpochMilli(earliest)
+                + " at the latest; nothing was queued")
+        .with(DeadlineFields.EARLIEST_START_AT, earliest);
   }
 
   /** The job id of an idempotency key: a hash, so any key text makes a valid id. */

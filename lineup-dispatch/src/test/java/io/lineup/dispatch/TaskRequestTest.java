@@ -31,6 +31,20 @@ class TaskRequestTest {
   }
 
   @Test
+  void aStoredRequestKeepsItsDeadlinesAndOneWithoutReadsNone() {
+    TaskRequest read =
+        TaskRequest.decode(
+            request(TaskRequest.newDeliveryKey()).withDeadlines(1_000L, 2_000L).encode());
+    assertThat(read.startBy()).isEqualTo(1_000L);
+    assertThat(read.finishBy()).isEqualTo(2_000L);
+    assertThat(read.hasDeadline()).isTrue();
+    TaskRequest none = TaskRequest.decode(request(TaskRequest.newDeliveryKey()).encode());
+    assertThat(none.startBy()).isNull();
+    assertThat(none.finishBy()).isNull();
+    assertThat(none.hasDeadline()).isFalse();
+  }
+
+  @Test
   void aRecurringTasksRequestsCarryTheSharedKeyFollowedByEachTasksId() {
     String key = TaskRequest.newRecurringDeliveryKey();
     TaskRequest read = TaskRequest.decode(request(key).encode());

@@ -20,6 +20,12 @@ import java.util.Map;
  *     (absent)
  * @param jobs the jobs a not-durable publish did store ({@code id}, {@code created}), or null
  *     (absent)
+ * @param earliestStartAt {@code deadline_unreachable}: the earliest start the line could promise,
+ *     epoch milliseconds, or null (absent)
+ * @param expectedServiceMs {@code deadline_unreachable} of a task's {@code finish_by}: the request
+ *     time counted after the start, in milliseconds, or null (absent)
+ * @param index {@code deadline_unreachable} of a publish: the refused job's place in the body, or
+ *     null (absent)
  */
 @JsonPropertyOrder({
   "error",
@@ -29,7 +35,10 @@ import java.util.Map;
   "retry_after_ms",
   "replicas_requested",
   "replicas_acknowledged",
-  "jobs"
+  "jobs",
+  "earliest_start_at",
+  "expected_service_ms",
+  "index"
 })
 public record ErrorBody(
     @JsonProperty("error") String error,
@@ -41,5 +50,9 @@ public record ErrorBody(
         Integer replicasRequested,
     @JsonProperty("replicas_acknowledged") @JsonInclude(JsonInclude.Include.NON_NULL)
         Integer replicasAcknowledged,
-    @JsonProperty("jobs") @JsonInclude(JsonInclude.Include.NON_NULL)
-        List<Map<String, Object>> jobs) {}
+    @JsonProperty("jobs") @JsonInclude(JsonInclude.Include.NON_NULL) List<Map<String, Object>> jobs,
+    @JsonProperty("earliest_start_at") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Long earliestStartAt,
+    @JsonProperty("expected_service_ms") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Long expectedServiceMs,
+    @JsonProperty("index") @JsonInclude(JsonInclude.Include.NON_NULL) Integer index) {}

@@ -21,6 +21,7 @@ public final class NewJob {
   private Integer maxAttempts;
   private Duration timeToRun;
   private Duration ttl;
+  private Instant startBy;
   private String uniqueKey;
   private Duration uniqueWindow;
 
@@ -83,6 +84,24 @@ public final class NewJob {
     return this;
   }
 
+  /**
+   * The job must start (be leased) by this instant, by the engine's clock (Redis server time;
+   * millisecond precision). Publishing reads the queue's ETA once (one more Redis call, only for a
+   * job with a start-by time) and refuses the job with {@link DeadlineUnreachableException},
+   * writing nothing of the batch, when it has passed or when the later of the job's due time and
+   * the high end of the ETA band of the back of the ready line is after it. A queue without an ETA
+   * (paused, or nothing measured and no expected service time) accepts it unless it has passed. An
+   * accepted job gets the time left until then as its {@link #ttl} (a shorter ttl given stays): one
+   * not started by then expires (state {@code EXPIRED}). The TTL also bounds a job leased in time
+   * but still running then.
+   *
+   * @param startBy the latest start, or null for none
+   */
+  public NewJob startBy(Instant startBy) {
+    this.startBy = startBy;
+    return this;
+  }
+
   /** A second publish with the same key within {@code window} returns the first job. */
   public NewJob uniqueKey(String key, Duration window) {
     this.uniqueKey = key;
@@ -120,6 +139,11 @@ public final class NewJob {
 
   public Duration ttl() {
     return ttl;
+  }
+
+  /** The latest start asked for ({@link #startBy(Instant)}), or null. */
+  public Instant startBy() {
+    return startBy;
   }
 
   public String uniqueKey() {

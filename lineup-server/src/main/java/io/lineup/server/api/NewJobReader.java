@@ -107,6 +107,19 @@ final class NewJobReader {
     if (ttl != null) {
       job.ttl(Duration.ofMillis(ttl));
     }
+    Long startBy = f.optionalLong(PublishFields.START_BY, 0, Long.MAX_VALUE / 2);
+    Long startWithin = f.optionalLong(PublishFields.START_WITHIN_MS, 0, Limits.MAX_TTL_MS);
+    if (startBy != null && startWithin != null) {
+      throw ApiException.invalidField(
+          f.path(PublishFields.START_WITHIN_MS), "give start_by or start_within_ms, not both");
+    }
+    if (startWithin != null) {
+      // Relative to the server's receipt of the publish.
+      startBy = System.currentTimeMillis() + startWithin;
+    }
+    if (startBy != null) {
+      job.startBy(Instant.ofEpochMilli(startBy));
+    }
     String id = f.optionalText(PublishFields.ID, Limits.MAX_ID_LENGTH);
     if (id != null) {
       job.id(id);

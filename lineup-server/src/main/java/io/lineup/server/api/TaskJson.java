@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
+import io.lineup.api.DeadlineFields;
 import io.lineup.api.ErrorCode;
 import io.lineup.api.ScheduleFields;
 import io.lineup.api.resource.JsonText;
@@ -51,7 +52,11 @@ final class TaskJson {
           "delay_ms",
           "not_before",
           "idempotency_key",
-          "callback_url");
+          "callback_url",
+          DeadlineFields.START_BY,
+          DeadlineFields.START_WITHIN_MS,
+          DeadlineFields.FINISH_BY,
+          DeadlineFields.FINISH_WITHIN_MS);
 
   private TaskJson() {}
 
@@ -144,10 +149,33 @@ final class TaskJson {
     String key = f.optionalText("idempotency_key", TaskSubmission.MAX_IDEMPOTENCY_KEY);
     TaskSubmission.idempotencyKey(key);
     String callback = f.optionalText("callback_url", TaskSubmission.MAX_CALLBACK_URL);
+    long now = System.currentTimeMillis();
+    Long startBy = deadline(f, DeadlineFields.START_BY, DeadlineFields.START_WITHIN_MS, now);
+    Long finishBy = deadline(f, DeadlineFields.FINISH_BY, DeadlineFields.FINISH_WITHIN_MS, now);
+    if (startBy != null && finishBy != null && finishBy < startBy) {
+      throw ApiException.invalidField(DeadlineFields.FINISH_BY, "must not be before start_by");
+    }
     TaskRequest request =
         new TaskRequest(
-            method, path, headers, contentType, body, callback, TaskRequest.newDeliveryKey());
+                method, path, headers, contentType, body, callback, TaskRequest.newDeliveryKey())
+            .withDeadlines(startBy, finishBy);
     return new TaskSubmission(request, p, delay, notBefore, key);
+  }
+
+  /**
+   * A deadline given absolute (epoch ms) or relative to the receipt of the submit (ms), as epoch
+   * ms; null when neither is given.
+   *
+   * @throws ApiException 400 naming the relative field when both are given
+   */
+  private static Long deadline(JsonFields f, String absolute, String relative, long now) {
+    Long at = f.optionalLong(absolute, 0, Long.MAX_VALUE / 2);
+    Long within = f.optionalLong(relative, 0, Limits.MAX_DELAY_MS);
+    if (at != null && within != null) {
+      throw ApiException.invalidField(
+          relative, "give " + absolute + " or " + relative + ", not both");
+    }
+    return within != null ? Long.valueOf(now + within) : at;
   }
 
   /**

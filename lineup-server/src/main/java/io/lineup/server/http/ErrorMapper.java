@@ -3,7 +3,10 @@ package io.lineup.server.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.lineup.api.DeadlineFields;
 import io.lineup.api.ErrorCode;
+import io.lineup.api.PublishFields;
+import io.lineup.core.model.DeadlineUnreachableException;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.JobFinishedException;
 import io.lineup.core.model.JobNotFoundException;
@@ -53,6 +56,18 @@ public final class ErrorMapper {
     }
     if (error instanceof InvalidArgumentException invalid) {
       return ApiException.invalidField(EngineFieldNames.toHttp(invalid.field()), invalid.reason());
+    }
+    if (error instanceof DeadlineUnreachableException late) {
+      return new ApiException(
+              ErrorCode.DEADLINE_UNREACHABLE,
+              PublishFields.START_BY,
+              "the job cannot start by "
+                  + late.startBy()
+                  + ": the queue's line could start it by "
+                  + late.earliestStartAt()
+                  + " at the latest; nothing was queued")
+          .with(DeadlineFields.EARLIEST_START_AT, late.earliestStartAt().toEpochMilli())
+          .with("index", late.index());
     }
     if (error instanceof ScheduleNotFoundException notFound) {
       return new ApiException(ErrorCode.SCHEDULE_NOT_FOUND, "name", notFound.getMessage());
