@@ -406,33 +406,7 @@ final class SchedulesCommand implements Runnable {
         throw new CliException(
             ExitCodes.USAGE, "give each task's --path under the endpoint's base URL, e.g. /sync");
       }
-      NewTask task = NewTask.to(path);
-      if (method != null) {
-        task.method(method.toUpperCase(Locale.ROOT));
-      }
-      for (String header : headers) {
-        int eq = header.indexOf('=');
-        if (eq <= 0) {
-          throw new CliException(
-              ExitCodes.USAGE, "--header takes NAME=VALUE; got '" + header + "'");
-        }
-        task.header(header.substring(0, eq), header.substring(eq + 1));
-      }
-      if (body != null) {
-        if (text) {
-          task.textBody(body);
-        } else {
-          try {
-            task.jsonBody(body);
-          } catch (IllegalArgumentException e) {
-            throw new CliException(
-                ExitCodes.USAGE, "--body is not JSON (use --text for text): " + e.getMessage());
-          }
-        }
-      }
-      if (priority != null) {
-        task.priority(priority);
-      }
+      NewTask task = TaskRequestOptions.of(path, method, headers, body, text, "--body", priority);
       if (callbackUrl != null) {
         task.callbackUrl(callbackUrl);
       }

@@ -146,33 +146,7 @@ final class TasksCommand implements Runnable {
     @Override
     public Integer call() {
       EndpointName name = endpoint(endpoint);
-      NewTask task = NewTask.to(path);
-      if (method != null) {
-        task.method(method.toUpperCase(Locale.ROOT));
-      }
-      for (String header : headers) {
-        int eq = header.indexOf('=');
-        if (eq <= 0) {
-          throw new CliException(
-              ExitCodes.USAGE, "--header takes NAME=VALUE; got '" + header + "'");
-        }
-        task.header(header.substring(0, eq), header.substring(eq + 1));
-      }
-      if (body != null) {
-        if (text) {
-          task.textBody(body);
-        } else {
-          try {
-            task.jsonBody(body);
-          } catch (IllegalArgumentException e) {
-            throw new CliException(
-                ExitCodes.USAGE, "BODY is not JSON (use --text for text): " + e.getMessage());
-          }
-        }
-      }
-      if (priority != null) {
-        task.priority(priority);
-      }
+      NewTask task = TaskRequestOptions.of(path, method, headers, body, text, "BODY", priority);
       if (delay != null) {
         task.delay(Durations.parse("--delay", delay));
       }
