@@ -34,7 +34,17 @@ public enum QueueSettingField {
   /** How long serving one job is expected to take, in milliseconds. */
   EXPECTED_SERVICE_TIME(null, "expected_service_ms"),
   /** Replicas that must hold a publish before it is answered. */
-  DURABLE_REPLICAS(null, "durable_replicas");
+  DURABLE_REPLICAS(null, "durable_replicas"),
+  /** Whether the queue serves its fairness keys in turn. */
+  FAIR(null, "fair"),
+  /** Most jobs of one fairness key leased at once, for keys without their own. */
+  KEY_CONCURRENCY(null, "key_concurrency"),
+  /** Most leases of one fairness key per key rate period, for keys without their own. */
+  KEY_RATE(null, "key_rate"),
+  /** The period of the per-key rate, in milliseconds. */
+  KEY_RATE_PERIOD(null, "key_rate_period_ms"),
+  /** Most jobs of one fairness key waiting, for keys without their own. */
+  KEY_MAX_WAITING(null, "key_max_waiting");
 
   /** The JSON object that holds the backoff's settings. */
   public static final String BACKOFF = "backoff";

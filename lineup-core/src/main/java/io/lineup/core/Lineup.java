@@ -73,6 +73,7 @@ public final class Lineup implements AutoCloseable {
   private final RecordWrites recordWrites;
   private final ScheduleEngine scheduleEngine;
   private final Schedules schedules;
+  private final Fairness fairness;
 
   /** The engine's latency listener as the store takes it: a plain callback, or none. */
   private static BiConsumer<String, Duration> latencyListener(LineupOptions options) {
@@ -97,6 +98,7 @@ public final class Lineup implements AutoCloseable {
     this.recordWrites = new RecordWrites(store, options);
     this.scheduleEngine = new ScheduleEngine(engine);
     this.schedules = new Schedules(scheduleEngine);
+    this.fairness = new Fairness(store);
     this.maintenance =
         options.maintenance() ? new Maintenance(store, options.maintenanceInterval()) : null;
     if (maintenance != null) {
@@ -666,6 +668,14 @@ public final class Lineup implements AutoCloseable {
    */
   public Schedules schedules() {
     return schedules;
+  }
+
+  /**
+   * The fairness keys of fair queues: per-key weights and limits, pausing a key, per-key counts and
+   * deleting a key's waiting jobs (see {@link Fairness}).
+   */
+  public Fairness fairness() {
+    return fairness;
   }
 
   /** The archive outbox of every queue: switch archiving on, read and acknowledge ended jobs. */

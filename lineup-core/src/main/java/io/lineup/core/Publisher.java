@@ -6,6 +6,7 @@ import io.lineup.core.internal.store.ScriptReplies.StatsReply;
 import io.lineup.core.model.DeadlineUnreachableException;
 import io.lineup.core.model.Durability;
 import io.lineup.core.model.EtaEstimator;
+import io.lineup.core.model.FairnessKey;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.Limits;
 import io.lineup.core.model.NewJob;
@@ -285,6 +286,9 @@ final class Publisher {
     }
     Checks.duration("timeToRun", job.timeToRun(), Limits.MIN_TTR_MS, Limits.MAX_TTR_MS);
     Checks.duration("ttl", job.ttl(), 1, Limits.MAX_TTL_MS);
+    if (job.key() != null) {
+      FairnessKey.check("key", job.key());
+    }
     if (job.uniqueKey() != null) {
       int bytes = job.uniqueKey().getBytes(StandardCharsets.UTF_8).length;
       if (bytes == 0

@@ -32,6 +32,11 @@ abstract class QueueSettingsTest extends EngineSuite {
                   Duration.ZERO,
                   java.time.Duration.ofSeconds(1),
                   0,
+                  0,
+                  false,
+                  0,
+                  0,
+                  java.time.Duration.ofSeconds(1),
                   0));
     }
   }

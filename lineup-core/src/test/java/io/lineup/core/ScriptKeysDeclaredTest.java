@@ -55,15 +55,14 @@ class ScriptKeysDeclaredTest {
   }
 
   @Test
-  void onlyRecordKeyDerivesAKeyAndOnlyFromTheJobsHash() {
+  void onlyRecordKeyAndFairKeyNameDeriveKeysFromTheJobsAndMetaKeys() {
     List<String> derivations = new ArrayList<>();
     allScripts()
         .forEach((file, text) -> derivations.addAll(ScriptRules.keyDerivations(file, text)));
     assertThat(derivations)
-        .singleElement()
-        .asString()
-        .startsWith("lib/job.lua:")
-        .endsWith("K_JOBS ..");
+        .hasSize(2)
+        .anySatisfy(d -> assertThat(d).startsWith("lib/job.lua:").endsWith("K_JOBS .."))
+        .anySatisfy(d -> assertThat(d).startsWith("lib/fair.lua:").endsWith("K_META .."));
     // Scripts that read records get the helper with them.
     assertThat(ScriptLibrary.load("get").source()).contains("local function record_key(id)");
   }
@@ -331,7 +330,8 @@ class ScriptKeysDeclaredTest {
 
     private static final Pattern KEY_ARGUMENT =
         Pattern.compile(
-            "K_[A-Z0-9_]+|KEYS\\[[A-Za-z0-9_ +\\-*]+]|record_key\\(.+\\)|legacy_key\\(.+\\)");
+            "K_[A-Z0-9_]+|KEYS\\[[A-Za-z0-9_ +\\-*]+]|record_key\\(.+\\)|legacy_key\\(.+\\)"
+                + "|fair_key_name\\(.+\\)|fair_sidecar\\(.+\\)");
 
     /** A key local used to build another key. */
     private static final Pattern KEY_DERIVATION = Pattern.compile("\\bK_[A-Z0-9_]+\\s*\\.\\.");
@@ -361,7 +361,8 @@ class ScriptKeysDeclaredTest {
 
     /**
      * Places that build a key from a K_* local, as {@code file:line: text}. Only {@code bucket_key}
-     * in {@code lib/job.lua} may, from {@code K_JOBS}: what it appends keeps the hash tag in front.
+     * in {@code lib/job.lua} may, from {@code K_JOBS}, and {@code fair_key_name} in {@code
+     * lib/fair.lua}, from {@code K_META}: what they append keeps the hash tag in front.
      */
     static List<String> keyDerivations(String file, String text) {
       List<String> found = new ArrayList<>();

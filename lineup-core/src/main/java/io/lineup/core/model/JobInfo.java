@@ -25,7 +25,11 @@ import java.time.Instant;
  * @param position place in the ready line (0 = next), -1 when not ready
  * @param eta estimated wait until leased, with its band ({@link EtaEstimator}: from the position,
  *     the completions of the last minute and the queue's limits); null when the job is not ready,
- *     the queue is paused, or it served nothing in the last minute and has no expected service time
+ *     the queue is paused, or it served nothing in the last minute and has no expected service
+ *     time; in a fair queue never sooner than the job's key's own rate limit lets the key's jobs
+ *     ahead of it go
+ * @param key its fairness key ({@link NewJob#key}), or null when it has none or its queue is not
+ *     fair
  */
 public record JobInfo(
     QueueName queue,
@@ -45,4 +49,5 @@ public record JobInfo(
     String lastError,
     byte[] result,
     long position,
-    Eta eta) {}
+    Eta eta,
+    String key) {}

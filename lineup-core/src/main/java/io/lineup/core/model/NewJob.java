@@ -24,6 +24,7 @@ public final class NewJob {
   private Instant startBy;
   private String uniqueKey;
   private Duration uniqueWindow;
+  private String key;
 
   private NewJob(byte[] payload) {
     this.payload = Objects.requireNonNull(payload, "payload");
@@ -107,6 +108,23 @@ public final class NewJob {
     this.uniqueKey = key;
     this.uniqueWindow = window;
     return this;
+  }
+
+  /**
+   * The fairness key: the tenant, customer or user this job is served for ({@link FairnessKey}
+   * states the characters allowed). A fair queue (setting {@code fair}) serves its keys in turn;
+   * any other queue stores the key and ignores it. Jobs without a key share one unnamed key.
+   *
+   * @param key the key, or null for none
+   */
+  public NewJob key(String key) {
+    this.key = key;
+    return this;
+  }
+
+  /** The fairness key ({@link #key(String)}), or null. */
+  public String key() {
+    return key;
   }
 
   public byte[] payload() {

@@ -225,7 +225,75 @@ public enum QueueSetting {
       0L,
       QueueSettings::durableReplicas,
       "Redis replicas that must acknowledge a publish (WAIT, at most 1 s) before it is answered,"
-          + " for publishes that name none; 0 = answer at once");
+          + " for publishes that name none; 0 = answer at once"),
+
+  /** Whether the queue serves its fairness keys in turn. */
+  FAIR(
+      Type.BOOLEAN,
+      null,
+      "fair",
+      "fair",
+      QueueSettingField.FAIR,
+      0,
+      1,
+      false,
+      QueueSettings::fair,
+      "serve the jobs' fairness keys in turn (weighted), not in arrival order; switch it on an"
+          + " empty queue"),
+
+  /** Most jobs of one fairness key leased at once, for keys without a limit of their own. */
+  KEY_CONCURRENCY(
+      Type.INTEGER,
+      null,
+      "keyConcurrency",
+      "key_concurrency",
+      QueueSettingField.KEY_CONCURRENCY,
+      0,
+      1_000_000,
+      0L,
+      QueueSettings::keyConcurrency,
+      "fair queue: most jobs of one key leased at once, for keys without their own; 0 = no limit"),
+
+  /** Most leases of one fairness key per key rate period, for keys without a rate of their own. */
+  KEY_RATE(
+      Type.INTEGER,
+      null,
+      "keyRate",
+      "key_rate",
+      QueueSettingField.KEY_RATE,
+      0,
+      100_000,
+      0L,
+      QueueSettings::keyRate,
+      "fair queue: most leases of one key per key_rate_period_ms, evenly spaced, for keys without"
+          + " their own; 0 = no limit"),
+
+  /** The period of the per-key rate. */
+  KEY_RATE_PERIOD(
+      Type.MILLIS,
+      null,
+      "keyRatePeriod",
+      "key_rate_period_ms",
+      QueueSettingField.KEY_RATE_PERIOD,
+      10,
+      24L * 60 * 60 * 1000,
+      1000L,
+      QueueSettings::keyRatePeriod,
+      "fair queue: the period of key_rate"),
+
+  /** Most jobs of one fairness key waiting, for keys without a limit of their own. */
+  KEY_MAX_WAITING(
+      Type.INTEGER,
+      null,
+      "keyMaxWaiting",
+      "key_max_waiting",
+      QueueSettingField.KEY_MAX_WAITING,
+      0,
+      1_000_000_000,
+      0L,
+      QueueSettings::keyMaxWaiting,
+      "fair queue: most jobs of one key waiting (ready, delayed or held by a pause); a publish"
+          + " past it is refused; 0 = no limit");
 
   /** The kinds of value a setting holds. */
   public enum Type {
@@ -544,6 +612,11 @@ public enum QueueSetting {
         .ratePeriod((Duration) java.get(RATE_PERIOD))
         .rateBurst((Integer) java.get(RATE_BURST))
         .durableReplicas((Integer) java.get(DURABLE_REPLICAS))
+        .fair((Boolean) java.get(FAIR))
+        .keyConcurrency((Integer) java.get(KEY_CONCURRENCY))
+        .keyRate((Integer) java.get(KEY_RATE))
+        .keyRatePeriod((Duration) java.get(KEY_RATE_PERIOD))
+        .keyMaxWaiting((Integer) java.get(KEY_MAX_WAITING))
         .build();
   }
 

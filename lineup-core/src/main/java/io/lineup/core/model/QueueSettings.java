@@ -27,6 +27,14 @@ import java.util.function.Supplier;
  * @param rateBurst how many leases may start at once under the rate limit; 0 = the whole rate
  * @param durableReplicas Redis replicas that must acknowledge a publish before it is answered, for
  *     publishes that name no {@link Durability}; 0 = answer at once
+ * @param fair whether the queue serves its jobs' fairness keys in turn ({@link NewJob#key})
+ * @param keyConcurrency fair queue: most jobs of one key leased at once, for keys without their own
+ *     ({@link KeySettings}); 0 = no limit
+ * @param keyRate fair queue: most leases of one key per {@code keyRatePeriod}, evenly spaced, for
+ *     keys without their own; 0 = no limit
+ * @param keyRatePeriod fair queue: the period of {@code keyRate} (default one second)
+ * @param keyMaxWaiting fair queue: most jobs of one key waiting; a publish past it is refused
+ *     ({@link KeyBacklogFullException}); 0 = no limit
  */
 public record QueueSettings(
     Boolean paused,
@@ -40,7 +48,12 @@ public record QueueSettings(
     Duration expectedServiceTime,
     Duration ratePeriod,
     Integer rateBurst,
-    Integer durableReplicas) {
+    Integer durableReplicas,
+    Boolean fair,
+    Integer keyConcurrency,
+    Integer keyRate,
+    Duration keyRatePeriod,
+    Integer keyMaxWaiting) {
 
   /** Default max attempts: {@link QueueSetting#MAX_ATTEMPTS}'s default. */
   public static final int DEFAULT_MAX_ATTEMPTS = QueueSetting.defaults().maxAttempts();
@@ -89,7 +102,12 @@ public record QueueSettings(
         .expectedServiceTime(expectedServiceTime)
         .ratePeriod(ratePeriod)
         .rateBurst(rateBurst)
-        .durableReplicas(durableReplicas);
+        .durableReplicas(durableReplicas)
+        .fair(fair)
+        .keyConcurrency(keyConcurrency)
+        .keyRate(keyRate)
+        .keyRatePeriod(keyRatePeriod)
+        .keyMaxWaiting(keyMaxWaiting);
   }
 
   /**
@@ -128,6 +146,11 @@ public record QueueSettings(
     private Duration ratePeriod;
     private Integer rateBurst;
     private Integer durableReplicas;
+    private Boolean fair;
+    private Integer keyConcurrency;
+    private Integer keyRate;
+    private Duration keyRatePeriod;
+    private Integer keyMaxWaiting;
 
     private Builder() {}
 
@@ -224,6 +247,38 @@ public record QueueSettings(
       return this;
     }
 
+    /** Whether the queue serves its fairness keys in turn; see {@link QueueSetting#FAIR}. */
+    public Builder fair(Boolean value) {
+      this.fair = value;
+      return this;
+    }
+
+    /**
+     * Fair queue: most jobs of one key leased at once; see {@link QueueSetting#KEY_CONCURRENCY}.
+     */
+    public Builder keyConcurrency(Integer value) {
+      this.keyConcurrency = value;
+      return this;
+    }
+
+    /** Fair queue: most leases of one key per period; see {@link QueueSetting#KEY_RATE}. */
+    public Builder keyRate(Integer value) {
+      this.keyRate = value;
+      return this;
+    }
+
+    /** Fair queue: the period of the per-key rate; see {@link QueueSetting#KEY_RATE_PERIOD}. */
+    public Builder keyRatePeriod(Duration value) {
+      this.keyRatePeriod = value;
+      return this;
+    }
+
+    /** Fair queue: most jobs of one key waiting; see {@link QueueSetting#KEY_MAX_WAITING}. */
+    public Builder keyMaxWaiting(Integer value) {
+      this.keyMaxWaiting = value;
+      return this;
+    }
+
     /** The settings; nothing is checked here (see {@link io.lineup.core.Lineup#configure}). */
     public QueueSettings build() {
       return new QueueSettings(
@@ -238,7 +293,12 @@ public record QueueSettings(
           expectedServiceTime,
           ratePeriod,
           rateBurst,
-          durableReplicas);
+          durableReplicas,
+          fair,
+          keyConcurrency,
+          keyRate,
+          keyRatePeriod,
+          keyMaxWaiting);
     }
   }
 }

@@ -2,7 +2,7 @@
 -- ack then answers CANCELLED. The record becomes a tombstone kept for the retention window.
 --
 -- KEYS[1..12]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, events, outbox
+-- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, events, outbox, wake
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      job id
 -- Returns      { code, state }
@@ -27,7 +27,7 @@ local st = job[F_STATE]
 if st == ST_DONE or st == ST_CANCELLED or st == ST_EXPIRED then
   return {C_ALREADY_DONE, before}
 end
-unlink(id)
+unlink(id, job)
 finish(id, job, ST_CANCELLED, now, settings_load())
 note('cancelled', id)
 events_flush(now)

@@ -1,7 +1,7 @@
 -- expire: background step; jobs whose TTL passed before they finished leave every line.
 --
 -- KEYS[1..12]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, events, outbox
+-- Touches      of the queue keys: jobs, ready, delayed, leased, finished, dead, ttl, meta, events, outbox, wake
 -- ARGV[1]      now in ms ('' = Redis server time)
 -- ARGV[2]      limit: most jobs expired per call
 -- Returns      { handled }: how many jobs expired

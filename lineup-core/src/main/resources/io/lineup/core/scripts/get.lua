@@ -9,7 +9,8 @@
 -- Returns      {} when unknown, else { state, payload, priority, attempts, max_attempts, ttr_ms,
 --              created_ms, due_ms, expires_ms, started_ms, finished_ms, error, result, position,
 --              lease_deadline_ms, now_ms, paused, rate_limit, concurrency_limit,
---              expected_service_ms, leased, done_per_s, rate_window, rate_period_ms, rate_burst }
+--              expected_service_ms, leased, done_per_s, rate_window, rate_period_ms, rate_burst,
+--              key, key_ahead, key_concurrency, key_rate, key_rate_period_ms, key_leased }
 --              state: the state name; ttr_ms: time-to-run; *_ms times: epoch ms, 0 = none;
 --              error: the last error text; position: -1 when not ready; paused: 1 or 0;
 --              rate_limit, concurrency_limit, expected_service_ms, rate_period_ms, rate_burst:
@@ -18,7 +19,11 @@
 --              oldest first, the last for the current second; rate_window: the rate limit's
 --              window, a table of leases in the last second, ms since the oldest and since the
 --              newest of them (lib/service.lua); leased, done_per_s and rate_window are 0, an
---              empty table and zeros when the job is not ready
+--              empty table and zeros when the job is not ready;
+--              key: the job's fairness key ('' for none or when the queue is not fair,
+--              lib/fair.lua); key_ahead: about how many jobs of its key are ahead of it (from its
+--              key's tagger); key_concurrency, key_rate, key_rate_period_ms: the key's limits;
+--              key_leased: the key's jobs leased now
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/job.lua
@@ -27,6 +32,8 @@
 --#include lib/line.lua
 --#include lib/state.lua
 --#include lib/service.lua
+--#include lib/fair.lua
+--#include lib/score.lua
 
 local PROMOTE_LIMIT = 1000
 
@@ -75,6 +82,27 @@ local deadline = 0
 if job[F_STATE] == ST_LEASED then
   deadline = tonumber(redis.call('ZSCORE', K_LEASED, id) or 0)
 end
+local key, key_ahead, ks, key_leased = '', 0, {concurrency = 0, rate = 0, period = 0}, 0
+FAIR.on = s.fair == 1
+if fair_on() then
+  key = fair_key_of(id)
+  ks = fair_settings(key)
+  key_leased = fair_leased_now(key)
+  if position > 0 then
+    -- Its tag against its key's tagger: the tagger's next job is i, and job j's tag is
+    -- base + floor(j * quantum / weight), so about (i - j) of the key's jobs are behind it.
+    local score = tonumber(redis.call('ZSCORE', K_READY, id))
+    local class = PRIORITY_MAX - job[F_PRIORITY]
+    local raw = redis.call('HGET', fair_key_name(FAIR_TAGS), key)
+    local t = raw and cmsgpack.unpack(raw)[class]
+    local waiting = tonumber(redis.call('ZSCORE', fair_key_name(FAIR_WAITING), key) or '0')
+    if t and score then
+      local j = math.ceil((score - class * ARRIVAL_SPAN - t[2]) * t[4] / FAIR_QUANTUM)
+      key_ahead = math.max(0, math.min(position, waiting - (t[3] - j)))
+    end
+  end
+end
 return {state_name(id, job), text(F_PAYLOAD), job[F_PRIORITY], job[F_ATTEMPTS], max, ttr, job[F_CREATED], due,
   value(F_EXPIRES), value(F_STARTED), value(F_FINISHED), text(F_ERROR), text(F_RESULT), position, deadline, now,
-  s.paused, s.rate, s.concurrency, s.expected_service_ms, leased, done, window, s.rate_period_ms, s.rate_burst}
+  s.paused, s.rate, s.concurrency, s.expected_service_ms, leased, done, window, s.rate_period_ms, s.rate_burst,
+  key, key_ahead, ks.concurrency, ks.rate, ks.period, key_leased}

@@ -36,6 +36,7 @@
 --#include lib/expire.lua
 --#include lib/ack.lua
 --#include lib/due_watch.lua
+--#include lib/fair.lua
 
 local RECLAIM_LIMIT = 100
 local PROMOTE_LIMIT = 1000
@@ -60,6 +61,7 @@ local asked = count
 local nonce = ARGV[3]
 local rand = tonumber(ARGV[4])
 local s = settings_load()
+FAIR.on = s.fair == 1
 local n_acks = tonumber(ARGV[5])
 local consumer = ARGV[6 + 3 * n_acks]
 if consumer == '' then
@@ -141,19 +143,27 @@ end
 -- as publish wrote it is derived from its id when it is released (lib/line.lua, line_derivable),
 -- and only when some other job is among them are the scores asked for, before the jobs leave the
 -- line.
-local ids = redis.call('ZRANGE', K_READY, 0, count - 1)
-local raws = records_get(ids, true)
-local lines -- the jobs' scores as text (ZMSCORE), when some job's score cannot be derived
-for k = 1, #ids do
-  local raw = raws[k]
-  if raw and not line_derivable(ids[k], str_byte(raw, 1)) then
-    lines = redis.call('ZMSCORE', K_READY, unpack(ids))
-    break
+-- A fair queue picks its jobs by key (lib/fair.lua), with their scores, which no id tells there.
+local fair = s.fair == 1
+local ids, raws, lines, fair_keys, fair_wait, fair_limited
+if fair then
+  ids, lines, fair_keys, fair_wait, fair_limited = fair_pick(count, now)
+  raws = records_get(ids, true)
+else
+  ids = redis.call('ZRANGE', K_READY, 0, count - 1)
+  raws = records_get(ids, true)
+  for k = 1, #ids do
+    local raw = raws[k]
+    if raw and not line_derivable(ids[k], str_byte(raw, 1)) then
+      lines = redis.call('ZMSCORE', K_READY, unpack(ids))
+      break
+    end
+  end
+  if #ids > 0 then
+    redis.call('ZREMRANGEBYRANK', K_READY, 0, #ids - 1)
   end
 end
-if #ids > 0 then
-  redis.call('ZREMRANGEBYRANK', K_READY, 0, #ids - 1)
-end
+local leased_keys = {}    -- a fair queue's keys of the leased jobs
 local out = {0, 0, 0, 0, 0} -- the reply: five places for reply(), then the jobs' values
 local n_out = 5
 -- Texts made once per call and reused (lib/clock.lua): deadlines by time-to-run, tokens and
@@ -193,7 +203,7 @@ for k = 1, #ids do
       after_payload = 4 + size1 * 256 + size2
     end
     local line = false -- the job's score, or false when a release derives it
-    if not line_derivable(id, first) then
+    if fair or not line_derivable(id, first) then
       line = lines[k]
     end
     local fast = first >= 0x92 and first <= 0x99 and (not line or #line <= 31) and after_payload
@@ -256,6 +266,9 @@ for k = 1, #ids do
       end
       n_leased = n_leased + 1
       leased[n_leased] = id
+      if fair then
+        leased_keys[n_leased] = fair_keys[k]
+      end
       records[2 * n_leased - 1], records[2 * n_leased] = id, record
       deadlines[2 * n_leased - 1], deadlines[2 * n_leased] = deadline_text, id
       if s.rate > 0 then
@@ -285,8 +298,19 @@ if #leases > 0 then
   end
 end
 
+if fair and n_leased > 0 then
+  fair_leased(leased_keys)
+end
 local wait = -1
-if redis.call('ZCARD', K_READY) > 0 then
+if fair and fair_limited and #ids < count then
+  -- Jobs are left, but of keys at their limits: a leased job's end wakes a consumer (lib/ack.lua),
+  -- a rate limit's next slot is fair_wait away.
+  wait = fair_wait
+  local due_in = next_due_in(now)
+  if due_in >= 0 and (wait < 0 or due_in < wait) then
+    wait = due_in
+  end
+elseif redis.call('ZCARD', K_READY) > 0 then
   -- Jobs are left: pass the wake-up on to another waiting consumer.
   wake()
   wait = 0

@@ -7,10 +7,11 @@
 -- ARGV[2]      expected fence: the decimal text of the queue's fence (meta field 'fence') this
 --              call is bound to, or '' for none; a call whose fence differs writes nothing
 -- ARGV[3]      number of jobs n
--- ARGV[4]      number of option sets m, then 7 values per set (jobs of one call mostly share them):
+-- ARGV[4]      number of option sets m, then 8 values per set (jobs of one call mostly share them):
 --                priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
 --                max attempts (0 = queue setting), time-to-run (ms, 0 = queue setting),
---                TTL (ms from now, 0 = none), unique window (ms; 0 = the job has no unique key)
+--                TTL (ms from now, 0 = none), unique window (ms; 0 = the job has no unique key),
+--                fairness key ('' = none; read by a fair queue only, lib/fair.lua)
 -- then the form: 'plain' when every job takes a generated id and option set 1, which has no unique
 --              key, else 'full'
 -- then per job, plain: its payload (bytes); full: 3 values, its id ('' = generate: '~' and the
@@ -21,11 +22,16 @@
 --              in the ready line (-1 when not ready)
 --              plain form: all the jobs were created, with the ids of arrivals first_arrival ..
 --              first_arrival + n - 1 in job order, one state and due time, and consecutive positions
---              from first_position (-1 when not ready); mark is '~', which no id is:
+--              from first_position (-1 when not ready); mark is '~', which no id is; in a fair
+--              queue, whose jobs are not at consecutive places, first_position is -2 and a sixth
+--              value follows, the table of each job's position:
 --   plain = { mark, first_arrival, state, due_ms, first_position }
 --              fence mismatch (ARGV[2] not '' and not the queue's fence): nothing written, and
 --              mark is '!', which no id is; fence: the queue's fence ('' when it has none):
 --   fenced = { mark, fence }
+--              key limit (fair queue): a key would have more than its max_waiting jobs waiting;
+--              nothing written, and mark is '#', which no id is:
+--   refused = { mark, key, max_waiting, waiting }
 --#include lib/keys.lua
 --#include lib/codes.lua
 --#include lib/clock.lua
@@ -34,6 +40,7 @@
 --#include lib/line.lua
 --#include lib/state.lua
 --#include lib/make.lua
+--#include lib/fair.lua
 
 -- This loop runs once per job, so it avoids what costs in Redis's Lua: global lookups (locals
 -- below), number parsing (options come once per set), building a table per job, and making strings
@@ -70,13 +77,36 @@ local m = tonumber(ARGV[4])
 -- Each option set once (lib/make.lua).
 local sets = {}
 for s = 1, m do
-  local b = 5 + (s - 1) * 7
+  local b = 5 + (s - 1) * 8
   sets[tostring(s)] = make_options(now, option_number(ARGV[b]), option_number(ARGV[b + 1]),
     option_number(ARGV[b + 2]), option_number(ARGV[b + 3]), option_number(ARGV[b + 4]),
-    option_number(ARGV[b + 5]), ARGV[b + 6])
+    option_number(ARGV[b + 5]), ARGV[b + 6], ARGV[b + 7])
 end
-local plain = ARGV[5 + m * 7] == 'plain'
-local jobs_at = 6 + m * 7
+local plain = ARGV[5 + m * 8] == 'plain'
+local jobs_at = 6 + m * 8
+
+-- A fair queue refuses the whole call when it would bring a key past its max_waiting jobs (every
+-- job named counts, before ids seen already are told apart).
+if sets['1'].fair then
+  local adding = {}
+  if plain then
+    adding[sets['1'].key] = n
+  else
+    for i = 0, n - 1 do
+      local key = sets[ARGV[jobs_at + i * 3 + 2]].key
+      adding[key] = (adding[key] or 0) + 1
+    end
+  end
+  for key, more in pairs(adding) do
+    local max = fair_settings(key).max_waiting
+    if max > 0 then
+      local waiting = tonumber(redis.call('ZSCORE', fair_key_name(FAIR_WAITING), key) or '0')
+      if waiting + more > max then
+        return {'#', key, max, waiting}
+      end
+    end
+  end
+end
 
 -- One counter update per call, not per job: each job's arrival number is reserved here, and a
 -- generated id is that number (unique: arrival numbers are never reused).
@@ -165,7 +195,24 @@ else
     end
   end
 end
+local fair_positions -- a fair queue's positions of the plain form's jobs
 make_write(function()
+  if sets['1'].fair then
+    -- A fair line places each job by its key's turn: each is asked for.
+    if plain then
+      fair_positions = {}
+      for i = 1, made_count do
+        fair_positions[i] = redis.call('ZRANK', K_READY, made_ids[i]) or -1
+      end
+    else
+      for _, priority in ipairs(band_order) do
+        for _, at in ipairs(bands[priority][2]) do
+          out[at + 4] = redis.call('ZRANK', K_READY, out[at]) or -1
+        end
+      end
+    end
+    return
+  end
   -- This call's jobs of one priority arrived last in that band, so their ranks follow each other.
   for _, priority in ipairs(band_order) do
     local band = bands[priority]
@@ -179,6 +226,9 @@ events_flush(now)
 if plain then
   local set = sets['1']
   local band = bands[set.priority]
+  if fair_positions then
+    return {'~', next_seq, set.state, set.due, -2, fair_positions}
+  end
   return {'~', next_seq, set.state, set.due, band and band.rank or -1}
 end
 for _, copy in ipairs(copies) do

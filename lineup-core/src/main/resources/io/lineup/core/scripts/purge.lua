@@ -9,11 +9,15 @@
 --#include lib/clock.lua
 --#include lib/job.lua
 --#include lib/events.lua
+--#include lib/fair.lua
 
 local now = clock_now(ARGV[1])
 local ids = redis.call('ZRANGE', K_DEAD, 0, tonumber(ARGV[2]) - 1)
 if #ids > 0 then
   records_delete(ids)
+  if fair_on() then
+    fair_keys_forget(ids)
+  end
   redis.call('ZREM', K_DEAD, unpack(ids))
   for _, id in ipairs(ids) do
     note('purged', id)

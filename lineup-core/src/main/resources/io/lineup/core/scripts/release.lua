@@ -13,6 +13,7 @@
 --#include lib/job.lua
 --#include lib/events.lua
 --#include lib/line.lua
+--#include lib/fair.lua
 
 local now = clock_now(ARGV[1])
 local id, token = ARGV[2], ARGV[3]
@@ -29,7 +30,13 @@ local line = job[F_LINE]
 if not present(line) then
   line = line_derived(id, job)
 end
-if line then
+local fair_key = fair_on() and fair_key_of(id)
+if fair_key then
+  fair_unleased(fair_key, FAIR_WAITING)
+end
+if line and fair_key then
+  fair_line_add(id, fair_key, job[F_PRIORITY], line)
+elseif line then
   redis.call('ZADD', K_READY, line, id)
 else
   line_add(id, job[F_PRIORITY])

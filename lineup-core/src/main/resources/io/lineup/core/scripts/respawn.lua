@@ -11,6 +11,7 @@
 --#include lib/job.lua
 --#include lib/events.lua
 --#include lib/line.lua
+--#include lib/fair.lua
 
 local now = clock_now(ARGV[1])
 local ttl = tonumber(ARGV[2])
@@ -37,6 +38,9 @@ for _, id in ipairs(ids) do
       redis.call('ZADD', K_TTL, now + ttl, id)
     end
     job_store(id, job)
+    if fair_on() then
+      fair_moved(fair_key_of(id), nil, FAIR_WAITING)
+    end
     line_add(id, job[F_PRIORITY])
     note('respawned', id)
     n = n + 1

@@ -151,6 +151,7 @@ public final class JobArchive implements AutoCloseable, TaskArchive {
         job.lastError(),
         job.result(),
         -1,
+        null,
         null);
   }
 

@@ -24,7 +24,7 @@ public final class PublishWire {
   private static final String FULL = "full";
 
   /** ARGV values per option set. */
-  public static final int VALUES_PER_OPTION_SET = 7;
+  public static final int VALUES_PER_OPTION_SET = 8;
 
   private PublishWire() {}
 
@@ -36,7 +36,8 @@ public final class PublishWire {
       int maxAttempts,
       long timeToRunMs,
       long ttlMs,
-      long uniqueWindowMs) {
+      long uniqueWindowMs,
+      String key) {
     static OptionSet of(NewJob job) {
       return new OptionSet(
           job.priority(),
@@ -45,7 +46,8 @@ public final class PublishWire {
           job.maxAttempts() == null ? 0 : job.maxAttempts(),
           job.timeToRun() == null ? 0 : job.timeToRun().toMillis(),
           job.ttl() == null ? 0 : job.ttl().toMillis(),
-          job.uniqueKey() == null ? 0 : job.uniqueWindow().toMillis());
+          job.uniqueKey() == null ? 0 : job.uniqueWindow().toMillis(),
+          job.key() == null ? "" : job.key());
     }
   }
 
@@ -99,7 +101,8 @@ public final class PublishWire {
           .add(set.maxAttempts())
           .add(set.timeToRunMs())
           .add(set.ttlMs())
-          .add(set.uniqueWindowMs());
+          .add(set.uniqueWindowMs())
+          .add(set.key());
     }
     args.add(plain ? PLAIN : FULL);
     for (int i = 0; i < jobs.size(); i++) {

@@ -567,6 +567,70 @@ public final class RedisStore implements AutoCloseable {
     return ScriptReplies.batch(run(ScriptLibrary.PURGE, queue, new Args(2).add(now()).add(limit)));
   }
 
+  // ---- fairness keys (fair queues) ----
+
+  /**
+   * Writes one key's own settings ({@code fair_key_write.lua}); -1 values take the queue's.
+   *
+   * @return the key's jobs held in its park
+   */
+  public long fairKeyWrite(
+      QueueName queue,
+      String key,
+      int weight,
+      int concurrency,
+      int rate,
+      long ratePeriodMs,
+      int maxWaiting,
+      boolean paused) {
+    Args args =
+        new Args(7)
+            .add(key)
+            .add(weight)
+            .add(concurrency)
+            .add(rate)
+            .add(ratePeriodMs)
+            .add(maxWaiting)
+            .add(paused ? 1 : 0);
+    return Replies.asLong(
+        Replies.asList(run(ScriptLibrary.FAIR_KEY_WRITE, queue, args))
+            .get(ScriptReplies.FairKeyWrite.PARKED.ordinal()));
+  }
+
+  /**
+   * Moves up to {@code limit} of a resumed key's parked jobs back to the line ({@code
+   * fair_unpark.lua}).
+   *
+   * @return the jobs still parked
+   */
+  public long fairUnpark(QueueName queue, String key, int limit) {
+    return Replies.asLong(
+        Replies.asList(run(ScriptLibrary.FAIR_UNPARK, queue, new Args(2).add(key).add(limit)))
+            .get(ScriptReplies.FairUnpark.LEFT.ordinal()));
+  }
+
+  /** One key's settings and counts ({@code fair_key_read.lua}). */
+  public ScriptReplies.FairKeyReply fairKeyRead(QueueName queue, String key) {
+    return ScriptReplies.fairKeyRead(run(ScriptLibrary.FAIR_KEY_READ, queue, new Args(1).add(key)));
+  }
+
+  /**
+   * The keys with most jobs waiting or leased ({@code fair_top.lua}).
+   *
+   * @param by {@code "waiting"} or {@code "leased"}
+   */
+  public ScriptReplies.FairTopReply fairTop(QueueName queue, String by, int limit) {
+    return ScriptReplies.fairTop(
+        run(ScriptLibrary.FAIR_TOP, queue, new Args(2).add(by).add(limit)));
+  }
+
+  /** One slice of deleting a key's waiting jobs ({@code fair_drop.lua}). */
+  public ScriptReplies.FairDropReply fairDrop(
+      QueueName queue, String key, long lineCursor, long delayedCursor, int limit) {
+    Args args = new Args(5).add(now()).add(key).add(lineCursor).add(delayedCursor).add(limit);
+    return ScriptReplies.fairDrop(run(ScriptLibrary.FAIR_DROP, queue, args));
+  }
+
   private static long ttlMillis(Duration ttl) {
     return ttl == null ? 0 : ttl.toMillis();
   }

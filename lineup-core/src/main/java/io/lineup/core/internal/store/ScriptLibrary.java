@@ -58,7 +58,12 @@ public final class ScriptLibrary {
           "schedule_read",
           "schedule_write",
           "schedule_fire",
-          "schedule_delete");
+          "schedule_delete",
+          "fair_key_write",
+          "fair_unpark",
+          "fair_key_read",
+          "fair_top",
+          "fair_drop");
 
   /**
    * The first line of the scripts that add jobs, settings or schedules ({@code publish}, {@code
@@ -104,6 +109,11 @@ public final class ScriptLibrary {
   public static final LuaScript SCHEDULE_WRITE = load("schedule_write");
   public static final LuaScript SCHEDULE_FIRE = load("schedule_fire");
   public static final LuaScript SCHEDULE_DELETE = load("schedule_delete");
+  public static final LuaScript FAIR_KEY_WRITE = load("fair_key_write");
+  public static final LuaScript FAIR_UNPARK = load("fair_unpark");
+  public static final LuaScript FAIR_KEY_READ = load("fair_key_read");
+  public static final LuaScript FAIR_TOP = load("fair_top");
+  public static final LuaScript FAIR_DROP = load("fair_drop");
 
   private ScriptLibrary() {}
 

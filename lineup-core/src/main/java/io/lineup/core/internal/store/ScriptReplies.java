@@ -7,6 +7,7 @@ import io.lineup.core.model.EtaEstimator;
 import io.lineup.core.model.FenceMismatchException;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.JobState;
+import io.lineup.core.model.KeyBacklogFullException;
 import io.lineup.core.model.LeasedJob;
 import io.lineup.core.model.Leases;
 import io.lineup.core.model.PeekedJob;
@@ -167,7 +168,13 @@ public final class ScriptReplies {
     DONE_PER_S,
     RATE_WINDOW,
     RATE_PERIOD_MS,
-    RATE_BURST
+    RATE_BURST,
+    KEY,
+    KEY_AHEAD,
+    KEY_CONCURRENCY,
+    KEY_RATE,
+    KEY_RATE_PERIOD_MS,
+    KEY_LEASED
   }
 
   /** {@code stats.lua}. */
@@ -292,6 +299,107 @@ public final class ScriptReplies {
     FENCE
   }
 
+  /**
+   * {@code publish.lua}'s answer to a call that would bring a fairness key past its most waiting
+   * jobs: these, and nothing was written.
+   */
+  enum RefusedPublish {
+    MARK,
+    KEY,
+    MAX_WAITING,
+    WAITING
+  }
+
+  /** {@code fair_key_write.lua}. */
+  enum FairKeyWrite {
+    PARKED
+  }
+
+  /** {@code fair_unpark.lua}. */
+  enum FairUnpark {
+    MOVED,
+    LEFT
+  }
+
+  /** {@code fair_key_read.lua}. */
+  enum FairKeyRead {
+    OWN,
+    EFFECTIVE,
+    WAITING,
+    LEASED,
+    PARKED
+  }
+
+  /** {@code fair_top.lua}: these, then an entry ({@link FairTopEntry}) per key. */
+  enum FairTop {
+    KEYS_WAITING,
+    KEYS_LEASED
+  }
+
+  /** One key of {@code fair_top.lua}'s answer. */
+  enum FairTopEntry {
+    KEY,
+    COUNT
+  }
+
+  /** {@code fair_drop.lua}. */
+  enum FairDrop {
+    DELETED,
+    LINE_CURSOR,
+    DELAYED_CURSOR,
+    LEFT
+  }
+
+  /**
+   * {@code fair_key_read.lua}'s answer: a key's own and effective settings (six values each:
+   * weight, concurrency, rate, rate period in ms, max waiting, paused; -1 in {@code own} where the
+   * queue's applies) and its counts.
+   */
+  public record FairKeyReply(
+      List<Object> own, List<Object> effective, long waiting, long leased, long parked) {}
+
+  static FairKeyReply fairKeyRead(Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    return new FairKeyReply(
+        Replies.asList(r.get(FairKeyRead.OWN.ordinal())),
+        Replies.asList(r.get(FairKeyRead.EFFECTIVE.ordinal())),
+        number(r, FairKeyRead.WAITING),
+        number(r, FairKeyRead.LEASED),
+        number(r, FairKeyRead.PARKED));
+  }
+
+  /**
+   * {@code fair_top.lua}'s answer: how many keys have jobs waiting and leased, and the keys asked
+   * for with their counts, most first.
+   */
+  public record FairTopReply(long keysWaiting, long keysLeased, Map<String, Long> top) {}
+
+  static FairTopReply fairTop(Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    Map<String, Long> top = new LinkedHashMap<>();
+    int width = FairTopEntry.values().length;
+    for (int at = FairTop.values().length; at + width <= r.size(); at += width) {
+      top.put(
+          Replies.asString(r.get(at + FairTopEntry.KEY.ordinal())),
+          Replies.asLong(r.get(at + FairTopEntry.COUNT.ordinal())));
+    }
+    return new FairTopReply(number(r, FairTop.KEYS_WAITING), number(r, FairTop.KEYS_LEASED), top);
+  }
+
+  /** {@code fair_drop.lua}'s answer: jobs deleted, the cursors to pass next (-1: walked). */
+  public record FairDropReply(long deleted, long lineCursor, long delayedCursor) {}
+
+  static FairDropReply fairDrop(Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    return new FairDropReply(
+        number(r, FairDrop.DELETED),
+        number(r, FairDrop.LINE_CURSOR),
+        number(r, FairDrop.DELAYED_CURSOR));
+  }
+
+  /** The mark that starts the answer of a publish refused by a key's limit, which no id is. */
+  private static final String KEY_FULL_MARK = "#";
+
   /** The mark that starts the answer of a publish refused by its fence, which no id is. */
   private static final String FENCE_MARK = "!";
 
@@ -311,6 +419,8 @@ public final class ScriptReplies {
    * @param queue the queue published to (named by the exception)
    * @param expectedFence the fence the call was bound to (named by the exception)
    * @throws FenceMismatchException when the call's fence was refused ({@link FencedPublish})
+   * @throws KeyBacklogFullException when a fairness key's limit refused the call ({@link
+   *     RefusedPublish})
    */
   public static List<PublishResult> publish(
       Object replyObject, int jobs, QueueName queue, long expectedFence) {
@@ -325,7 +435,16 @@ public final class ScriptReplies {
               ? OptionalLong.empty()
               : OptionalLong.of(Long.parseLong(fence)));
     }
-    if (reply.size() == PlainPublish.values().length
+    if (reply.size() == RefusedPublish.values().length
+        && KEY_FULL_MARK.equals(Replies.asString(reply.get(RefusedPublish.MARK.ordinal())))) {
+      throw new KeyBacklogFullException(
+          queue,
+          Replies.asString(reply.get(RefusedPublish.KEY.ordinal())),
+          Replies.asLong(reply.get(RefusedPublish.MAX_WAITING.ordinal())),
+          Replies.asLong(reply.get(RefusedPublish.WAITING.ordinal())));
+    }
+    if (reply.size() >= PlainPublish.values().length
+        && reply.size() <= PlainPublish.values().length + 1
         && PLAIN_MARK.equals(Replies.asString(reply.get(PlainPublish.MARK.ordinal())))) {
       return plainPublish(reply, jobs);
     }
@@ -351,11 +470,20 @@ public final class ScriptReplies {
     JobState state = JobState.valueOf(Replies.asString(reply.get(PlainPublish.STATE.ordinal())));
     Instant due = Instant.ofEpochMilli(Replies.asLong(reply.get(PlainPublish.DUE_MS.ordinal())));
     long position = Replies.asLong(reply.get(PlainPublish.FIRST_POSITION.ordinal()));
+    // A fair queue's jobs are not at consecutive places: it answers each one's (publish.lua).
+    List<Object> positions =
+        reply.size() > PlainPublish.values().length
+            ? Replies.asList(reply.get(PlainPublish.values().length))
+            : List.of();
     List<PublishResult> results = new ArrayList<>(jobs);
     for (int i = 0; i < jobs; i++) {
-      results.add(
-          new PublishResult(
-              GeneratedIds.of(first + i), true, state, due, position < 0 ? -1 : position + i));
+      long at;
+      if (!positions.isEmpty()) {
+        at = Replies.asLong(positions.get(i));
+      } else {
+        at = position < 0 ? -1 : position + i;
+      }
+      results.add(new PublishResult(GeneratedIds.of(first + i), true, state, due, at));
     }
     return results;
   }
@@ -510,7 +638,9 @@ public final class ScriptReplies {
               Duration.ofMillis(number(r, Get.RATE_PERIOD_MS)),
               (int) number(r, Get.RATE_BURST));
       eta = EtaEstimator.of(longs(r, Get.DONE_PER_S), conditions).eta(position).orElse(null);
+      eta = keyRateBound(eta, r);
     }
+    String key = text(r, Get.KEY);
     byte[] result = bytes(r, Get.RESULT);
     return Optional.of(
         new JobInfo(
@@ -531,7 +661,26 @@ public final class ScriptReplies {
             Replies.asOptionalString(r.get(Get.ERROR.ordinal())),
             result.length == 0 ? null : result,
             position,
-            eta));
+            eta,
+            key == null || key.isEmpty() ? null : key));
+  }
+
+  /**
+   * A fair queue's ETA is never sooner than the job's key's rate lets the key's jobs ahead of it
+   * go, one per period / rate: the band moves up to that bound where it is below it.
+   */
+  private static Eta keyRateBound(Eta eta, List<Object> r) {
+    if (eta == null || r.size() <= Get.KEY_RATE.ordinal() || number(r, Get.KEY_RATE) <= 0) {
+      return eta;
+    }
+    double spacingMs = (double) number(r, Get.KEY_RATE_PERIOD_MS) / number(r, Get.KEY_RATE);
+    Duration bound = Duration.ofMillis((long) Math.ceil(number(r, Get.KEY_AHEAD) * spacingMs));
+    Duration point = max(eta.point(), bound);
+    return new Eta(point, max(eta.low(), bound), max(eta.high(), point));
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   static StatsReply stats(Object replyObject) {

@@ -12,6 +12,7 @@
 --#include lib/finish.lua
 --#include lib/archive.lua
 --#include lib/service.lua
+--#include lib/fair.lua
 local function ack_all(first, n, now, s)
   local codes = {}
   if n == 0 then
@@ -154,6 +155,9 @@ local function ack_all(first, n, now, s)
   end
   if #gone > 0 then
     records_delete(gone)
+  end
+  if #unleased > 0 and fair_on() then
+    fair_settled(unleased)
   end
   service_note(now, #unleased)
   if #unleased > 0 and s.concurrency > 0 then

@@ -4,7 +4,7 @@
 --#include lib/state.lua
 --#include lib/finish.lua
 local function expire_one(id, job, now, s)
-  unlink(id)
+  unlink(id, job)
   finish(id, job, ST_EXPIRED, now, s)
   note('expired', id)
 end

@@ -5,8 +5,8 @@
 --#include lib/clock.lua
 --#include lib/job.lua
 --#include lib/events.lua
-local PRIORITY_MAX = 255
-local ARRIVAL_SPAN = 17592186044416 -- 2^44 arrivals per queue
+--#include lib/score.lua
+--#include lib/fair.lua
 
 -- Reserves n arrival numbers at once; returns the first. Unused ones are simply skipped.
 local function arrivals_reserve(n)
@@ -119,7 +119,12 @@ local function line_derived(id, job)
   return nil
 end
 
+-- Puts a job at the back of its priority's line (in a fair queue: at its key's next turn).
 local function line_add(id, priority)
+  if fair_on() then
+    fair_line_add(id, fair_key_of(id), priority)
+    return
+  end
   redis.call('ZADD', K_READY, line_score(priority, arrivals_reserve(1)), id)
 end
 
@@ -149,17 +154,36 @@ local function promote_due_quietly(now, limit)
   if #due == 0 then
     return 0
   end
-  local seq = arrivals_reserve(#due)
+  local fair = fair_on()
+  local seq, keys
+  if fair then
+    keys = fair_keys_of(due)
+  else
+    seq = arrivals_reserve(#due)
+  end
   -- Due jobs are about to be leased, so their hashes become hash tables now (records_get).
   local raws = records_get(due, true)
   local scores = {}         -- ZADD score/member pairs for the line
   for i, id in ipairs(due) do
     if raws[i] then
       local job = job_decode(raws[i])
-      scores[#scores + 1] = line_score(job[F_PRIORITY], seq + i - 1)
-      scores[#scores + 1] = id
+      if fair then
+        local key = keys[i]
+        if fair_settings(key).paused then
+          redis.call('ZADD', fair_key_name(FAIR_PARK .. key), fair_park_score(job[F_PRIORITY], job[F_CREATED]), id)
+        else
+          scores[#scores + 1] = int_text(fair_score(key, job[F_PRIORITY]))
+          scores[#scores + 1] = id
+        end
+      else
+        scores[#scores + 1] = line_score(job[F_PRIORITY], seq + i - 1)
+        scores[#scores + 1] = id
+      end
       note('ready', id)
     end
+  end
+  if fair then
+    fair_flush()
   end
   if #scores > 0 then
     redis.call('ZADD', K_READY, unpack(scores))

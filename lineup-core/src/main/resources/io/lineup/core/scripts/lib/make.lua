@@ -7,6 +7,8 @@
 --#include lib/job.lua
 --#include lib/events.lua
 --#include lib/line.lua
+--#include lib/fair.lua
+--#include lib/score.lua
 local made_records = {}   -- HSET field/value pairs
 local made_ready = {}     -- ZADD score/member pairs for the ready line
 local made_delayed = {}   -- ZADD score/member pairs for the delayed set
@@ -15,13 +17,17 @@ local made_ids = {}       -- ids of the jobs made, for their event
 local made_headers = {}   -- payload length -> its msgpack header
 local made_count, made_ready_count = 0, 0
 local made_first_due = false  -- earliest due time among the call's delayed jobs
+local made_keys = {}      -- fair queue: id/key pairs of the jobs with a key
+local made_waiting = {}   -- fair queue: key -> jobs made
+local made_parked = {}    -- fair queue: key -> ZADD score/member pairs for a paused key's park
 
 -- One option set: what jobs made with the same options share, worked out once (the due time and
 -- line score, and the stored record but for the payload: the msgpack array header, then every field
 -- after the payload, trailing defaults dropped). Numbers: priority (-255..255), delay (ms, -1
 -- none), run_at (epoch ms, -1 none), max attempts and time-to-run (0 = the queue's), ttl (ms from
--- now, 0 = none); window: the unique window as text ('0' = no unique key).
-local function make_options(now, priority, delay, run_at, max_attempts, ttr, ttl, window)
+-- now, 0 = none); window: the unique window as text ('0' = no unique key); key: the fairness key
+-- ('' = none), which only a fair queue reads (lib/fair.lua).
+local function make_options(now, priority, delay, run_at, max_attempts, ttr, ttl, window, key)
   local due = now
   if run_at >= 0 then
     due = run_at
@@ -55,6 +61,9 @@ local function make_options(now, priority, delay, run_at, max_attempts, ttr, ttl
     head = string.char(0x90 + count + 1),
     tail = cmsgpack.pack(unpack(fields, 1, count)),
     scores = {},            -- score_text's cache
+    fair = fair_on(),
+    now = now,
+    key = key or '',
   }
 end
 
@@ -70,7 +79,27 @@ local function make_job(id, payload, set, seq)
   end
   local at = made_count * 2
   made_records[at + 1], made_records[at + 2] = id, set.head .. header .. payload .. set.tail
-  if set.ready then
+  if set.fair then
+    local key = set.key
+    if key ~= '' then
+      made_keys[#made_keys + 1] = id
+      made_keys[#made_keys + 1] = key
+    end
+    made_waiting[key] = (made_waiting[key] or 0) + 1
+  end
+  if set.ready and set.fair then
+    local key = set.key
+    if fair_settings(key).paused then
+      local park = made_parked[key] or {}
+      made_parked[key] = park
+      park[#park + 1] = fair_park_score(set.priority, set.now)
+      park[#park + 1] = id
+    else
+      made_ready[made_ready_count + 1] = int_text(fair_score(key, set.priority))
+      made_ready[made_ready_count + 2] = id
+      made_ready_count = made_ready_count + 2
+    end
+  elseif set.ready then
     made_ready[made_ready_count + 1], made_ready[made_ready_count + 2] = score_text(set.scores, set.score + seq), id
     made_ready_count = made_ready_count + 2
   else
@@ -96,6 +125,16 @@ local function make_write(ranked)
   note_all('published', made_ids)
   if made_count > 0 then
     records_put(made_records)
+  end
+  if #made_keys > 0 then
+    fair_keys_put(made_keys)
+  end
+  if next(made_waiting) then
+    fair_flush()
+    fair_count(FAIR_WAITING, made_waiting)
+    for key, park in pairs(made_parked) do
+      redis.call('ZADD', fair_key_name(FAIR_PARK .. key), unpack(park))
+    end
   end
   if #made_expiring > 0 then
     redis.call('ZADD', K_TTL, unpack(made_expiring))

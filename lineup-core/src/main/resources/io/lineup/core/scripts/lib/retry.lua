@@ -8,6 +8,7 @@
 --#include lib/events.lua
 --#include lib/line.lua
 --#include lib/archive.lua
+--#include lib/fair.lua
 local function backoff_delay(s, attempts, rand)
   local delay = s.backoff_ms
   if s.backoff == 'exponential' then
@@ -23,6 +24,7 @@ end
 -- queue's backoff; not used for END_EXPIRED, which goes back to its place at once.
 local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
   redis.call('ZREM', K_LEASED, id)
+  local fair_key = fair_on() and fair_key_of(id)
   -- The score the job was leased from: in its record, or, for a job leased as publish wrote it,
   -- derived from its id (lib/line.lua); nil for a record of an earlier build that kept neither.
   local line = nil
@@ -49,6 +51,9 @@ local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
       job[F_EXPIRES] = 0
     end
     job_store(id, job)
+    if fair_key then
+      fair_unleased(fair_key, nil)
+    end
     redis.call('ZADD', K_DEAD, now, id)
     outbox_add(id, job, ST_DEAD, now, s, nil, nil)
     outbox_flush(s)
@@ -61,7 +66,13 @@ local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
   job[F_STATE] = ST_WAITING
   job[F_DUE] = now + delay
   job_store(id, job)
-  if line then
+  if fair_key then
+    fair_unleased(fair_key, FAIR_WAITING)
+  end
+  if line and fair_key then
+    fair_line_add(id, fair_key, job[F_PRIORITY], line)
+    wake()
+  elseif line then
     redis.call('ZADD', K_READY, line, id)
     wake()
   elseif delay == 0 then

@@ -3,11 +3,12 @@
 --#include lib/keys.lua
 local SETTING_NAMES = {'max_attempts', 'ttr_ms', 'backoff', 'backoff_ms', 'backoff_max_ms', 'backoff_jitter',
   'retention_ms', 'retention_max', 'rate', 'concurrency', 'paused', 'expected_service_ms', 'rate_period_ms',
-  'rate_burst', 'durable_replicas'}
+  'rate_burst', 'durable_replicas', 'fair', 'key_concurrency', 'key_rate', 'key_rate_period_ms', 'key_max_waiting'}
 local SETTING_DEFAULTS = {max_attempts = 3, ttr_ms = 30000, backoff = 'exponential', backoff_ms = 1000,
   backoff_max_ms = 300000, backoff_jitter = 0.2, retention_ms = 3600000, retention_max = 10000, rate = 0,
   concurrency = 0, paused = 0, expected_service_ms = 0, rate_period_ms = 1000, rate_burst = 0,
-  durable_replicas = 0}
+  durable_replicas = 0, fair = 0, key_concurrency = 0, key_rate = 0, key_rate_period_ms = 1000,
+  key_max_waiting = 0}
 
 -- archive_max is no queue setting: the server's archiver switches archiving on (lib/archive.lua).
 -- It is read in the same HMGET, first, so a queue without archiving pays nothing more.

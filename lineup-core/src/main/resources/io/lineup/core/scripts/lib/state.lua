@@ -1,10 +1,15 @@
 -- Public state names, as JobState.java spells them.
 --#include lib/keys.lua
 --#include lib/job.lua
+--#include lib/fair.lua
 local function state_name(id, job)
   local st = job[F_STATE]
   if st == ST_WAITING then
     if redis.call('ZSCORE', K_READY, id) then
+      return 'READY'
+    end
+    -- A ready job of a paused key waits in its key's park (lib/fair.lua).
+    if fair_on() and redis.call('ZSCORE', fair_key_name(FAIR_PARK .. fair_key_of(id)), id) then
       return 'READY'
     end
     return 'DELAYED'
@@ -20,12 +25,23 @@ local function state_name(id, job)
   return 'EXPIRED'
 end
 
--- Takes the job out of every line it may stand in.
-local function unlink(id)
+-- Takes the job out of every line it may stand in, for good (in a fair queue, out of its key's
+-- counts and park too).
+local function unlink(id, job)
   redis.call('ZREM', K_READY, id)
   redis.call('ZREM', K_DELAYED, id)
   redis.call('ZREM', K_LEASED, id)
   redis.call('ZREM', K_DEAD, id)
+  if fair_on() then
+    local key = fair_key_of(id)
+    if job[F_STATE] == ST_WAITING then
+      redis.call('ZREM', fair_key_name(FAIR_PARK .. key), id)
+      fair_moved(key, FAIR_WAITING, nil)
+    elseif job[F_STATE] == ST_LEASED then
+      fair_unleased(key, nil)
+    end
+    fair_keys_forget({id})
+  end
 end
 
 local function position_of(id)

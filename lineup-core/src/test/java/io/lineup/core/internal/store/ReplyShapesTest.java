@@ -30,7 +30,8 @@ class ReplyShapesTest {
               Map.of(
                   "Returns", names(ScriptReplies.Publish.class),
                   "plain", names(ScriptReplies.PlainPublish.class),
-                  "fenced", names(ScriptReplies.FencedPublish.class))),
+                  "fenced", names(ScriptReplies.FencedPublish.class),
+                  "refused", names(ScriptReplies.RefusedPublish.class))),
           Map.entry(
               "lease",
               Map.of(
@@ -73,7 +74,16 @@ class ReplyShapesTest {
                   "Returns", names(ScriptReplies.ScheduleFire.class, "entry..."),
                   "entry", names(ScriptReplies.ScheduleFireEntry.class))),
           Map.entry(
-              "schedule_delete", Map.of("Returns", names(ScriptReplies.ScheduleDelete.class))));
+              "schedule_delete", Map.of("Returns", names(ScriptReplies.ScheduleDelete.class))),
+          Map.entry("fair_key_write", Map.of("Returns", names(ScriptReplies.FairKeyWrite.class))),
+          Map.entry("fair_unpark", Map.of("Returns", names(ScriptReplies.FairUnpark.class))),
+          Map.entry("fair_key_read", Map.of("Returns", names(ScriptReplies.FairKeyRead.class))),
+          Map.entry(
+              "fair_top",
+              Map.of(
+                  "Returns", names(ScriptReplies.FairTop.class, "entry..."),
+                  "entry", names(ScriptReplies.FairTopEntry.class))),
+          Map.entry("fair_drop", Map.of("Returns", names(ScriptReplies.FairDrop.class))));
 
   static Stream<Arguments> shapes() {
     return EXPECTED.entrySet().stream()

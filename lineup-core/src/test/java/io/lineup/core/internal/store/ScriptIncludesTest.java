@@ -38,7 +38,9 @@ class ScriptIncludesTest {
           "ack",
           "due_watch",
           "make",
-          "schedule");
+          "schedule",
+          "score",
+          "fair");
   private static final Pattern INCLUDE = Pattern.compile("^--#include (\\S+)", Pattern.MULTILINE);
   private static final Pattern FUNCTION =
       Pattern.compile("^local function (\\w+)", Pattern.MULTILINE);

@@ -1,0 +1,412 @@
+-- Fair queues (docs/fairness.md): a queue whose setting fair is 1 serves its fairness keys (tenants,
+-- customers) in turn. A job may carry a key of 1 to 128 characters; jobs without one share the
+-- unnamed key ''.
+--
+-- The order is start-time fair queueing with weights, kept in the one ready line. Each key has, per
+-- priority class, a tagger: the i-th job it tags gets base + floor(i * FAIR_QUANTUM / weight), and
+-- the job's score is its class's range start plus that tag (lib/score.lua). A tagger behind the head
+-- of its class (its key was idle, blocked or is new) starts again at the head's tag, so a key that
+-- comes back is served within one turn and earns no credit for the time it had nothing waiting. A
+-- turn is FAIR_QUANTUM tag units, in which a key of weight w has w jobs. The line stays one sorted
+-- set, so a job's position is still its ZRANK: the jobs of its own key ahead of it and every other
+-- key's jobs up to the same turn. When a class of the line is empty its tags start again from 0:
+-- each class has an epoch (field '#<class>' of the tag hash), and a tagger of an earlier epoch is
+-- treated as none.
+--
+-- Keys, each K_META, ':fair:' and these (fair_key_name), so they keep the queue's hash tag and slot:
+--   tags             hash: key -> msgpack map class -> {epoch, base, i, weight}; '#<class>' -> epoch
+--   keys             hash: key -> msgpack {weight, concurrency, rate, rate_period_ms, max_waiting,
+--                    paused} for keys with settings of their own (-1: the queue's key_* setting)
+--   waiting          sorted set: key -> its jobs waiting (ready, delayed or parked)
+--   leased           sorted set: key -> its jobs leased
+--   rate:<key>       string: the key's rate limit's theoretical arrival time (epoch ms), expiring
+--   park:<key>       sorted set: the ready jobs of a paused key, scored as in the line
+-- and each keyed job's key in the hash beside its record's bucket (the bucket's name and ',').
+--#include lib/keys.lua
+--#include lib/clock.lua
+--#include lib/job.lua
+--#include lib/score.lua
+local FAIR_QUANTUM = 100   -- tag units per turn; weights are 1 to FAIR_QUANTUM
+local FAIR_SCAN_MAX = 512  -- most jobs a lease looks at past jobs of keys at their limits
+
+-- The name of one of the queue's fairness keys: the only place fairness derives a Redis key, from
+-- the queue's meta key, so every one keeps the queue's hash tag and Redis Cluster slot (as
+-- record_key does for records, lib/job.lua).
+local function fair_key_name(part)
+  return K_META .. ':fair:' .. part
+end
+
+local FAIR_TAGS = 'tags'
+local FAIR_KEYS = 'keys'
+local FAIR_WAITING = 'waiting'
+local FAIR_LEASED = 'leased'
+local FAIR_RATE = 'rate:'
+local FAIR_PARK = 'park:'
+-- This call's reads and writes: whether the queue is fair, the queue's key_* settings, each key's
+-- settings, taggers and leased count, each class's head, and which taggers changed.
+local FAIR = {}
+local FAIR_SETTINGS = {}
+local FAIR_TAGGERS = {}
+local FAIR_CLASSES = {}
+local FAIR_LEASED_NOW = {}
+local FAIR_TATS = {}      -- key -> its rate limit's theoretical arrival time as this call moved it
+local FAIR_KEY_BUCKETS = {}
+
+-- Whether the queue is fair, read once per call.
+local function fair_on()
+  local on = FAIR.on
+  if on == nil then
+    on = redis.call('HGET', K_META, 'fair') == '1'
+    FAIR.on = on
+  end
+  return on
+end
+
+-- The hash that holds the fairness keys of the jobs whose records share id's bucket (lib/job.lua):
+-- the name of the bucket's hash and ','.
+local function fair_sidecar(id)
+  local hash = record_key(id)
+  local name = FAIR_KEY_BUCKETS[hash]
+  if not name then
+    name = hash .. ','
+    FAIR_KEY_BUCKETS[hash] = name
+  end
+  return name
+end
+
+-- The keys of ids, in order ('' for a job without one): one HMGET per run of ids sharing a bucket.
+local function fair_keys_of(ids)
+  local keys = {}
+  for _, run in ipairs(record_runs(ids, 1)) do
+    local got = redis.call('HMGET', fair_sidecar(ids[run[1]]), unpack(ids, run[1], run[2]))
+    for k = 1, #got do
+      keys[run[1] + k - 1] = got[k] or ''
+    end
+  end
+  return keys
+end
+
+-- The key of one job ('' for none).
+local function fair_key_of(id)
+  return redis.call('HGET', fair_sidecar(id), id) or ''
+end
+
+-- Stores the keys of jobs given as pairs: id, key (none of them '').
+local function fair_keys_put(pairs)
+  for _, run in ipairs(record_runs(pairs, 2)) do
+    redis.call('HSET', fair_sidecar(pairs[run[1]]), unpack(pairs, run[1], run[2]))
+  end
+end
+
+-- Forgets the keys of jobs that left the queue's lines for good.
+local function fair_keys_forget(ids)
+  for _, run in ipairs(record_runs(ids, 1)) do
+    redis.call('HDEL', fair_sidecar(ids[run[1]]), unpack(ids, run[1], run[2]))
+  end
+end
+
+-- The queue's key_* settings (lib/settings.lua names them), read once per call.
+local function fair_defaults()
+  local d = FAIR.defaults
+  if not d then
+    local v = redis.call('HMGET', K_META, 'key_concurrency', 'key_rate', 'key_rate_period_ms', 'key_max_waiting')
+    d = {concurrency = tonumber(v[1]) or 0, rate = tonumber(v[2]) or 0, period = tonumber(v[3]) or 1000,
+      max_waiting = tonumber(v[4]) or 0}
+    FAIR.defaults = d
+  end
+  return d
+end
+
+-- A key's settings: its own where it has them, else the queue's key_* settings. Weight 1 by default.
+local function fair_settings(key)
+  local ks = FAIR_SETTINGS[key]
+  if ks then
+    return ks
+  end
+  local d = fair_defaults()
+  local raw = redis.call('HGET', fair_key_name(FAIR_KEYS), key)
+  local o = {}
+  if raw then
+    o = cmsgpack.unpack(raw)
+  end
+  local function own(i, default)
+    local v = o[i]
+    if v == nil or v < 0 then
+      return default
+    end
+    return v
+  end
+  ks = {weight = own(1, 1), concurrency = own(2, d.concurrency), rate = own(3, d.rate),
+    period = own(4, d.period), max_waiting = own(5, d.max_waiting), paused = o[6] == 1}
+  if ks.weight < 1 then
+    ks.weight = 1
+  end
+  FAIR_SETTINGS[key] = ks
+  return ks
+end
+
+-- A class's head tag and epoch this call; the epoch moves on when the class's range is empty.
+local function fair_class(class)
+  local c = FAIR_CLASSES[class]
+  if c then
+    return c
+  end
+  local low = class * ARRIVAL_SPAN
+  local head = redis.call('ZRANGEBYSCORE', K_READY, int_text(low), '(' .. int_text(low + ARRIVAL_SPAN),
+    'LIMIT', 0, 1, 'WITHSCORES')
+  local field = '#' .. class
+  local epoch = tonumber(redis.call('HGET', fair_key_name(FAIR_TAGS), field) or '0')
+  if #head == 0 then
+    epoch = epoch + 1
+    redis.call('HSET', fair_key_name(FAIR_TAGS), field, epoch)
+    c = {head = 0, epoch = epoch}
+  else
+    c = {head = tonumber(head[2]) - low, epoch = epoch}
+  end
+  FAIR_CLASSES[class] = c
+  return c
+end
+
+-- A key's taggers (and its park's counter), read once per call.
+local function fair_taggers(key)
+  local taggers = FAIR_TAGGERS[key]
+  if not taggers then
+    local raw = redis.call('HGET', fair_key_name(FAIR_TAGS), key)
+    taggers = {}
+    if raw then
+      taggers = cmsgpack.unpack(raw)
+    end
+    FAIR_TAGGERS[key] = taggers
+  end
+  return taggers
+end
+
+-- The next line score of a job of key at priority, moving the key's tagger on (written by
+-- fair_flush).
+local function fair_score(key, priority)
+  local class = PRIORITY_MAX - priority
+  local taggers = fair_taggers(key)
+  local weight = fair_settings(key).weight
+  local c = fair_class(class)
+  local t = taggers[class]
+  if not t or t[1] ~= c.epoch then
+    t = {c.epoch, c.head, 0, weight}
+  else
+    local next_tag = t[2] + math.floor(t[3] * FAIR_QUANTUM / t[4])
+    if t[4] ~= weight or next_tag < c.head then
+      t = {c.epoch, math.max(next_tag, c.head), 0, weight}
+    end
+  end
+  taggers[class] = t
+  local tag = t[2] + math.floor(t[3] * FAIR_QUANTUM / weight)
+  if tag >= ARRIVAL_SPAN then
+    error({err = 'LINEUP fairness tags of this queue are exhausted until its line empties'})
+  end
+  t[3] = t[3] + 1
+  FAIR.dirty = true
+  return class * ARRIVAL_SPAN + tag
+end
+
+-- Writes the taggers this call moved (all it read, which are few).
+local function fair_flush()
+  if not FAIR.dirty then
+    return
+  end
+  local pairs_out = {}
+  for key, taggers in pairs(FAIR_TAGGERS) do
+    pairs_out[#pairs_out + 1] = key
+    pairs_out[#pairs_out + 1] = cmsgpack.pack(taggers)
+  end
+  redis.call('HSET', fair_key_name(FAIR_TAGS), unpack(pairs_out))
+  FAIR.dirty = false
+end
+
+-- Adds to keys' counts in a count set (which: FAIR_WAITING or FAIR_LEASED): deltas maps key ->
+-- change. A key whose count reaches 0 leaves the set; one with nothing waiting also loses its
+-- taggers.
+local function fair_count(which, deltas)
+  for key, delta in pairs(deltas) do
+    if delta ~= 0 then
+      local n = tonumber(redis.call('ZINCRBY', fair_key_name(which), delta, key))
+      if n <= 0 then
+        redis.call('ZREM', fair_key_name(which), key)
+        if which == FAIR_WAITING then
+          redis.call('HDEL', fair_key_name(FAIR_TAGS), key)
+          FAIR_TAGGERS[key] = nil
+        end
+      end
+    end
+  end
+end
+
+-- Counts one job of key moving between waiting and leased: from and to are FAIR_WAITING,
+-- FAIR_LEASED or nil (arriving or leaving for good).
+local function fair_moved(key, from, to)
+  if from then
+    fair_count(from, {[key] = -1})
+  end
+  if to then
+    fair_count(to, {[key] = 1})
+  end
+end
+
+-- The jobs of key leased now, read once per call and kept up to date by fair_pick.
+local function fair_leased_now(key)
+  local n = FAIR_LEASED_NOW[key]
+  if not n then
+    n = tonumber(redis.call('ZSCORE', fair_key_name(FAIR_LEASED), key) or '0')
+    FAIR_LEASED_NOW[key] = n
+  end
+  return n
+end
+
+-- A paused key's job's score in its park: its class, then its creation time (epoch ms), so a
+-- resumed key's jobs come back in the order they were published (jobs of one millisecond in the
+-- order of their ids), whether a lease met them in the line or they came while it was paused.
+local function fair_park_score(priority, created)
+  return int_text((PRIORITY_MAX - priority) * ARRIVAL_SPAN + created)
+end
+
+-- Puts a ready job back in line: at its score, when known, else at its key's next turn; a paused
+-- key's job in its park instead.
+local function fair_line_add(id, key, priority, at)
+  if fair_settings(key).paused then
+    local job = job_load(id)
+    redis.call('ZADD', fair_key_name(FAIR_PARK .. key), fair_park_score(priority, job and job[F_CREATED] or 0), id)
+    return
+  end
+  redis.call('ZADD', K_READY, at or int_text(fair_score(key, priority)), id)
+  fair_flush()
+end
+
+-- Picks up to count jobs from the front of a fair line for a lease, passing over the jobs of keys at
+-- their concurrency or rate limit (they keep their places) and moving the jobs of paused keys to
+-- their parks; looks at most FAIR_SCAN_MAX jobs. Takes the picked jobs out of the line. Returns
+-- the picked ids, their scores (text) and keys, and when nothing could be picked for limits, the ms
+-- until a rate limit lets a key's job go (-1: until a leased job of a key ends).
+local function fair_pick(count, now)
+  local ids, lines, keys = {}, {}, {}
+  local n, offset = 0, 0
+  local taken = {}          -- key -> jobs picked this call
+  local parked, parked_keys = {}, {}  -- ids of paused keys' jobs met, and their keys
+  local out = {}            -- ids leaving the line (picked or parked)
+  local wait = -1
+  local limited = false
+  while n < count and offset < FAIR_SCAN_MAX do
+    local chunk = math.min(FAIR_SCAN_MAX - offset, math.max(32, 2 * (count - n)))
+    local got = redis.call('ZRANGE', K_READY, offset, offset + chunk - 1, 'WITHSCORES')
+    if #got == 0 then
+      break
+    end
+    local chunk_ids = {}
+    for j = 1, #got, 2 do
+      chunk_ids[#chunk_ids + 1] = got[j]
+    end
+    local chunk_keys = fair_keys_of(chunk_ids)
+    for j, id in ipairs(chunk_ids) do
+      local key = chunk_keys[j]
+      local ks = fair_settings(key)
+      local ok = true
+      if ks.paused then
+        ok = false
+        parked[#parked + 1] = id
+        parked_keys[#parked_keys + 1] = key
+        out[#out + 1] = id
+      elseif ks.concurrency > 0 and fair_leased_now(key) + (taken[key] or 0) >= ks.concurrency then
+        ok = false
+        limited = true
+      elseif ks.rate > 0 then
+        -- GCRA without burst: one job of the key per period / rate, evenly spaced.
+        local tat = FAIR_TATS[key]
+        if tat then
+          tat = tat[1]
+        else
+          tat = tonumber(redis.call('GET', fair_key_name(FAIR_RATE .. key)) or '0')
+        end
+        if tat > now then
+          ok = false
+          limited = true
+          local until_free = math.ceil(tat - now)
+          if wait < 0 or until_free < wait then
+            wait = until_free
+          end
+        else
+          local interval = ks.period / ks.rate
+          FAIR_TATS[key] = {math.max(tat, now) + interval, interval}
+        end
+      end
+      if ok then
+        n = n + 1
+        ids[n], lines[n], keys[n] = id, got[2 * j], key
+        taken[key] = (taken[key] or 0) + 1
+        out[#out + 1] = id
+        if n == count then
+          break
+        end
+      end
+    end
+    offset = offset + #chunk_ids
+    if #chunk_ids < chunk then
+      break
+    end
+  end
+  if #out > 0 then
+    redis.call('ZREM', K_READY, unpack(out))
+  end
+  if #parked > 0 then
+    local raws = records_get(parked, false)
+    for j, id in ipairs(parked) do
+      if raws[j] then
+        local job = job_decode(raws[j])
+        redis.call('ZADD', fair_key_name(FAIR_PARK .. parked_keys[j]), fair_park_score(job[F_PRIORITY], job[F_CREATED]), id)
+      end
+    end
+  end
+  for key, tat in pairs(FAIR_TATS) do
+    -- Kept a period past its time: a key idle longer than that starts afresh.
+    redis.call('SET', fair_key_name(FAIR_RATE .. key), tostring(tat[1]), 'PX', math.ceil(tat[1] - now + tat[2]) + 1)
+  end
+  if n > 0 or not limited then
+    wait = -1
+  end
+  return ids, lines, keys, wait, limited
+end
+
+-- Counts the jobs a lease leased, given as a list of their keys: from waiting to leased.
+local function fair_leased(leased_keys)
+  local waiting, leased = {}, {}
+  for _, key in ipairs(leased_keys) do
+    waiting[key] = (waiting[key] or 0) - 1
+    leased[key] = (leased[key] or 0) + 1
+  end
+  fair_count(FAIR_WAITING, waiting)
+  fair_count(FAIR_LEASED, leased)
+end
+
+-- Counts leased jobs that ended for good (acked) and forgets their keys; wakes a consumer when a
+-- key with a concurrency limit got a slot back, since leases passed its jobs over.
+local function fair_settled(ids)
+  local keys = fair_keys_of(ids)
+  local leased = {}
+  local freed = false
+  for _, key in ipairs(keys) do
+    leased[key] = (leased[key] or 0) - 1
+    if fair_settings(key).concurrency > 0 then
+      freed = true
+    end
+  end
+  fair_count(FAIR_LEASED, leased)
+  fair_keys_forget(ids)
+  if freed and redis.call('LLEN', K_WAKE) == 0 then
+    redis.call('RPUSH', K_WAKE, '1')
+  end
+end
+
+-- Counts a leased job of key whose lease ended without finishing it: back to waiting (to =
+-- fair_key_name(FAIR_WAITING)) or dead (nil). Wakes a consumer when the key has a concurrency limit.
+local function fair_unleased(key, to)
+  fair_moved(key, FAIR_LEASED, to)
+  if fair_settings(key).concurrency > 0 and redis.call('LLEN', K_WAKE) == 0 then
+    redis.call('RPUSH', K_WAKE, '1')
+  end
+end
