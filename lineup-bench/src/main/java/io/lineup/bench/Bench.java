@@ -110,6 +110,11 @@ public final class Bench {
         scheduleCounts.addTo(report);
         ScheduleScenario.run(context, scheduleCounts).forEach(report::add);
       }
+      if (options.runs(ScenarioGroup.FAIR)) {
+        FairCounts fairCounts = FairCounts.of(counts.mode());
+        fairCounts.addTo(report);
+        FairScenario.run(context, fairCounts).forEach(report::add);
+      }
       if (options.runs(ScenarioGroup.ETA)) {
         EtaScenario.run(context).forEach(report::add);
       }

@@ -187,8 +187,18 @@ public final class BenchRedis implements AutoCloseable {
     sync().unlink(keys);
     // Records of generated ids live in hashes of 62 arrivals each (3,844 in earlier builds), beside
     // the queue keys.
-    ScanArgs buckets = ScanArgs.Builder.matches(KeySpace.recordBucketPattern(queue)).limit(1000);
-    KeyScanCursor<String> cursor = sync().scan(buckets);
+    unlinkMatching(KeySpace.recordBucketPattern(queue));
+    // A fair queue's per-key state beside its meta hash.
+    unlinkMatching(KeySpace.fairKeyPattern(queue));
+    sync()
+        .srem(
+            new String(KeySpace.QUEUE_REGISTRY, StandardCharsets.UTF_8),
+            KeySpace.registryMember(queue));
+  }
+
+  private void unlinkMatching(String pattern) {
+    ScanArgs match = ScanArgs.Builder.matches(pattern).limit(1000);
+    KeyScanCursor<String> cursor = sync().scan(match);
     while (true) {
       if (!cursor.getKeys().isEmpty()) {
         sync().unlink(cursor.getKeys().toArray(String[]::new));
@@ -196,12 +206,8 @@ public final class BenchRedis implements AutoCloseable {
       if (cursor.isFinished()) {
         break;
       }
-      cursor = sync().scan(cursor, buckets);
+      cursor = sync().scan(cursor, match);
     }
-    sync()
-        .srem(
-            new String(KeySpace.QUEUE_REGISTRY, StandardCharsets.UTF_8),
-            KeySpace.registryMember(queue));
   }
 
   /**

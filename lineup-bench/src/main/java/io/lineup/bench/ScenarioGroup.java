@@ -33,6 +33,12 @@ public enum ScenarioGroup {
    * (1,000 schedules every second for a minute in a full run).
    */
   SCHEDULE,
+  /**
+   * Fair queues: {@code fair_consume_per_s} and its ratio to a plain queue's drain, {@code
+   * fair_share_error}, {@code fair_wait_small_key_ms_p99}, {@code fair_rank_us_p99}, {@code
+   * fair_bytes_ratio}.
+   */
+  FAIR,
   /** {@code eta_mape}, {@code eta_in_band}. */
   ETA,
   /** {@code http_publish_per_s}, {@code http_consume_per_s}. */

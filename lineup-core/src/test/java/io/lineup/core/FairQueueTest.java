@@ -79,6 +79,29 @@ abstract class FairQueueTest extends EngineSuite {
   }
 
   @Test
+  void theWorkedExampleOfTheDocsIsTheOrderLeasesTake() {
+    try (Lineup lineup = anEngine()) {
+      QueueName queue = aFairQueue(lineup);
+      lineup.fairness().configure(queue, "bolt", new KeySettings(2, null, null, null, null, false));
+      for (int i = 1; i <= 6; i++) {
+        lineup.publish(queue, aJobOf("acme", "a" + i));
+      }
+      for (int i = 1; i <= 3; i++) {
+        lineup.publish(queue, aJobOf("bolt", "b" + i));
+      }
+      long c1 = lineup.publish(queue, aJobOf("crab", "c1")).position();
+
+      List<String> order =
+          drain(lineup, queue, 3).stream()
+              .map(job -> new String(job.payload(), StandardCharsets.UTF_8))
+              .toList();
+
+      assertThat(c1).isEqualTo(2);
+      assertThat(order).containsExactly("a1", "b1", "c1", "b2", "a2", "b3", "a3", "a4", "a5", "a6");
+    }
+  }
+
+  @Test
   void keysOfEqualWeightTakeTurnsAndEachKeepsItsOwnOrder() {
     try (Lineup lineup = anEngine()) {
       QueueName queue = aFairQueue(lineup);

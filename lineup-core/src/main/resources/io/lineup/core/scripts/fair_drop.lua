@@ -31,14 +31,14 @@ local function drop(ids)
   redis.call('ZREM', K_TTL, unpack(ids))
   records_delete(ids)
   fair_keys_forget(ids)
-  fair_count(FAIR_WAITING, {[key] = -#ids})
+  fair_count('waiting', {[key] = -#ids})
   note_all('purged', ids)
   deleted = deleted + #ids
 end
 
-local parked = redis.call('ZRANGE', fair_key_name(FAIR_PARK .. key), 0, limit - 1)
+local parked = redis.call('ZRANGE', fair_key_name('park:' .. key), 0, limit - 1)
 if #parked > 0 then
-  redis.call('ZREM', fair_key_name(FAIR_PARK .. key), unpack(parked))
+  redis.call('ZREM', fair_key_name('park:' .. key), unpack(parked))
   drop(parked)
 end
 
@@ -63,7 +63,7 @@ local function next_cursor(cursor, seen, gone)
 end
 
 local function waiting_left()
-  return tonumber(redis.call('ZSCORE', fair_key_name(FAIR_WAITING), key) or '0')
+  return tonumber(redis.call('ZSCORE', fair_key_name('waiting'), key) or '0')
 end
 local line_cursor, delayed_cursor = tonumber(ARGV[3]), tonumber(ARGV[4])
 if line_cursor >= 0 and waiting_left() > 0 then

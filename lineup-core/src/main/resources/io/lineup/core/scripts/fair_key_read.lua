@@ -12,7 +12,7 @@
 --#include lib/fair.lua
 
 local key = ARGV[1]
-local raw = redis.call('HGET', fair_key_name(FAIR_KEYS), key)
+local raw = redis.call('HGET', fair_key_name('keys'), key)
 local own = {-1, -1, -1, -1, -1, 0}
 if raw then
   local stored = cmsgpack.unpack(raw)
@@ -26,5 +26,5 @@ if ks.paused then
   paused = 1
 end
 return {own, {ks.weight, ks.concurrency, ks.rate, ks.period, ks.max_waiting, paused},
-  tonumber(redis.call('ZSCORE', fair_key_name(FAIR_WAITING), key) or '0'),
-  tonumber(redis.call('ZSCORE', fair_key_name(FAIR_LEASED), key) or '0'), redis.call('ZCARD', fair_key_name(FAIR_PARK .. key))}
+  tonumber(redis.call('ZSCORE', fair_key_name('waiting'), key) or '0'),
+  tonumber(redis.call('ZSCORE', fair_key_name('leased'), key) or '0'), redis.call('ZCARD', fair_key_name('park:' .. key))}

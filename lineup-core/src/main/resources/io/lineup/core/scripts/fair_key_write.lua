@@ -22,10 +22,10 @@ for i = 2, 6 do
 end
 values[6] = tonumber(ARGV[7])
 if own then
-  redis.call('HSET', fair_key_name(FAIR_KEYS), key, cmsgpack.pack(values))
+  redis.call('HSET', fair_key_name('keys'), key, cmsgpack.pack(values))
 else
-  redis.call('HDEL', fair_key_name(FAIR_KEYS), key)
+  redis.call('HDEL', fair_key_name('keys'), key)
 end
 -- A raised limit may let passed-over jobs go.
 wake()
-return {redis.call('ZCARD', fair_key_name(FAIR_PARK .. key))}
+return {redis.call('ZCARD', fair_key_name('park:' .. key))}

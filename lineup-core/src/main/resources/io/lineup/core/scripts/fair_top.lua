@@ -10,13 +10,13 @@
 --   entry = { key, count }
 --#include lib/fair.lua
 
-local out = {redis.call('ZCARD', fair_key_name(FAIR_WAITING)), redis.call('ZCARD', fair_key_name(FAIR_LEASED))}
+local out = {redis.call('ZCARD', fair_key_name('waiting')), redis.call('ZCARD', fair_key_name('leased'))}
 local got
 if ARGV[1] == 'leased' then
-  got = redis.call('ZRANGE', fair_key_name(FAIR_LEASED), '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, tonumber(ARGV[2]),
+  got = redis.call('ZRANGE', fair_key_name('leased'), '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, tonumber(ARGV[2]),
     'WITHSCORES')
 else
-  got = redis.call('ZRANGE', fair_key_name(FAIR_WAITING), '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, tonumber(ARGV[2]),
+  got = redis.call('ZRANGE', fair_key_name('waiting'), '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, tonumber(ARGV[2]),
     'WITHSCORES')
 end
 for j = 1, #got, 2 do

@@ -16,9 +16,9 @@
 
 local key = ARGV[1]
 if fair_settings(key).paused then
-  return {0, redis.call('ZCARD', fair_key_name(FAIR_PARK .. key))}
+  return {0, redis.call('ZCARD', fair_key_name('park:' .. key))}
 end
-local got = redis.call('ZRANGE', fair_key_name(FAIR_PARK .. key), 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')
+local got = redis.call('ZRANGE', fair_key_name('park:' .. key), 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')
 local scores = {}
 local ids = {}
 for j = 1, #got, 2 do
@@ -30,8 +30,8 @@ for j = 1, #got, 2 do
 end
 if #ids > 0 then
   redis.call('ZADD', K_READY, unpack(scores))
-  redis.call('ZREM', fair_key_name(FAIR_PARK .. key), unpack(ids))
+  redis.call('ZREM', fair_key_name('park:' .. key), unpack(ids))
   fair_flush()
   wake()
 end
-return {#ids, redis.call('ZCARD', fair_key_name(FAIR_PARK .. key))}
+return {#ids, redis.call('ZCARD', fair_key_name('park:' .. key))}

@@ -93,9 +93,9 @@ if fair_on() then
     -- base + floor(j * quantum / weight), so about (i - j) of the key's jobs are behind it.
     local score = tonumber(redis.call('ZSCORE', K_READY, id))
     local class = PRIORITY_MAX - job[F_PRIORITY]
-    local raw = redis.call('HGET', fair_key_name(FAIR_TAGS), key)
+    local raw = redis.call('HGET', fair_key_name('tags'), key)
     local t = raw and cmsgpack.unpack(raw)[class]
-    local waiting = tonumber(redis.call('ZSCORE', fair_key_name(FAIR_WAITING), key) or '0')
+    local waiting = tonumber(redis.call('ZSCORE', fair_key_name('waiting'), key) or '0')
     if t and score then
       local j = math.ceil((score - class * ARRIVAL_SPAN - t[2]) * t[4] / FAIR_QUANTUM)
       key_ahead = math.max(0, math.min(position, waiting - (t[3] - j)))

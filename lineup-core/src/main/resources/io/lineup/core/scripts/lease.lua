@@ -148,7 +148,7 @@ local fair = s.fair == 1
 local ids, raws, lines, fair_keys, fair_wait, fair_limited
 if fair then
   ids, lines, fair_keys, fair_wait, fair_limited = fair_pick(count, now)
-  raws = records_get(ids, true)
+  raws = records_get_spread(ids, true)
 else
   ids = redis.call('ZRANGE', K_READY, 0, count - 1)
   raws = records_get(ids, true)
@@ -282,7 +282,11 @@ for k = 1, #ids do
 end
 note_all('leased', leased)
 if #records > 0 then
-  records_put(records)
+  if fair then
+    records_put_spread(records)
+  else
+    records_put(records)
+  end
   if n_leased > SKIPLIST_FROM and redis.call('OBJECT', 'ENCODING', K_LEASED) ~= 'skiplist' then
     redis.call('ZADD', K_LEASED, 0, SKIPLIST_PLACEHOLDER)
     redis.call('ZADD', K_LEASED, unpack(deadlines))

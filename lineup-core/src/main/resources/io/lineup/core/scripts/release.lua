@@ -32,7 +32,7 @@ if not present(line) then
 end
 local fair_key = fair_on() and fair_key_of(id)
 if fair_key then
-  fair_unleased(fair_key, FAIR_WAITING)
+  fair_unleased(fair_key, 'waiting')
 end
 if line and fair_key then
   fair_line_add(id, fair_key, job[F_PRIORITY], line)

@@ -39,7 +39,7 @@ for _, id in ipairs(ids) do
     end
     job_store(id, job)
     if fair_on() then
-      fair_moved(fair_key_of(id), nil, FAIR_WAITING)
+      fair_moved(fair_key_of(id), nil, 'waiting')
     end
     line_add(id, job[F_PRIORITY])
     note('respawned', id)

@@ -157,6 +157,14 @@ public final class KeySpace {
     return jobsKeyText(queue) + ":" + GENERATED_ID_MARK + "*";
   }
 
+  /**
+   * A SCAN pattern matching the keys a fair queue keeps beside its meta hash ({@code lib/fair.lua}:
+   * per-key taggers, settings, counts, parks and rate times), for tools that drop a whole queue.
+   */
+  public static String fairKeyPattern(QueueName queue) {
+    return new String(queueKeys(queue)[META_INDEX], StandardCharsets.UTF_8) + ":fair:*";
+  }
+
   private static String jobsKeyText(QueueName queue) {
     return new String(queueKeys(queue)[JOBS_INDEX], StandardCharsets.UTF_8);
   }

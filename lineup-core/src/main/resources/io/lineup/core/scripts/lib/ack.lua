@@ -22,7 +22,14 @@ local function ack_all(first, n, now, s)
   for i = 0, n - 1 do
     ids[i + 1] = ARGV[first + i * 3]
   end
-  local raws = records_get(ids)
+  -- A fair queue's acks come from many keys, so from many buckets in turn (lib/job.lua).
+  local fair = s.fair == 1
+  local raws
+  if fair then
+    raws = records_get_spread(ids)
+  else
+    raws = records_get(ids)
+  end
   local keep = retention_on(s)
   local now_text = int_text(now) -- the finished set's score, formatted once (lib/clock.lua)
   local acked_by = {}       -- id -> token, for a job acked earlier in this call
@@ -148,15 +155,19 @@ local function ack_all(first, n, now, s)
   if #unleased > 0 and redis.call('ZCARD', K_TTL) > 0 then
     redis.call('ZREM', K_TTL, unpack(unleased))
   end
-  if #records > 0 then
+  if #records > 0 and fair then
+    records_put_spread(records)
+  elseif #records > 0 then
     records_put(records)
+  end
+  if #records > 0 then
     redis.call('ZADD', K_FINISHED, unpack(finished))
     finished_trim(s, #unleased)
   end
   if #gone > 0 then
     records_delete(gone)
   end
-  if #unleased > 0 and fair_on() then
+  if #unleased > 0 and fair then
     fair_settled(unleased)
   end
   service_note(now, #unleased)

@@ -20,7 +20,7 @@
 --   waiting          sorted set: key -> its jobs waiting (ready, delayed or parked)
 --   leased           sorted set: key -> its jobs leased
 --   rate:<key>       string: the key's rate limit's theoretical arrival time (epoch ms), expiring
---   park:<key>       sorted set: the ready jobs of a paused key, scored as in the line
+--   park:<key>       sorted set: the ready jobs of a paused key, by class then creation time
 -- and each keyed job's key in the hash beside its record's bucket (the bucket's name and ',').
 --#include lib/keys.lua
 --#include lib/clock.lua
@@ -36,21 +36,9 @@ local function fair_key_name(part)
   return K_META .. ':fair:' .. part
 end
 
-local FAIR_TAGS = 'tags'
-local FAIR_KEYS = 'keys'
-local FAIR_WAITING = 'waiting'
-local FAIR_LEASED = 'leased'
-local FAIR_RATE = 'rate:'
-local FAIR_PARK = 'park:'
 -- This call's reads and writes: whether the queue is fair, the queue's key_* settings, each key's
 -- settings, taggers and leased count, each class's head, and which taggers changed.
-local FAIR = {}
-local FAIR_SETTINGS = {}
-local FAIR_TAGGERS = {}
-local FAIR_CLASSES = {}
-local FAIR_LEASED_NOW = {}
-local FAIR_TATS = {}      -- key -> its rate limit's theoretical arrival time as this call moved it
-local FAIR_KEY_BUCKETS = {}
+local FAIR = {settings = {}, taggers = {}, classes = {}, leased_now = {}, tats = {}, sidecars = {}}
 
 -- Whether the queue is fair, read once per call.
 local function fair_on()
@@ -66,21 +54,25 @@ end
 -- the name of the bucket's hash and ','.
 local function fair_sidecar(id)
   local hash = record_key(id)
-  local name = FAIR_KEY_BUCKETS[hash]
+  local name = FAIR.sidecars[hash]
   if not name then
     name = hash .. ','
-    FAIR_KEY_BUCKETS[hash] = name
+    FAIR.sidecars[hash] = name
   end
   return name
 end
 
--- The keys of ids, in order ('' for a job without one): one HMGET per run of ids sharing a bucket.
+-- The keys of ids, in order ('' for a job without one): one HMGET per bucket (record_groups).
 local function fair_keys_of(ids)
   local keys = {}
-  for _, run in ipairs(record_runs(ids, 1)) do
-    local got = redis.call('HMGET', fair_sidecar(ids[run[1]]), unpack(ids, run[1], run[2]))
-    for k = 1, #got do
-      keys[run[1] + k - 1] = got[k] or ''
+  for _, group in ipairs(record_groups(ids, 1)) do
+    local names = {}
+    for k, i in ipairs(group) do
+      names[k] = ids[i]
+    end
+    local got = redis.call('HMGET', fair_sidecar(ids[group[1]]), unpack(names))
+    for k, i in ipairs(group) do
+      keys[i] = got[k] or ''
     end
   end
   return keys
@@ -93,15 +85,24 @@ end
 
 -- Stores the keys of jobs given as pairs: id, key (none of them '').
 local function fair_keys_put(pairs)
-  for _, run in ipairs(record_runs(pairs, 2)) do
-    redis.call('HSET', fair_sidecar(pairs[run[1]]), unpack(pairs, run[1], run[2]))
+  for _, group in ipairs(record_groups(pairs, 2)) do
+    local values = {}
+    for _, i in ipairs(group) do
+      values[#values + 1] = pairs[i]
+      values[#values + 1] = pairs[i + 1]
+    end
+    redis.call('HSET', fair_sidecar(pairs[group[1]]), unpack(values))
   end
 end
 
 -- Forgets the keys of jobs that left the queue's lines for good.
 local function fair_keys_forget(ids)
-  for _, run in ipairs(record_runs(ids, 1)) do
-    redis.call('HDEL', fair_sidecar(ids[run[1]]), unpack(ids, run[1], run[2]))
+  for _, group in ipairs(record_groups(ids, 1)) do
+    local names = {}
+    for k, i in ipairs(group) do
+      names[k] = ids[i]
+    end
+    redis.call('HDEL', fair_sidecar(ids[group[1]]), unpack(names))
   end
 end
 
@@ -119,12 +120,16 @@ end
 
 -- A key's settings: its own where it has them, else the queue's key_* settings. Weight 1 by default.
 local function fair_settings(key)
-  local ks = FAIR_SETTINGS[key]
+  local ks = FAIR.settings[key]
   if ks then
     return ks
   end
   local d = fair_defaults()
-  local raw = redis.call('HGET', fair_key_name(FAIR_KEYS), key)
+  if FAIR.own_settings == nil then
+    -- Most queues give no key settings of its own: then no key needs looking up.
+    FAIR.own_settings = redis.call('EXISTS', fair_key_name('keys')) == 1
+  end
+  local raw = FAIR.own_settings and redis.call('HGET', fair_key_name('keys'), key)
   local o = {}
   if raw then
     o = cmsgpack.unpack(raw)
@@ -141,13 +146,13 @@ local function fair_settings(key)
   if ks.weight < 1 then
     ks.weight = 1
   end
-  FAIR_SETTINGS[key] = ks
+  FAIR.settings[key] = ks
   return ks
 end
 
 -- A class's head tag and epoch this call; the epoch moves on when the class's range is empty.
 local function fair_class(class)
-  local c = FAIR_CLASSES[class]
+  local c = FAIR.classes[class]
   if c then
     return c
   end
@@ -155,28 +160,28 @@ local function fair_class(class)
   local head = redis.call('ZRANGEBYSCORE', K_READY, int_text(low), '(' .. int_text(low + ARRIVAL_SPAN),
     'LIMIT', 0, 1, 'WITHSCORES')
   local field = '#' .. class
-  local epoch = tonumber(redis.call('HGET', fair_key_name(FAIR_TAGS), field) or '0')
+  local epoch = tonumber(redis.call('HGET', fair_key_name('tags'), field) or '0')
   if #head == 0 then
     epoch = epoch + 1
-    redis.call('HSET', fair_key_name(FAIR_TAGS), field, epoch)
+    redis.call('HSET', fair_key_name('tags'), field, epoch)
     c = {head = 0, epoch = epoch}
   else
     c = {head = tonumber(head[2]) - low, epoch = epoch}
   end
-  FAIR_CLASSES[class] = c
+  FAIR.classes[class] = c
   return c
 end
 
 -- A key's taggers (and its park's counter), read once per call.
 local function fair_taggers(key)
-  local taggers = FAIR_TAGGERS[key]
+  local taggers = FAIR.taggers[key]
   if not taggers then
-    local raw = redis.call('HGET', fair_key_name(FAIR_TAGS), key)
+    local raw = redis.call('HGET', fair_key_name('tags'), key)
     taggers = {}
     if raw then
       taggers = cmsgpack.unpack(raw)
     end
-    FAIR_TAGGERS[key] = taggers
+    FAIR.taggers[key] = taggers
   end
   return taggers
 end
@@ -213,34 +218,39 @@ local function fair_flush()
     return
   end
   local pairs_out = {}
-  for key, taggers in pairs(FAIR_TAGGERS) do
+  for key, taggers in pairs(FAIR.taggers) do
     pairs_out[#pairs_out + 1] = key
     pairs_out[#pairs_out + 1] = cmsgpack.pack(taggers)
   end
-  redis.call('HSET', fair_key_name(FAIR_TAGS), unpack(pairs_out))
+  redis.call('HSET', fair_key_name('tags'), unpack(pairs_out))
   FAIR.dirty = false
 end
 
--- Adds to keys' counts in a count set (which: FAIR_WAITING or FAIR_LEASED): deltas maps key ->
+-- Adds to keys' counts in a count set (which: 'waiting' or 'leased'): deltas maps key ->
 -- change. A key whose count reaches 0 leaves the set; one with nothing waiting also loses its
 -- taggers.
 local function fair_count(which, deltas)
+  local emptied = false
   for key, delta in pairs(deltas) do
     if delta ~= 0 then
       local n = tonumber(redis.call('ZINCRBY', fair_key_name(which), delta, key))
       if n <= 0 then
-        redis.call('ZREM', fair_key_name(which), key)
-        if which == FAIR_WAITING then
-          redis.call('HDEL', fair_key_name(FAIR_TAGS), key)
-          FAIR_TAGGERS[key] = nil
+        emptied = true
+        if which == 'waiting' then
+          redis.call('HDEL', fair_key_name('tags'), key)
+          FAIR.taggers[key] = nil
         end
       end
     end
   end
+  -- Keys brought to 0, all at once: an ack often ends the one leased job of many keys.
+  if emptied then
+    redis.call('ZREMRANGEBYSCORE', fair_key_name(which), '-inf', 0)
+  end
 end
 
--- Counts one job of key moving between waiting and leased: from and to are FAIR_WAITING,
--- FAIR_LEASED or nil (arriving or leaving for good).
+-- Counts one job of key moving between waiting and leased: from and to are 'waiting',
+-- 'leased' or nil (arriving or leaving for good).
 local function fair_moved(key, from, to)
   if from then
     fair_count(from, {[key] = -1})
@@ -252,10 +262,10 @@ end
 
 -- The jobs of key leased now, read once per call and kept up to date by fair_pick.
 local function fair_leased_now(key)
-  local n = FAIR_LEASED_NOW[key]
+  local n = FAIR.leased_now[key]
   if not n then
-    n = tonumber(redis.call('ZSCORE', fair_key_name(FAIR_LEASED), key) or '0')
-    FAIR_LEASED_NOW[key] = n
+    n = tonumber(redis.call('ZSCORE', fair_key_name('leased'), key) or '0')
+    FAIR.leased_now[key] = n
   end
   return n
 end
@@ -272,7 +282,7 @@ end
 local function fair_line_add(id, key, priority, at)
   if fair_settings(key).paused then
     local job = job_load(id)
-    redis.call('ZADD', fair_key_name(FAIR_PARK .. key), fair_park_score(priority, job and job[F_CREATED] or 0), id)
+    redis.call('ZADD', fair_key_name('park:' .. key), fair_park_score(priority, job and job[F_CREATED] or 0), id)
     return
   end
   redis.call('ZADD', K_READY, at or int_text(fair_score(key, priority)), id)
@@ -317,11 +327,11 @@ local function fair_pick(count, now)
         limited = true
       elseif ks.rate > 0 then
         -- GCRA without burst: one job of the key per period / rate, evenly spaced.
-        local tat = FAIR_TATS[key]
+        local tat = FAIR.tats[key]
         if tat then
           tat = tat[1]
         else
-          tat = tonumber(redis.call('GET', fair_key_name(FAIR_RATE .. key)) or '0')
+          tat = tonumber(redis.call('GET', fair_key_name('rate:' .. key)) or '0')
         end
         if tat > now then
           ok = false
@@ -332,7 +342,7 @@ local function fair_pick(count, now)
           end
         else
           local interval = ks.period / ks.rate
-          FAIR_TATS[key] = {math.max(tat, now) + interval, interval}
+          FAIR.tats[key] = {math.max(tat, now) + interval, interval}
         end
       end
       if ok then
@@ -354,17 +364,17 @@ local function fair_pick(count, now)
     redis.call('ZREM', K_READY, unpack(out))
   end
   if #parked > 0 then
-    local raws = records_get(parked, false)
+    local raws = records_get_spread(parked, false)
     for j, id in ipairs(parked) do
       if raws[j] then
         local job = job_decode(raws[j])
-        redis.call('ZADD', fair_key_name(FAIR_PARK .. parked_keys[j]), fair_park_score(job[F_PRIORITY], job[F_CREATED]), id)
+        redis.call('ZADD', fair_key_name('park:' .. parked_keys[j]), fair_park_score(job[F_PRIORITY], job[F_CREATED]), id)
       end
     end
   end
-  for key, tat in pairs(FAIR_TATS) do
+  for key, tat in pairs(FAIR.tats) do
     -- Kept a period past its time: a key idle longer than that starts afresh.
-    redis.call('SET', fair_key_name(FAIR_RATE .. key), tostring(tat[1]), 'PX', math.ceil(tat[1] - now + tat[2]) + 1)
+    redis.call('SET', fair_key_name('rate:' .. key), tostring(tat[1]), 'PX', math.ceil(tat[1] - now + tat[2]) + 1)
   end
   if n > 0 or not limited then
     wait = -1
@@ -379,8 +389,8 @@ local function fair_leased(leased_keys)
     waiting[key] = (waiting[key] or 0) - 1
     leased[key] = (leased[key] or 0) + 1
   end
-  fair_count(FAIR_WAITING, waiting)
-  fair_count(FAIR_LEASED, leased)
+  fair_count('waiting', waiting)
+  fair_count('leased', leased)
 end
 
 -- Counts leased jobs that ended for good (acked) and forgets their keys; wakes a consumer when a
@@ -395,7 +405,7 @@ local function fair_settled(ids)
       freed = true
     end
   end
-  fair_count(FAIR_LEASED, leased)
+  fair_count('leased', leased)
   fair_keys_forget(ids)
   if freed and redis.call('LLEN', K_WAKE) == 0 then
     redis.call('RPUSH', K_WAKE, '1')
@@ -403,9 +413,9 @@ local function fair_settled(ids)
 end
 
 -- Counts a leased job of key whose lease ended without finishing it: back to waiting (to =
--- fair_key_name(FAIR_WAITING)) or dead (nil). Wakes a consumer when the key has a concurrency limit.
+-- 'waiting') or dead (nil). Wakes a consumer when the key has a concurrency limit.
 local function fair_unleased(key, to)
-  fair_moved(key, FAIR_LEASED, to)
+  fair_moved(key, 'leased', to)
   if fair_settings(key).concurrency > 0 and redis.call('LLEN', K_WAKE) == 0 then
     redis.call('RPUSH', K_WAKE, '1')
   end

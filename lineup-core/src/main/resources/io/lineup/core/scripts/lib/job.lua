@@ -123,6 +123,25 @@ local function record_runs(values, per)
   return runs
 end
 
+-- Groups values (`per` of them per id, the id first) by the hash their records share, however they
+-- are spread: the positions of each group's ids in values, groups in the order their first id
+-- comes. For the jobs of a fair queue's lease, which come from many keys and so from many buckets
+-- in turn (lib/fair.lua): one command per bucket instead of one per run of neighbours.
+local function record_groups(values, per)
+  local groups, by_key = {}, {}
+  for i = 1, #values, per do
+    local key = record_key(values[i])
+    local group = by_key[key]
+    if not group then
+      group = {}
+      by_key[key] = group
+      groups[#groups + 1] = group
+    end
+    group[#group + 1] = i
+  end
+  return groups
+end
+
 -- Looks for the records of ids at positions `missing` in the hashes of earlier versions, filling
 -- raws and noting in LEGACY which were found there. One HMGET per run of ids sharing such a hash.
 local function legacy_get(ids, raws, missing)
@@ -191,6 +210,37 @@ local function records_get(ids, leasing)
   return raws
 end
 
+-- records_get for ids spread over many buckets (record_groups): one HMGET per bucket.
+local function records_get_spread(ids, leasing)
+  local raws = {}
+  local missing
+  for _, group in ipairs(record_groups(ids, 1)) do
+    local first = ids[group[1]]
+    local bucketed = generated(first)
+    if leasing and bucketed then
+      record_hash_make_table(first)
+    end
+    local names = {}
+    for k, i in ipairs(group) do
+      names[k] = ids[i]
+    end
+    local got = redis.call('HMGET', record_key(first), unpack(names))
+    for k, i in ipairs(group) do
+      local raw = got[k]
+      raws[i] = raw
+      if not raw and bucketed then
+        missing = missing or {}
+        missing[#missing + 1] = i
+      end
+    end
+  end
+  if missing then
+    table.sort(missing)
+    legacy_get(ids, raws, missing)
+  end
+  return raws
+end
+
 -- Removes from an earlier version's hash the record of id, read from there this call and now
 -- written to its own hash or deleted.
 local function legacy_forget(id)
@@ -205,6 +255,23 @@ end
 local function records_put(pairs)
   for _, run in ipairs(record_runs(pairs, 2)) do
     redis.call('HSET', record_key(pairs[run[1]]), unpack(pairs, run[1], run[2]))
+  end
+  if legacy_reads > 0 then
+    for i = 1, #pairs, 2 do
+      legacy_forget(pairs[i])
+    end
+  end
+end
+
+-- records_put for pairs spread over many buckets (record_groups): one HSET per bucket.
+local function records_put_spread(pairs)
+  for _, group in ipairs(record_groups(pairs, 2)) do
+    local values = {}
+    for _, i in ipairs(group) do
+      values[#values + 1] = pairs[i]
+      values[#values + 1] = pairs[i + 1]
+    end
+    redis.call('HSET', record_key(pairs[group[1]]), unpack(values))
   end
   if legacy_reads > 0 then
     for i = 1, #pairs, 2 do

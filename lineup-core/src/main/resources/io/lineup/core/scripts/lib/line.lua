@@ -170,7 +170,7 @@ local function promote_due_quietly(now, limit)
       if fair then
         local key = keys[i]
         if fair_settings(key).paused then
-          redis.call('ZADD', fair_key_name(FAIR_PARK .. key), fair_park_score(job[F_PRIORITY], job[F_CREATED]), id)
+          redis.call('ZADD', fair_key_name('park:' .. key), fair_park_score(job[F_PRIORITY], job[F_CREATED]), id)
         else
           scores[#scores + 1] = int_text(fair_score(key, job[F_PRIORITY]))
           scores[#scores + 1] = id

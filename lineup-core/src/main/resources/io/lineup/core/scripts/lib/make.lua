@@ -131,9 +131,9 @@ local function make_write(ranked)
   end
   if next(made_waiting) then
     fair_flush()
-    fair_count(FAIR_WAITING, made_waiting)
+    fair_count('waiting', made_waiting)
     for key, park in pairs(made_parked) do
-      redis.call('ZADD', fair_key_name(FAIR_PARK .. key), unpack(park))
+      redis.call('ZADD', fair_key_name('park:' .. key), unpack(park))
     end
   end
   if #made_expiring > 0 then

@@ -24,7 +24,7 @@ end
 -- queue's backoff; not used for END_EXPIRED, which goes back to its place at once.
 local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
   redis.call('ZREM', K_LEASED, id)
-  local fair_key = fair_on() and fair_key_of(id)
+  local fair_key = s.fair == 1 and fair_key_of(id)
   -- The score the job was leased from: in its record, or, for a job leased as publish wrote it,
   -- derived from its id (lib/line.lua); nil for a record of an earlier build that kept neither.
   local line = nil
@@ -67,7 +67,7 @@ local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
   job[F_DUE] = now + delay
   job_store(id, job)
   if fair_key then
-    fair_unleased(fair_key, FAIR_WAITING)
+    fair_unleased(fair_key, 'waiting')
   end
   if line and fair_key then
     fair_line_add(id, fair_key, job[F_PRIORITY], line)

@@ -9,7 +9,7 @@ local function state_name(id, job)
       return 'READY'
     end
     -- A ready job of a paused key waits in its key's park (lib/fair.lua).
-    if fair_on() and redis.call('ZSCORE', fair_key_name(FAIR_PARK .. fair_key_of(id)), id) then
+    if fair_on() and redis.call('ZSCORE', fair_key_name('park:' .. fair_key_of(id)), id) then
       return 'READY'
     end
     return 'DELAYED'
@@ -35,8 +35,8 @@ local function unlink(id, job)
   if fair_on() then
     local key = fair_key_of(id)
     if job[F_STATE] == ST_WAITING then
-      redis.call('ZREM', fair_key_name(FAIR_PARK .. key), id)
-      fair_moved(key, FAIR_WAITING, nil)
+      redis.call('ZREM', fair_key_name('park:' .. key), id)
+      fair_moved(key, 'waiting', nil)
     elseif job[F_STATE] == ST_LEASED then
       fair_unleased(key, nil)
     end
