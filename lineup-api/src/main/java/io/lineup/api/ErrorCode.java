@@ -73,6 +73,12 @@ public enum ErrorCode {
    * queued.
    */
   DEADLINE_UNREACHABLE(429),
+  /**
+   * A publish or a task submit would bring a fairness key of a fair queue past its most jobs
+   * waiting; {@code key}, {@code max_waiting} and {@code waiting} say which and how many. Nothing
+   * was queued.
+   */
+  KEY_BACKLOG_FULL(429),
   /** Redis cannot be reached or did not answer in time; retry later. */
   REDIS_UNAVAILABLE(503),
   /** Redis refused to store more data (maxmemory reached under noeviction). */

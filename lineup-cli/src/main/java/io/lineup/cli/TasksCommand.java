@@ -62,6 +62,7 @@ final class TasksCommand implements Runnable {
         new String[] {"position", task.position() < 0 ? "-" : Long.toString(task.position())});
     lines.add(new String[] {"eta", Output.millis(task.etaMs())});
     lines.add(new String[] {"priority", String.valueOf(task.priority())});
+    lines.add(new String[] {"key", task.key() == null ? "-" : task.key()});
     lines.add(new String[] {"request", task.method() + " " + task.path()});
     lines.add(new String[] {"attempts", task.attempts().size() + " of " + task.maxAttempts()});
     lines.add(new String[] {"finished", Output.time(task.finishedAt())});
@@ -138,6 +139,14 @@ final class TasksCommand implements Runnable {
     String callbackUrl;
 
     @Option(
+        names = "--key",
+        paramLabel = "KEY",
+        description =
+            "Fairness key: the customer the task is sent for; an endpoint with fairness enabled"
+                + " serves its keys in turn")
+    String key;
+
+    @Option(
         names = "--wait",
         paramLabel = "DURATION",
         description = "Wait up to this (at most 300s) for the task's end and print it then")
@@ -162,6 +171,9 @@ final class TasksCommand implements Runnable {
       }
       if (callbackUrl != null) {
         task.callbackUrl(callbackUrl);
+      }
+      if (key != null) {
+        task.key(key);
       }
       Duration waitFor = wait == null ? null : Durations.parse("--wait", wait);
       try (LineupClient client = connection.connect()) {

@@ -118,6 +118,20 @@ class TasksAndRoomsCliTest {
   }
 
   @Test
+  void tasksSubmitSendsTheFairnessKeyAndShowsIt() throws Exception {
+    String endpoint = endpoint("key");
+
+    JsonNode submitted =
+        json(lineup.run("tasks", "submit", endpoint, "/x", "--key", "customer-42", "--json"));
+
+    assertThat(submitted.path("key").asText()).isEqualTo("customer-42");
+    assertOneLineError(
+        lineup.run("tasks", "submit", endpoint, "/x", "--key", "no spaces"),
+        ExitCodes.USAGE,
+        "(invalid_field)");
+  }
+
+  @Test
   void aDeadlineTheLineCannotMeetIsRefusedAndALaterOneIsAccepted() throws Exception {
     String endpoint = endpoint("deadline");
     assertOneLineError(

@@ -135,6 +135,25 @@ public final class EndpointSettings {
     return this;
   }
 
+  /**
+   * Fair dispatch: the tasks' keys ({@link NewTask#key}) are served in turn, and no key has more
+   * than {@code keyConcurrency} requests in flight, {@code keyRate} started per {@code
+   * keyRatePeriod} or {@code keyMaxWaiting} tasks waiting (0: no limit; a submit past the last is
+   * refused with 429 {@code key_backlog_full}). The limits sit under the endpoint's own.
+   *
+   * @param keyRatePeriod the period of {@code keyRate}: 10 ms to 1 day
+   */
+  public EndpointSettings fairness(
+      int keyConcurrency, int keyRate, Duration keyRatePeriod, int keyMaxWaiting) {
+    ObjectNode f = json.putObject("fairness");
+    f.put("enabled", true);
+    f.put("key_concurrency", keyConcurrency);
+    f.put("key_rate", keyRate);
+    f.put("key_rate_period_ms", keyRatePeriod.toMillis());
+    f.put("key_max_waiting", keyMaxWaiting);
+    return this;
+  }
+
   JsonNode toJson() {
     return json.deepCopy();
   }

@@ -35,6 +35,7 @@ public final class NewTask {
   private Instant notBefore;
   private String idempotencyKey;
   private String callbackUrl;
+  private String key;
   private Instant startBy;
   private Instant finishBy;
 
@@ -132,6 +133,18 @@ public final class NewTask {
     return this;
   }
 
+  /**
+   * The fairness key: the customer, tenant or user the task is sent for (1 to 128 characters of
+   * letters, digits and {@code - _ . : @ / + =}). An endpoint with fairness enabled ({@link
+   * EndpointSettings#fairness}) serves its keys in turn, each under its own limits.
+   *
+   * @param key the key, or null for none
+   */
+  public NewTask key(String key) {
+    this.key = key;
+    return this;
+  }
+
   /** A URL called when the task ends; it must start with one of the namespace's prefixes. */
   public NewTask callbackUrl(String url) {
     this.callbackUrl = url;
@@ -201,6 +214,9 @@ public final class NewTask {
     }
     if (callbackUrl != null) {
       node.put("callback_url", callbackUrl);
+    }
+    if (key != null) {
+      node.put("key", key);
     }
     if (startBy != null) {
       node.put("start_by", startBy.toEpochMilli());

@@ -73,6 +73,26 @@ class DispatchClientTest {
   }
 
   @Test
+  void anEndpointsFairnessAndATasksKeyAreSetAndReadBack() {
+    EndpointName name =
+        EndpointName.of("dispatch", RedisServerExtension.uniqueName("fair").replace(':', '-'));
+    admin
+        .dispatch()
+        .putEndpoint(
+            name,
+            EndpointSettings.of(target.url() + "/api")
+                .paused(true)
+                .fairness(2, 10, Duration.ofSeconds(1), 500));
+
+    Endpoint.Fairness fairness = admin.dispatch().endpoint(name).fairness();
+    Task task = admin.dispatch().submit(name, NewTask.post("/invoice").key("customer-42")).task();
+
+    assertThat(fairness).isEqualTo(new Endpoint.Fairness(true, 2, 10, 1000, 500));
+    assertThat(task.key()).isEqualTo("customer-42");
+    assertThat(admin.dispatch().task(name, task.id()).key()).isEqualTo("customer-42");
+  }
+
+  @Test
   void aSubmittedTaskIsSentOnceAndItsResponseIsReadBackByLongPoll() {
     EndpointName name = endpointFor("flow");
     try (LineupClient caller =

@@ -40,6 +40,8 @@ import java.util.Set;
  * @param paused whether the endpoint is paused (tasks are accepted and wait)
  * @param breakerFailures consecutive failed attempts that open the circuit breaker; 0 = no breaker
  * @param breakerCooldownMs how long an open breaker stops sending before it sends one probe
+ * @param fairness whether tasks' keys are served in turn, and each key's limits under the
+ *     endpoint's own ({@link EndpointFairness#OFF} for none)
  */
 public record EndpointSpec(
     URI baseUrl,
@@ -59,7 +61,8 @@ public record EndpointSpec(
     Long expectedServiceMs,
     boolean paused,
     int breakerFailures,
-    long breakerCooldownMs) {
+    long breakerCooldownMs,
+    EndpointFairness fairness) {
 
   /** Requests one instance runs at once for an endpoint without a concurrency cap. */
   public static final int MAX_LOCAL_CONCURRENCY = 64;
@@ -155,7 +158,32 @@ public record EndpointSpec(
         null,
         false,
         DEFAULT_BREAKER_FAILURES,
-        DEFAULT_BREAKER_COOLDOWN_MS);
+        DEFAULT_BREAKER_COOLDOWN_MS,
+        EndpointFairness.OFF);
+  }
+
+  /** This endpoint with another fair dispatch. */
+  public EndpointSpec withFairness(EndpointFairness fairness) {
+    return new EndpointSpec(
+        baseUrl,
+        methods,
+        rate,
+        periodMs,
+        burst,
+        concurrency,
+        attemptTimeoutMs,
+        maxAttempts,
+        backoff,
+        retryOn,
+        retryAfterCapMs,
+        lineTimeoutMs,
+        retentionMs,
+        readGraceMs,
+        expectedServiceMs,
+        paused,
+        breakerFailures,
+        breakerCooldownMs,
+        fairness);
   }
 
   /** The stored form (also the fields of an endpoint as the API shows it). */
@@ -186,6 +214,7 @@ public record EndpointSpec(
     ObjectNode b = node.putObject("circuit_breaker");
     b.put("failures", breakerFailures);
     b.put("cooldown_ms", breakerCooldownMs);
+    node.set("fairness", fairness.toStored());
     return node;
   }
 
@@ -219,7 +248,8 @@ public record EndpointSpec(
         expected.isNumber() ? expected.asLong() : null,
         node.path("paused").asBoolean(false),
         breaker.path("failures").asInt(DEFAULT_BREAKER_FAILURES),
-        breaker.path("cooldown_ms").asLong(DEFAULT_BREAKER_COOLDOWN_MS));
+        breaker.path("cooldown_ms").asLong(DEFAULT_BREAKER_COOLDOWN_MS),
+        EndpointFairness.fromStored(node.get("fairness")));
   }
 
   /** The burst in force: the one set, or a tenth of the rate (at least 1). */

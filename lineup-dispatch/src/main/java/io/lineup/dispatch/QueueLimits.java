@@ -51,6 +51,13 @@ final class QueueLimits {
             // The engine's ETA uses it until it has measured completions; 0 clears it.
             .expectedServiceTime(
                 Duration.ofMillis(spec.expectedServiceMs() == null ? 0 : spec.expectedServiceMs()))
+            // Per-key limits sit under the endpoint's own: one customer cannot take its whole
+            // rate or concurrency. Off, the limits are cleared too, so a key is never held back.
+            .fair(spec.fairness().enabled())
+            .keyConcurrency(spec.fairness().enabled() ? spec.fairness().keyConcurrency() : 0)
+            .keyRate(spec.fairness().enabled() ? spec.fairness().keyRate() : 0)
+            .keyRatePeriod(Duration.ofMillis(spec.fairness().keyRatePeriodMs()))
+            .keyMaxWaiting(spec.fairness().enabled() ? spec.fairness().keyMaxWaiting() : 0)
             .build());
     applied.put(key.recordId(), next);
     submitEtas.forget(key.queue());

@@ -25,6 +25,7 @@ import java.util.List;
  *     queue is not a task
  * @param detailed false for a task just submitted whose record could not be read back: then only
  *     id, endpoint, status and position are known
+ * @param key its fairness key (whom it is sent for), or null for none
  */
 public record Task(
     String id,
@@ -42,7 +43,8 @@ public record Task(
     TaskResponse response,
     String error,
     Target request,
-    boolean detailed) {
+    boolean detailed,
+    String key) {
 
   /**
    * What a task sends, as shown with it.

@@ -102,7 +102,8 @@ final class TaskReader {
             request.path(),
             request.callbackUrl(),
             request.idempotencyKey(result.id())),
-        true);
+        true,
+        request.key());
   }
 
   /** A just-published task whose record could not be read back. */
@@ -123,7 +124,8 @@ final class TaskReader {
         null,
         null,
         null,
-        false);
+        false,
+        null);
   }
 
   static Task task(EndpointKey key, JobInfo info) {
@@ -165,8 +167,11 @@ final class TaskReader {
       error = "the task's record reached its time bound before it ended";
     }
     Task.Target target;
+    // The engine tells a fair queue's job's key; the payload keeps it for any endpoint.
+    String fairnessKey = info.key();
     try {
       TaskRequest request = TaskRequest.decode(info.payload());
+      fairnessKey = fairnessKey != null ? fairnessKey : request.key();
       target =
           new Task.Target(
               request.method(),
@@ -194,7 +199,8 @@ final class TaskReader {
         response,
         error,
         target,
-        true);
+        true,
+        fairnessKey);
   }
 
   /** Reads a response as {@link EndpointDispatcher} stores it. */

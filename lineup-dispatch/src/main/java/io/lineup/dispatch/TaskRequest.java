@@ -10,8 +10,9 @@ import java.util.UUID;
 
 /**
  * What a task asks Lineup to send: method, path and query, headers, body, where to report the end,
- * and the key every delivery carries. Stored as the task's job payload: one line of JSON
- * (everything but the body), a newline, then the body's bytes as they are.
+ * the key every delivery carries, and whom it is sent for (its fairness key). Stored as the task's
+ * job payload: one line of JSON (everything but the body), a newline, then the body's bytes as they
+ * are.
  *
  * @param method the HTTP method
  * @param path the path and query under the endpoint's base URL (may be empty)
@@ -28,6 +29,9 @@ import java.util.UUID;
  * @param finishBy the latest moment its request may end, epoch milliseconds (null = none): a task
  *     leased when its expected service time no longer fits before it ends {@code timed_out} without
  *     a request
+ * @param key its fairness key: the customer, tenant or user it is sent for (null = none); an
+ *     endpoint with fair dispatch on ({@link EndpointFairness}) serves its keys in turn. Kept in
+ *     the payload too, so a task shows it whether or not its endpoint is fair.
  */
 public record TaskRequest(
     String method,
@@ -38,9 +42,10 @@ public record TaskRequest(
     String callbackUrl,
     String deliveryKey,
     Long startBy,
-    Long finishBy) {
+    Long finishBy,
+    String key) {
 
-  /** A request without deadlines. */
+  /** A request without deadlines or fairness key. */
   public TaskRequest(
       String method,
       String path,
@@ -49,13 +54,19 @@ public record TaskRequest(
       byte[] body,
       String callbackUrl,
       String deliveryKey) {
-    this(method, path, headers, contentType, body, callbackUrl, deliveryKey, null, null);
+    this(method, path, headers, contentType, body, callbackUrl, deliveryKey, null, null, null);
   }
 
   /** This request with these deadlines (epoch milliseconds, null for none). */
   public TaskRequest withDeadlines(Long startBy, Long finishBy) {
     return new TaskRequest(
-        method, path, headers, contentType, body, callbackUrl, deliveryKey, startBy, finishBy);
+        method, path, headers, contentType, body, callbackUrl, deliveryKey, startBy, finishBy, key);
+  }
+
+  /** This request with this fairness key (null for none; checked by {@link TaskSubmission}). */
+  public TaskRequest withKey(String key) {
+    return new TaskRequest(
+        method, path, headers, contentType, body, callbackUrl, deliveryKey, startBy, finishBy, key);
   }
 
   /** Whether it carries a deadline. */
@@ -131,6 +142,9 @@ public record TaskRequest(
     if (finishBy != null) {
       head.put("finish_by", finishBy);
     }
+    if (key != null) {
+      head.put("key", key);
+    }
     byte[] line = DispatchJson.write(head);
     byte[] out = Arrays.copyOf(line, line.length + 1 + body.length);
     out[line.length] = '\n';
@@ -171,7 +185,8 @@ public record TaskRequest(
           head.path("callback_url").textValue(),
           head.path("delivery_key").textValue(),
           head.path("start_by").isIntegralNumber() ? head.get("start_by").asLong() : null,
-          head.path("finish_by").isIntegralNumber() ? head.get("finish_by").asLong() : null);
+          head.path("finish_by").isIntegralNumber() ? head.get("finish_by").asLong() : null,
+          head.path("key").textValue());
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("not a task: " + e.getMessage(), e);
     }

@@ -1,6 +1,7 @@
 package io.lineup.dispatch;
 
 import io.lineup.api.ErrorCode;
+import io.lineup.core.model.FairnessKey;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -69,6 +70,7 @@ public record TaskSubmission(
     contentType(request.contentType());
     timing(delayMs, notBefore);
     idempotencyKey(idempotencyKey);
+    key(request.key());
     if (request.callbackUrl() != null) {
       callbacks.get().check(request.callbackUrl());
     }
@@ -82,7 +84,8 @@ public record TaskSubmission(
             request.callbackUrl(),
             request.deliveryKey(),
             request.startBy(),
-            request.finishBy());
+            request.finishBy(),
+            request.key());
     return new TaskSubmission(sent, priority, delayMs, notBefore, idempotencyKey);
   }
 
@@ -174,6 +177,22 @@ public record TaskSubmission(
   public static void idempotencyKey(String key) {
     if (key != null && key.isEmpty()) {
       throw DispatchInputException.invalidField("idempotency_key", "must not be empty");
+    }
+  }
+
+  /**
+   * Checks a fairness key (null for none): 1 to {@value FairnessKey#MAX_LENGTH} characters of
+   * letters, digits and {@code - _ . : @ / + =}.
+   *
+   * @throws DispatchInputException naming {@code key} when it breaks the rule
+   */
+  public static void key(String key) {
+    if (key != null && !FairnessKey.isValid(key)) {
+      throw DispatchInputException.invalidField(
+          "key",
+          "must be 1 to "
+              + FairnessKey.MAX_LENGTH
+              + " characters of letters, digits and - _ . : @ / + =");
     }
   }
 

@@ -10,6 +10,7 @@ import io.lineup.core.model.Eta;
 import io.lineup.core.model.EtaReading;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.JobState;
+import io.lineup.core.model.KeyBacklogFullException;
 import io.lineup.core.model.Limits;
 import io.lineup.core.model.NewJob;
 import io.lineup.core.model.PublishResult;
@@ -95,13 +96,16 @@ public final class Tasks {
    * refused.
    *
    * @throws EndpointNotFoundException for an unknown endpoint
-   * @throws DispatchInputException naming the field that is wrong
+   * @throws DispatchInputException naming the field that is wrong; {@code key_backlog_full} (429)
+   *     when the task's key already has its endpoint's {@code fairness.key_max_waiting} tasks
+   *     waiting
    */
   public Submitted submit(EndpointKey key, TaskSubmission submission) {
     EndpointSpec spec = endpoints.spec(key);
     TaskSubmission task =
         submission.checked(spec, maxBodyBytes, () -> namespaceCallbacks.settings(key.namespace()));
-    NewJob job = NewJob.of(task.request().encode()).priority(task.priority());
+    NewJob job =
+        NewJob.of(task.request().encode()).priority(task.priority()).key(task.request().key());
     long waitBefore = 0;
     if (task.delayMs() != null) {
       job.delay(Duration.ofMillis(task.delayMs()));
@@ -121,7 +125,12 @@ public final class Tasks {
     }
     job.ttl(Duration.ofMillis(recordBound(spec, waitBefore, lineWait)));
     archive.beforePublish(key.queue());
-    PublishResult result = lineup.publish(key.queue(), job);
+    PublishResult result;
+    try {
+      result = lineup.publish(key.queue(), job);
+    } catch (KeyBacklogFullException full) {
+      throw backlogFull(full);
+    }
     if (!result.created()) {
       // A repeat of an idempotency key answers the first task as it stands.
       Task first =
@@ -269,6 +278,25 @@ public final class Tasks {
       }
     }
     return now;
+  }
+
+  /**
+   * A key at its most tasks waiting, answered as a publish past it is ({@code key_backlog_full}).
+   */
+  private static DispatchInputException backlogFull(KeyBacklogFullException full) {
+    return new DispatchInputException(
+            ErrorCode.KEY_BACKLOG_FULL,
+            "key",
+            "key '"
+                + full.key()
+                + "' has "
+                + full.waiting()
+                + " tasks waiting and may have at most "
+                + full.maxWaiting()
+                + " (the endpoint's fairness.key_max_waiting); nothing was queued")
+        .with("key", full.key())
+        .with("max_waiting", full.maxWaiting())
+        .with("waiting", full.waiting());
   }
 
   private static DispatchInputException unreachable(

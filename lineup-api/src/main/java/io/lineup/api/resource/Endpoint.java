@@ -28,6 +28,7 @@ import java.util.List;
  *     endpoint has served tasks, in milliseconds, or null
  * @param paused whether it sends nothing
  * @param circuitBreaker the breaker's settings
+ * @param fairness whether its tasks' keys are served in turn, and each key's limits
  * @param createdAt when it was first put, epoch milliseconds
  * @param updatedAt when it was last put, epoch milliseconds
  * @param circuitBreakerState the breaker's state now
@@ -55,6 +56,7 @@ import java.util.List;
   "expected_service_ms",
   "paused",
   "circuit_breaker",
+  "fairness",
   "created_at",
   "updated_at",
   "circuit_breaker_state",
@@ -82,6 +84,7 @@ public record Endpoint(
     @JsonProperty("expected_service_ms") Long expectedServiceMs,
     @JsonProperty("paused") boolean paused,
     @JsonProperty("circuit_breaker") CircuitBreaker circuitBreaker,
+    @JsonProperty("fairness") Fairness fairness,
     @JsonProperty("created_at") Long createdAt,
     @JsonProperty("updated_at") Long updatedAt,
     @JsonProperty("circuit_breaker_state") BreakerState circuitBreakerState,
@@ -115,6 +118,31 @@ public record Endpoint(
   @JsonPropertyOrder({"failures", "cooldown_ms"})
   public record CircuitBreaker(
       @JsonProperty("failures") int failures, @JsonProperty("cooldown_ms") long cooldownMs) {}
+
+  /**
+   * An endpoint's fair dispatch: its tasks' keys served in turn, each under its own limits, all
+   * under the endpoint's rate and concurrency.
+   *
+   * @param enabled whether keys are served in turn (the limits apply only then)
+   * @param keyConcurrency most requests of one key in flight at once (0: no limit)
+   * @param keyRate most requests of one key started per {@code keyRatePeriodMs} (0: no limit)
+   * @param keyRatePeriodMs the period of {@code keyRate}, in milliseconds
+   * @param keyMaxWaiting most tasks of one key waiting; a submit past it gets 429 {@code
+   *     key_backlog_full} (0: no limit)
+   */
+  @JsonPropertyOrder({
+    "enabled",
+    "key_concurrency",
+    "key_rate",
+    "key_rate_period_ms",
+    "key_max_waiting"
+  })
+  public record Fairness(
+      @JsonProperty("enabled") boolean enabled,
+      @JsonProperty("key_concurrency") int keyConcurrency,
+      @JsonProperty("key_rate") int keyRate,
+      @JsonProperty("key_rate_period_ms") long keyRatePeriodMs,
+      @JsonProperty("key_max_waiting") int keyMaxWaiting) {}
 
   /**
    * An endpoint's breaker now.

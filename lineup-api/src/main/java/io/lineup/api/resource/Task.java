@@ -34,6 +34,7 @@ import java.util.List;
  * @param callbackUrl the URL called when it ends, or null
  * @param deliveryKey the {@code Idempotency-Key} its requests carry: a random UUID drawn at submit,
  *     shared by no other task
+ * @param key its fairness key: the customer, tenant or user it is sent for, or null for none
  */
 @JsonPropertyOrder({
   "id",
@@ -55,7 +56,8 @@ import java.util.List;
   "method",
   "path",
   "callback_url",
-  "delivery_key"
+  "delivery_key",
+  "key"
 })
 public record Task(
     @JsonProperty("id") String id,
@@ -77,7 +79,8 @@ public record Task(
     @JsonProperty("method") @JsonView(Detailed.class) String method,
     @JsonProperty("path") @JsonView(Full.class) String path,
     @JsonProperty("callback_url") @JsonView(Full.class) String callbackUrl,
-    @JsonProperty("delivery_key") @JsonView(Full.class) String deliveryKey) {
+    @JsonProperty("delivery_key") @JsonView(Full.class) String deliveryKey,
+    @JsonProperty("key") @JsonView(Detailed.class) String key) {
 
   /** The JSON view of the fields known without the task's record: id, endpoint, status, place. */
   public interface Brief {}

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.api.resource.Endpoint;
 import io.lineup.core.model.QueueStats;
 import io.lineup.dispatch.BreakerState;
+import io.lineup.dispatch.EndpointFairness;
 import io.lineup.dispatch.EndpointSpec;
 import io.lineup.dispatch.EndpointView;
 import io.lineup.dispatch.RetryBackoff;
@@ -40,7 +41,11 @@ final class EndpointJson {
           "read_grace_ms",
           "expected_service_ms",
           "paused",
-          "circuit_breaker");
+          "circuit_breaker",
+          "fairness");
+
+  private static final Set<String> FAIRNESS_FIELDS =
+      Set.of("enabled", "key_concurrency", "key_rate", "key_rate_period_ms", "key_max_waiting");
 
   private static final Set<String> BACKOFF_FIELDS =
       Set.of("kind", "initial_ms", "max_ms", "jitter", "schedule_ms");
@@ -134,7 +139,26 @@ final class EndpointJson {
         expected,
         paused != null && paused,
         failures,
-        cooldown);
+        cooldown,
+        fairness(f.optionalObject("fairness", FAIRNESS_FIELDS)));
+  }
+
+  /** Reads {@code fairness}: every field optional, absent ones at their defaults (off, 0, 1 s). */
+  private static EndpointFairness fairness(JsonFields f) {
+    if (f == null) {
+      return EndpointFairness.OFF;
+    }
+    Boolean enabled = f.optionalBoolean("enabled");
+    return new EndpointFairness(
+        enabled != null && enabled,
+        (int) f.longOr("key_concurrency", 0, EndpointFairness.MAX_KEY_CONCURRENCY, 0),
+        (int) f.longOr("key_rate", 0, EndpointFairness.MAX_KEY_RATE, 0),
+        f.longOr(
+            "key_rate_period_ms",
+            EndpointFairness.MIN_KEY_RATE_PERIOD_MS,
+            EndpointFairness.MAX_KEY_RATE_PERIOD_MS,
+            EndpointFairness.DEFAULT_KEY_RATE_PERIOD_MS),
+        (int) f.longOr("key_max_waiting", 0, EndpointFairness.MAX_KEY_MAX_WAITING, 0));
   }
 
   private static RetryBackoff backoff(JsonFields f) {
@@ -217,6 +241,12 @@ final class EndpointJson {
         spec.expectedServiceMs(),
         spec.paused(),
         new Endpoint.CircuitBreaker(spec.breakerFailures(), spec.breakerCooldownMs()),
+        new Endpoint.Fairness(
+            spec.fairness().enabled(),
+            spec.fairness().keyConcurrency(),
+            spec.fairness().keyRate(),
+            spec.fairness().keyRatePeriodMs(),
+            spec.fairness().keyMaxWaiting()),
         endpoint.createdAt(),
         endpoint.updatedAt(),
         new Endpoint.BreakerState(

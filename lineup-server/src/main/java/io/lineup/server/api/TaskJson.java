@@ -10,6 +10,7 @@ import io.lineup.api.ScheduleFields;
 import io.lineup.api.resource.JsonText;
 import io.lineup.api.resource.TaskAttempt;
 import io.lineup.core.model.Eta;
+import io.lineup.core.model.FairnessKey;
 import io.lineup.core.model.Limits;
 import io.lineup.dispatch.Attempt;
 import io.lineup.dispatch.DeadTasks;
@@ -53,6 +54,7 @@ final class TaskJson {
           "not_before",
           "idempotency_key",
           "callback_url",
+          "key",
           DeadlineFields.START_BY,
           DeadlineFields.START_WITHIN_MS,
           DeadlineFields.FINISH_BY,
@@ -149,6 +151,8 @@ final class TaskJson {
     String key = f.optionalText("idempotency_key", TaskSubmission.MAX_IDEMPOTENCY_KEY);
     TaskSubmission.idempotencyKey(key);
     String callback = f.optionalText("callback_url", TaskSubmission.MAX_CALLBACK_URL);
+    String fairnessKey = f.optionalText("key", FairnessKey.MAX_LENGTH);
+    TaskSubmission.key(fairnessKey);
     long now = System.currentTimeMillis();
     Long startBy = deadline(f, DeadlineFields.START_BY, DeadlineFields.START_WITHIN_MS, now);
     Long finishBy = deadline(f, DeadlineFields.FINISH_BY, DeadlineFields.FINISH_WITHIN_MS, now);
@@ -158,7 +162,8 @@ final class TaskJson {
     TaskRequest request =
         new TaskRequest(
                 method, path, headers, contentType, body, callback, TaskRequest.newDeliveryKey())
-            .withDeadlines(startBy, finishBy);
+            .withDeadlines(startBy, finishBy)
+            .withKey(fairnessKey);
     return new TaskSubmission(request, p, delay, notBefore, key);
   }
 
@@ -247,7 +252,8 @@ final class TaskJson {
         target == null ? null : target.method(),
         target == null ? null : target.path(),
         target == null ? null : target.callbackUrl(),
-        target == null ? null : target.deliveryKey());
+        target == null ? null : target.deliveryKey(),
+        task.key());
   }
 
   /** A page of dead tasks: {@code endpoint, total, tasks}. */
