@@ -10,6 +10,7 @@ import io.lineup.core.model.MissedTicks;
 import io.lineup.core.model.PayloadTooLargeException;
 import io.lineup.core.model.PeekedJob;
 import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import io.lineup.core.model.Schedule;
 import io.lineup.core.model.ScheduleNotFoundException;
 import io.lineup.core.model.ScheduleRun;
@@ -109,6 +110,19 @@ abstract class SchedulesTest extends EngineSuite {
     assertThat(lineup.schedules().queues()).contains(queue);
     assertThat(lineup.isKnown(queue)).isTrue();
     assertThat(readyIds(queue)).isEmpty();
+  }
+
+  @Test
+  void aScheduleWithAKeyPublishesItsJobsUnderThatKeyInAFairQueue() {
+    QueueName queue = aFreshQueue();
+    lineup.configure(queue, QueueSettings.builder().fair(true).build());
+    lineup.schedules().upsert(queue, minutely("report").key("acme").build());
+
+    advanceAndAwaitRuns(queue, "report", Duration.ofSeconds(30), 1);
+
+    String id = idOf("report", Instant.parse("2030-06-01T00:01:00Z"));
+    assertThat(lineup.get(queue, id).orElseThrow().key()).isEqualTo("acme");
+    assertThat(lineup.fairness().key(queue, "acme").waiting()).isEqualTo(1);
   }
 
   @Test

@@ -47,7 +47,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *     upserted
  * @param payload the bytes of every tick's job (a copy is kept; the accessor returns a copy)
  * @param priority the jobs' priority ({@value Limits#MIN_PRIORITY} to {@value Limits#MAX_PRIORITY})
- * @param key a key kept with the schedule for fair queues (stored, not used yet), or null
+ * @param key the fairness key of every tick's job ({@link NewJob#key}; {@link FairnessKey} states
+ *     the characters), or null for none
  * @param ttl the jobs' time to live, or null for none
  * @param maxAttempts the jobs' deliveries before dead letters, or null for the queue's setting
  * @param timeToRun the jobs' lease length, or null for the queue's setting
@@ -106,7 +107,7 @@ public record ScheduleSpec(
   public static final int MAX_HISTORY = 1000;
 
   /** Longest key, in bytes of UTF-8. */
-  public static final int MAX_KEY_BYTES = 256;
+  public static final int MAX_KEY_BYTES = FairnessKey.MAX_LENGTH;
 
   /**
    * How far behind the engine's clock a due tick must be to count as missed (its schedule's {@link
@@ -156,9 +157,8 @@ public record ScheduleSpec(
               + ", got "
               + priority);
     }
-    if (key != null
-        && (key.isEmpty() || key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES)) {
-      throw new InvalidArgumentException("key", "must be 1 to " + MAX_KEY_BYTES + " bytes");
+    if (key != null) {
+      FairnessKey.check("key", key);
     }
     if (ttl != null) {
       range("ttl", ttl, 1, Limits.MAX_TTL_MS);
@@ -592,7 +592,7 @@ public record ScheduleSpec(
       return this;
     }
 
-    /** A key kept for fair queues (stored only). */
+    /** The fairness key of every tick's job ({@link NewJob#key}), or null for none. */
     public Builder key(String key) {
       this.key = key;
       return this;

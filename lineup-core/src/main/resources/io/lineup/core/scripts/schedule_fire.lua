@@ -17,8 +17,9 @@
 --                name, expected rev, due tick (epoch ms: the first tick it publishes or skips),
 --                next tick (epoch ms, -1 = the schedule ends), max runs (-1 = none), history size
 --                (0..1000), payload (bytes), job options as 'priority,max attempts,time-to-run
---                ms,TTL ms' (0 = the queue's setting, or no TTL; entries with the same text share
---                them), then the counts j (jobs) and s (skipped ticks);
+--                ms,TTL ms' (0 = the queue's setting, or no TTL), then ',key' when the jobs have a
+--                fairness key (entries with the same text share them), then the counts j (jobs)
+--                and s (skipped ticks);
 --                then j times 3 values: job id, tick (epoch ms), run-at (epoch ms: tick + jitter);
 --                then s times 2 values: the id the skipped tick's job would have, tick (epoch ms)
 -- Returns      { now, now_us, earliest, entry... }
@@ -113,9 +114,9 @@ for i = 1, e do
             set = sets[p.options]
           end
           if not set then
-            local priority, attempts, ttr, ttl = string.match(p.options, '^(%-?%d+),(%d+),(%d+),(%d+)$')
+            local priority, attempts, ttr, ttl, key = string.match(p.options, '^(%-?%d+),(%d+),(%d+),(%d+),?(.*)$')
             set = make_options(now, tonumber(priority), -1, run_at <= now and -1 or run_at, tonumber(attempts),
-              tonumber(ttr), tonumber(ttl), '0')
+              tonumber(ttr), tonumber(ttl), '0', key)
             if run_at <= now then
               sets[p.options] = set
             end

@@ -327,7 +327,11 @@ public final class ScheduleStore {
         .thenApply(reply -> ScriptReplies.scheduleFire(reply, count));
   }
 
-  /** The job options as the fire script takes them: priority, attempts, time-to-run, TTL. */
+  /**
+   * The job options as the fire script takes them: priority, attempts, time-to-run, TTL, and the
+   * fairness key when there is one (its characters hold no comma: {@link
+   * io.lineup.core.model.FairnessKey}).
+   */
   private static String jobOptions(ScheduleSpec spec) {
     return spec.priority()
         + ","
@@ -335,7 +339,8 @@ public final class ScheduleStore {
         + ","
         + (spec.timeToRun() == null ? 0 : spec.timeToRun().toMillis())
         + ","
-        + (spec.ttl() == null ? 0 : Math.max(1, spec.ttl().toMillis()));
+        + (spec.ttl() == null ? 0 : Math.max(1, spec.ttl().toMillis()))
+        + (spec.key() == null ? "" : "," + spec.key());
   }
 
   private static byte[][] keys(QueueName queue) {
