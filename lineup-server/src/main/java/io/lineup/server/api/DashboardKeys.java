@@ -163,7 +163,12 @@ final class DashboardKeys {
       effective.put("weight", key.effective().weight());
       effective.put("concurrency", key.effective().concurrency());
       effective.put("rate", key.effective().rate());
-      effective.put("rate_period_ms", key.effective().ratePeriod().toMillis());
+      Duration period = key.effective().ratePeriod();
+      if (period == null) {
+        effective.putNull("rate_period_ms");
+      } else {
+        effective.put("rate_period_ms", period.toMillis());
+      }
       effective.put("max_waiting", key.effective().maxWaiting());
     }
   }
