@@ -23,7 +23,8 @@ import java.util.TreeSet;
 
 /**
  * What the web dashboard reads beyond the other routes: who the token is, an overview of everything
- * it may see, a queue's recent history, the next jobs in line and a job's timeline.
+ * it may see, a queue's recent history, the next jobs in line, a fair queue's keys and a job's
+ * timeline.
  */
 public final class DashboardHandlers {
   /** Jobs in line per page when the request names no count. */
@@ -31,6 +32,12 @@ public final class DashboardHandlers {
 
   /** Most jobs in line per page. */
   public static final int MAX_LINE_PAGE = 100;
+
+  /** Keys per list of a fair queue's page when the request names no limit. */
+  static final int DEFAULT_KEYS_PAGE = 20;
+
+  /** Most keys per list of a fair queue's page. */
+  public static final int MAX_KEYS_PAGE = 100;
 
   /** Most entries of a queue's event stream read for one job's timeline. */
   public static final int MAX_EVENTS_SCANNED = 1000;
@@ -218,6 +225,20 @@ public final class DashboardHandlers {
       putMillis(node, "eta_high_ms", eta == null ? null : eta.high());
     }
     Responses.json(ctx, 200, answer);
+  }
+
+  /**
+   * {@code GET /v1/queues/{ns}/{queue}/fairness?limit=}: for a fair queue, the keys with jobs
+   * waiting and leased, and the {@code limit} keys (1 to {@value #MAX_KEYS_PAGE}, default {@value
+   * #DEFAULT_KEYS_PAGE}) with most jobs waiting and most leased, each with its share of the waiting
+   * jobs, effective weight and limits and paused state; for another queue, {@code fair: false}.
+   */
+  public void fairness(Context ctx, Principal principal) {
+    QueueName queue = PathNames.queue(ctx);
+    int limit = DeadLetterHandlers.queryInt(ctx, "limit", 1, MAX_KEYS_PAGE, DEFAULT_KEYS_PAGE);
+    queues.requireKnown(queue);
+    QueueStats stats = api.lineup().stats(queue);
+    Responses.json(ctx, 200, new DashboardKeys(api.lineup().fairness()).view(stats, limit));
   }
 
   /**

@@ -68,6 +68,10 @@ public final class RouteTable {
         Route.get(
             queue + "/line", Access.namespace(PUBLISH, CONSUME, MANAGE, READ), dashboard::line),
         Route.get(
+            queue + "/fairness",
+            Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
+            dashboard::fairness),
+        Route.get(
             job + "/events",
             Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
             dashboard::jobEvents),

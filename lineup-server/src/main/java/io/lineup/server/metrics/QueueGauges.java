@@ -1,6 +1,7 @@
 package io.lineup.server.metrics;
 
 import io.lineup.core.Lineup;
+import io.lineup.core.model.KeyCounts;
 import io.lineup.core.model.QueueName;
 import io.lineup.core.model.QueueStats;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -15,8 +16,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Per-queue meters read from the engine's queue statistics at scrape time: lifetime counters by
  * event ({@code lineup_queue_jobs_total}), depth by state ({@code lineup_queue_depth}) and the
- * measured service rate. The engine's counters are cluster-wide, so every instance reports the same
- * values: aggregate them across instances with {@code max}, not {@code sum}.
+ * measured service rate, and for fair queues the fairness keys with jobs waiting and leased ({@code
+ * lineup_queue_keys_waiting}, {@code lineup_queue_keys_leased}; one more Redis call per fair queue
+ * and scrape, whatever the number of keys). The engine's counters are cluster-wide, so every
+ * instance reports the same values: aggregate them across instances with {@code max}, not {@code
+ * sum}.
  */
 final class QueueGauges {
   /** Most queues read per scrape (the first by name). */
@@ -47,6 +51,25 @@ final class QueueGauges {
   /** The latest reading of one queue; meters read it. */
   static final class Snapshot {
     volatile QueueStats stats;
+
+    /** The latest key counts of a fair queue; null until it was read fair, and once it is not. */
+    volatile KeyCounts keys;
+
+    /**
+     * Whether the key gauges of the queue are registered (on its first reading as fair). Two
+     * scrapes at once may both register them: Micrometer answers the second with the first's.
+     */
+    volatile boolean keyGauges;
+
+    double keysWaiting() {
+      KeyCounts k = keys;
+      return k == null ? 0 : k.keysWaiting();
+    }
+
+    double keysLeased() {
+      KeyCounts k = keys;
+      return k == null ? 0 : k.keysLeased();
+    }
 
     double counter(String event) {
       QueueStats current = stats;
@@ -86,12 +109,38 @@ final class QueueGauges {
     try {
       List<QueueName> queues = lineup.queues();
       for (QueueName queue : queues.subList(0, Math.min(MAX_QUEUES, queues.size()))) {
-        snapshotOf(queue).stats = lineup.stats(queue);
+        Snapshot snapshot = snapshotOf(queue);
+        snapshot.stats = lineup.stats(queue);
+        readKeys(lineup, queue, snapshot);
       }
       redisReachable = true;
     } catch (RuntimeException e) {
       redisReachable = false;
       LOG.warn("Could not read queue statistics for /metrics: {}", e.getMessage());
+    }
+  }
+
+  /**
+   * Reads a fair queue's key counts: one call that answers both counts (and the one key with most
+   * jobs waiting, which is not used), so a scrape costs the same with ten keys or a million.
+   */
+  private void readKeys(Lineup lineup, QueueName queue, Snapshot snapshot) {
+    if (!Boolean.TRUE.equals(snapshot.stats.settings().fair())) {
+      snapshot.keys = null;
+      return;
+    }
+    snapshot.keys = lineup.fairness().top(queue, KeyCounts.By.WAITING, 1);
+    if (!snapshot.keyGauges) {
+      snapshot.keyGauges = true;
+      String name = queue.toString();
+      Gauge.builder("lineup.queue.keys.waiting", snapshot, Snapshot::keysWaiting)
+          .description("Fair queue: fairness keys with jobs waiting (ready, delayed or paused)")
+          .tags("queue", name)
+          .register(registry);
+      Gauge.builder("lineup.queue.keys.leased", snapshot, Snapshot::keysLeased)
+          .description("Fair queue: fairness keys with jobs leased")
+          .tags("queue", name)
+          .register(registry);
     }
   }
 

@@ -446,6 +446,7 @@ function queueView(ns, name) {
   const deadActions = h('div', { class: 'actions' });
   const settingsBox = h('div', { id: 'settings' });
   const schedulesPart = schedulesSection(q, (text, id) => link(text, 'job', ns, name, id));
+  const keysPart = keysSection(q);
   const findInput = h('input', { id: 'find-id', placeholder: 'job id', autocomplete: 'off', attrs: { 'aria-label': 'Job id' } });
   const findForm = h('form', { class: 'inline', id: 'find-job' }, findInput, h('button', { type: 'submit' }, 'Open job'));
   findForm.addEventListener('submit', (event) => {
@@ -475,6 +476,7 @@ function queueView(ns, name) {
     section('Last 15 minutes', h('div', { class: 'charts' }, depthBox, rateBox), etaLine),
     section('Next in line', h('div', { class: 'table-wrap' }, h('table', { id: 'line' },
       h('thead', null, h('tr', null, ['Position', 'Job', 'Priority', 'Attempts', 'Waiting', 'ETA'].map((t) => h('th', { scope: 'col' }, t)))), lineBody)), findForm),
+    keysPart.section,
     section('Dead letters', deadTotal, h('div', { class: 'table-wrap' }, h('table', { id: 'dead' },
       h('thead', null, h('tr', null, ['Job', 'Attempts', 'Died', 'Last error', 'Payload', ''].map((t) => h('th', { scope: 'col' }, t)))), deadBody)), deadActions),
     schedulesPart.section,
@@ -505,9 +507,10 @@ function queueView(ns, name) {
       // The history changes every 5 s; read it every third time, or every time while it is short.
       const withHistory = tick++ % 3 === 0 || samplesShown < 2;
       const canSeeDead = can('manage') || me.scopes.includes('read') || me.admin;
-      const [s, line, dead, history, schedules] = await Promise.all([
+      const [s, line, keys, dead, history, schedules] = await Promise.all([
         get(q),
         get(q + '/line?count=20'),
+        get(q + '/fairness?limit=' + KEYS_SHOWN),
         canSeeDead ? get(q + '/dead?count=50') : Promise.resolve(null),
         withHistory ? get(q + '/history') : Promise.resolve(null),
         // Lineup's own queues (an endpoint's, a room's) refuse the schedule routes.
@@ -561,6 +564,7 @@ function queueView(ns, name) {
       } else {
         fill(deadTotal, 'Dead letters need a token with the manage or read scope.');
       }
+      keysPart.show(keys);
       await schedulesPart.show(schedules);
       const settingsText = JSON.stringify(s.settings);
       if (settingsText !== settingsShown) {
@@ -576,6 +580,67 @@ function queueView(ns, name) {
       }
     },
   };
+}
+
+/** Keys of a fair queue shown by most jobs waiting, and by most leased. */
+const KEYS_SHOWN = 20;
+
+/**
+ * The Keys section of a queue's page, and show(answer) that fills it from GET q/fairness: for a fair queue the
+ * number of keys waiting and leased and the keys with most jobs waiting and leased, with each one's share of the
+ * waiting jobs, effective weight and limits, state, and pause or resume (POST q/keys/{key}/pause|resume) for a
+ * token that may manage; for another queue one line saying fairness is off.
+ */
+function keysSection(q) {
+  const summary = h('p', { class: 'muted', id: 'keys-summary' });
+  const byWaiting = h('tbody', { id: 'keys-waiting-body' });
+  const byLeased = h('tbody', { id: 'keys-leased-body' });
+  const columns = ['Key', 'Waiting', 'Share of waiting', 'Leased', 'Weight', 'Concurrency', 'Rate', 'Max waiting', 'State', ''];
+  const table = (id, caption, body) => h('div', { class: 'table-wrap' }, h('table', { id },
+    h('caption', null, caption), h('thead', null, h('tr', null, columns.map((t) => h('th', { scope: 'col' }, t)))), body));
+  const tables = h('div', { id: 'keys-tables' }, table('keys-waiting', 'Most jobs waiting', byWaiting), table('keys-leased', 'Most jobs leased', byLeased));
+  const part = section('Keys', summary, tables);
+  part.id = 'keys';
+  const show = (answer) => {
+    if (!answer.fair) {
+      fill(summary, 'Fairness is off: this queue serves its jobs in arrival order, whatever their key.');
+      tables.hidden = true;
+      return;
+    }
+    tables.hidden = false;
+    fill(summary, num(answer.keys_waiting) + ' keys with jobs waiting, ' + num(answer.keys_leased) + ' with jobs leased; '
+      + num(answer.waiting) + ' jobs waiting in all.');
+    fillKeys(q, byWaiting, answer.by_waiting, 'No key has jobs waiting.');
+    fillKeys(q, byLeased, answer.by_leased, 'No key has jobs leased.');
+  };
+  return { section: part, show };
+}
+
+function fillKeys(q, body, keys, empty) {
+  fill(
+    body,
+    keys.length === 0 ? h('tr', null, h('td', { attrs: { colspan: 10 }, class: 'muted' }, empty)) : null,
+    keys.map((k) => {
+      const named = k.key !== '';
+      const path = q + '/keys/' + seg(k.key);
+      const action = named && can('manage')
+        ? h('button', { type: 'button', class: 'small', data: { keyAction: k.key }, on: { click: (e) => act(e.currentTarget, () => post(path + (k.paused ? '/resume' : '/pause')), (k.paused ? 'Resumed key ' : 'Paused key ') + k.key + '.') } }, k.paused ? 'Resume' : 'Pause')
+        : null;
+      const e = k.effective;
+      return h('tr', { data: { key: k.key } },
+        h('td', { class: 'text-cell' }, named ? k.key : h('span', { class: 'muted' }, '(no key)')),
+        h('td', { data: { col: 'waiting' } }, num(k.waiting)),
+        h('td', { data: { col: 'share' } }, k.share_percent === null ? '–' : num(k.share_percent) + ' %'),
+        h('td', { data: { col: 'leased' } }, num(k.leased)),
+        h('td', { data: { col: 'weight' } }, num(e.weight)),
+        h('td', null, e.concurrency ? num(e.concurrency) : 'none'),
+        h('td', null, e.rate ? num(e.rate) + ' per ' + duration(e.rate_period_ms) : 'none'),
+        h('td', null, e.max_waiting ? num(e.max_waiting) : 'none'),
+        h('td', { data: { col: 'state' } }, k.paused ? badge('paused', 'paused') : badge('served', 'open')),
+        h('td', null, action),
+      );
+    }),
+  );
 }
 
 /** Most schedules whose next ticks the queue page reads (one call each, every refresh). */
