@@ -73,6 +73,12 @@ public enum ErrorCode {
    * queued.
    */
   DEADLINE_UNREACHABLE(429),
+  /**
+   * A publish to a fair queue would bring a fairness key past its most waiting jobs; {@code key},
+   * {@code max_waiting} and {@code waiting} say which key and how full it is. Nothing was
+   * published.
+   */
+  KEY_BACKLOG_FULL(429),
   /** Redis cannot be reached or did not answer in time; retry later. */
   REDIS_UNAVAILABLE(503),
   /** Redis refused to store more data (maxmemory reached under noeviction). */

@@ -23,6 +23,14 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *     the queue has served jobs, in milliseconds; 0 = none
  * @param durableReplicas Redis replicas that must acknowledge a publish before it is answered, for
  *     publishes that name none; 0 = answer at once
+ * @param fair whether the queue serves its fairness keys in turn (docs/fairness.md)
+ * @param keyConcurrency most jobs of one fairness key leased at once, for keys without their own; 0
+ *     = no limit
+ * @param keyRate most leases of one fairness key per {@code keyRatePeriodMs}, for keys without
+ *     their own; 0 = no limit
+ * @param keyRatePeriodMs the period of {@code keyRate}, in milliseconds
+ * @param keyMaxWaiting most jobs of one fairness key waiting, for keys without their own; a publish
+ *     past it is refused ({@code key_backlog_full}); 0 = no limit
  */
 @JsonPropertyOrder({
   "paused",
@@ -36,7 +44,12 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "retention_ms",
   "retention_max",
   "expected_service_ms",
-  "durable_replicas"
+  "durable_replicas",
+  "fair",
+  "key_concurrency",
+  "key_rate",
+  "key_rate_period_ms",
+  "key_max_waiting"
 })
 public record QueueSettings(
     @JsonProperty("paused") Boolean paused,
@@ -50,7 +63,12 @@ public record QueueSettings(
     @JsonProperty("retention_ms") Long retentionMs,
     @JsonProperty("retention_max") Long retentionMax,
     @JsonProperty("expected_service_ms") Long expectedServiceMs,
-    @JsonProperty("durable_replicas") Long durableReplicas) {
+    @JsonProperty("durable_replicas") Long durableReplicas,
+    @JsonProperty("fair") Boolean fair,
+    @JsonProperty("key_concurrency") Long keyConcurrency,
+    @JsonProperty("key_rate") Long keyRate,
+    @JsonProperty("key_rate_period_ms") Long keyRatePeriodMs,
+    @JsonProperty("key_max_waiting") Long keyMaxWaiting) {
 
   /**
    * The waits between a queue's retries.
