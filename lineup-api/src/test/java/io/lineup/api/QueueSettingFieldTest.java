@@ -7,11 +7,17 @@ import org.junit.jupiter.api.Test;
 
 class QueueSettingFieldTest {
   @Test
-  void thereAreFifteenSettingsEachWithItsOwnPath() {
-    assertThat(QueueSettingField.values()).hasSize(15);
+  void thereAreTwentySettingsEachWithItsOwnPath() {
+    assertThat(QueueSettingField.values()).hasSize(20);
     assertThat(Arrays.stream(QueueSettingField.values()).map(QueueSettingField::jsonPath))
         .doesNotHaveDuplicates()
-        .contains("rate_period_ms", "rate_burst", "expected_service_ms", "durable_replicas");
+        .contains(
+            "rate_period_ms",
+            "rate_burst",
+            "expected_service_ms",
+            "durable_replicas",
+            "fair",
+            "key_max_waiting");
   }
 
   @Test

@@ -170,7 +170,7 @@ class FairKeysApiTest {
     assertThat(dropped.status()).as(dropped.toString()).isEqualTo(200);
     assertThat(dropped.json().path("deleted").asLong()).isEqualTo(3);
     assertThat(api.get(queue + "/keys/acme").json().path("waiting").asLong()).isZero();
-    assertThat(api.get(queue + "/jobs/" + other).json().path("state").asText()).isEqualTo("ready");
+    assertThat(api.get(queue + "/jobs/" + other).json().path("state").asText()).isEqualTo("READY");
   }
 
   @Test
