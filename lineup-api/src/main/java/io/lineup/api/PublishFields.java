@@ -46,6 +46,12 @@ public final class PublishFields {
   /** {@link #START_BY} as a time from the publish, in milliseconds. */
   public static final String START_WITHIN_MS = DeadlineFields.START_WITHIN_MS;
 
+  /**
+   * The job's fairness key: the tenant, customer or user a fair queue serves it for (1 to 128
+   * characters of letters, digits and {@code - _ . : @ / + =}).
+   */
+  public static final String KEY = "key";
+
   /** Every field a job of a publish body may have. */
   public static final Set<String> ALL =
       Set.of(
@@ -61,7 +67,8 @@ public final class PublishFields {
           UNIQUE_KEY,
           UNIQUE_WINDOW_MS,
           START_BY,
-          START_WITHIN_MS);
+          START_WITHIN_MS,
+          KEY);
 
   private PublishFields() {}
 }

@@ -6,8 +6,11 @@ import org.junit.jupiter.api.Test;
 
 class PublishFieldsTest {
   @Test
-  void aPublishBodyHasElevenFieldsOneOfThemTheUniqueWindow() {
-    assertThat(PublishFields.ALL).hasSize(13).contains(PublishFields.UNIQUE_WINDOW_MS);
+  void aPublishBodyHasFourteenFieldsAmongThemTheUniqueWindowAndTheFairnessKey() {
+    assertThat(PublishFields.ALL)
+        .hasSize(14)
+        .contains(PublishFields.UNIQUE_WINDOW_MS, PublishFields.KEY);
     assertThat(PublishFields.UNIQUE_WINDOW_MS).isEqualTo("unique_window_ms");
+    assertThat(PublishFields.KEY).isEqualTo("key");
   }
 }

@@ -17,7 +17,8 @@ class QueueSettingFieldTest {
             "expected_service_ms",
             "durable_replicas",
             "fair",
-            "key_rate_period_ms");
+            "key_rate_period_ms",
+            "key_max_waiting");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.lineup.cli;
 import io.lineup.client.DeadlineUnreachableException;
 import io.lineup.client.ForbiddenException;
 import io.lineup.client.InvalidRequestException;
+import io.lineup.client.KeyBacklogFullException;
 import io.lineup.client.LineupClientException;
 import io.lineup.client.NotFoundException;
 import io.lineup.client.PayloadTooLargeException;
@@ -35,7 +36,8 @@ final class ExitCodes {
 
   /**
    * The server is busy or unavailable (429, 503): try again later; or a deadline the line cannot
-   * meet (429 {@code deadline_unreachable}).
+   * meet (429 {@code deadline_unreachable}); or a fairness key with its most jobs waiting (429
+   * {@code key_backlog_full}).
    */
   static final int UNAVAILABLE = 7;
 
@@ -60,7 +62,9 @@ final class ExitCodes {
     if (e instanceof InvalidRequestException || e instanceof PayloadTooLargeException) {
       return USAGE;
     }
-    if (e instanceof RetryableException || e instanceof DeadlineUnreachableException) {
+    if (e instanceof RetryableException
+        || e instanceof DeadlineUnreachableException
+        || e instanceof KeyBacklogFullException) {
       return UNAVAILABLE;
     }
     if (e.status() == 409) {

@@ -308,6 +308,9 @@ final class ImportCommand implements Callable<Integer> {
             node.get(PublishFields.UNIQUE_KEY).asText(),
             Duration.ofMillis(number(number, node, PublishFields.UNIQUE_WINDOW_MS)));
       }
+      if (node.hasNonNull(PublishFields.KEY)) {
+        job.key(node.get(PublishFields.KEY).asText());
+      }
     } catch (ArithmeticException e) {
       throw new CliException(ExitCodes.USAGE, "line " + number + ": a number is out of range");
     }

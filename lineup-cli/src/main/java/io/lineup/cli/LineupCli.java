@@ -39,6 +39,7 @@ import picocli.CommandLine.Command;
       TasksCommand.class,
       RoomsCommand.class,
       SchedulesCommand.class,
+      KeysCommand.class,
       CompletionCommand.class
     })
 public final class LineupCli implements Runnable {

@@ -77,6 +77,13 @@ final class PublishCommand implements Callable<Integer> {
   @Option(names = "--unique-window", paramLabel = "DURATION", description = "How long it holds.")
   String uniqueWindow;
 
+  @Option(
+      names = "--key",
+      description =
+          "Fairness key: the tenant, customer or user a fair queue serves the job for"
+              + " (1-128 characters of letters, digits and - _ . : @ / + =).")
+  String key;
+
   @Override
   public Integer call() {
     QueueName name = Queues.parse(queue);
@@ -128,6 +135,9 @@ final class PublishCommand implements Callable<Integer> {
     }
     if (uniqueKey != null) {
       job.uniqueKey(uniqueKey, Durations.parse("--unique-window", uniqueWindow));
+    }
+    if (key != null) {
+      job.key(key);
     }
     try (LineupClient client = connection.connect()) {
       PublishResult result = client.publish(name, job);

@@ -24,8 +24,8 @@ import java.util.concurrent.Executors;
  * configure queues, handle dead letters, and (with the admin token) manage namespaces and tokens
  * through {@link #admin()}; API dispatch (endpoints and tasks) through {@link #dispatch()}, and
  * waiting rooms (tickets, passes, grants) through {@link #rooms()}, recurring schedules through
- * {@link #schedules()}. {@link #worker} runs a handler over long-poll leases, the same shape as the
- * embedded engine's worker.
+ * {@link #schedules()}, the fairness keys of fair queues through {@link #keys()}. {@link #worker}
+ * runs a handler over long-poll leases, the same shape as the embedded engine's worker.
  *
  * <pre>{@code
  * try (LineupClient client = LineupClient.connect("http://127.0.0.1:7700", token)) {
@@ -62,6 +62,7 @@ public final class LineupClient implements AutoCloseable {
   private final DispatchClient dispatch;
   private final RoomsClient rooms;
   private final SchedulesClient schedules;
+  private final KeysClient keys;
 
   private LineupClient(Builder builder) {
     // Virtual threads carry the HTTP client's work, so a thousand long-polls cost no platform
@@ -79,6 +80,7 @@ public final class LineupClient implements AutoCloseable {
     this.dispatch = new DispatchClient(transport, builder.requestTimeout);
     this.rooms = new RoomsClient(transport, builder.requestTimeout);
     this.schedules = new SchedulesClient(transport);
+    this.keys = new KeysClient(transport);
   }
 
   /**
@@ -181,6 +183,11 @@ public final class LineupClient implements AutoCloseable {
   /** Recurring schedules of queues (a job per tick) and of endpoints (a task per tick). */
   public SchedulesClient schedules() {
     return schedules;
+  }
+
+  /** The fairness keys of fair queues: their counts, own settings, pause and waiting jobs. */
+  public KeysClient keys() {
+    return keys;
   }
 
   private static String queuePath(QueueName queue) {

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * A job to publish: its payload and optional delay, priority, attempts, time-to-run, time-to-live,
- * id and unique key. Each setter returns this, so a job reads as one expression:
+ * id, unique key and fairness key. Each setter returns this, so a job reads as one expression:
  *
  * <pre>{@code
  * NewJob.ofJson("{\"order\":42}").delay(Duration.ofMinutes(30)).id("order-42")
@@ -29,6 +29,7 @@ public final class NewJob {
   private Instant startBy;
   private String uniqueKey;
   private Duration uniqueWindow;
+  private String key;
 
   private NewJob(byte[] payload, boolean json) {
     this.payload = Objects.requireNonNull(payload, "payload");
@@ -125,6 +126,19 @@ public final class NewJob {
     return this;
   }
 
+  /**
+   * The fairness key: the tenant, customer or user a fair queue serves the job for (1 to 128
+   * characters of letters, digits and {@code - _ . : @ / + =}). A queue that is not fair stores it
+   * and ignores it. Publishing past the key's most waiting jobs is refused with {@link
+   * KeyBacklogFullException}.
+   *
+   * @param key the key, or null for none
+   */
+  public NewJob key(String key) {
+    this.key = key;
+    return this;
+  }
+
   /** The payload's bytes (a copy). */
   public byte[] payload() {
     return payload.clone();
@@ -167,6 +181,9 @@ public final class NewJob {
     }
     if (startBy != null) {
       node.put(PublishFields.START_BY, startBy.toEpochMilli());
+    }
+    if (key != null) {
+      node.put(PublishFields.KEY, key);
     }
     return node;
   }

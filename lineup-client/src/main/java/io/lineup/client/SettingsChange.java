@@ -106,6 +106,36 @@ public final class SettingsChange {
     return put(QueueSettingField.DURABLE_REPLICAS, value);
   }
 
+  /**
+   * Whether the queue serves its fairness keys in turn ({@link NewJob#key}, {@link KeysClient}).
+   */
+  public SettingsChange fair(boolean value) {
+    return put(QueueSettingField.FAIR, value);
+  }
+
+  /** Most jobs of one fairness key leased at once, for keys without their own; 0 = no limit. */
+  public SettingsChange keyConcurrency(int value) {
+    return put(QueueSettingField.KEY_CONCURRENCY, value);
+  }
+
+  /** Most leases of one fairness key per key rate period, for keys without their own; 0 = none. */
+  public SettingsChange keyRate(int value) {
+    return put(QueueSettingField.KEY_RATE, value);
+  }
+
+  /** The period of {@link #keyRate}, 10 ms to 24 h (default a second). */
+  public SettingsChange keyRatePeriod(Duration value) {
+    return put(QueueSettingField.KEY_RATE_PERIOD, value.toMillis());
+  }
+
+  /**
+   * Most jobs of one fairness key waiting, for keys without their own; a publish past it is refused
+   * ({@link KeyBacklogFullException}); 0 = no limit.
+   */
+  public SettingsChange keyMaxWaiting(int value) {
+    return put(QueueSettingField.KEY_MAX_WAITING, value);
+  }
+
   private SettingsChange put(QueueSettingField field, Object value) {
     ObjectNode object = body;
     if (field.group() != null) {

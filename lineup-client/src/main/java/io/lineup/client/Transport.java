@@ -196,10 +196,20 @@ final class Transport {
           };
       case 413 -> new PayloadTooLargeException(status, code, field, message, requestId);
       case 429 ->
-          known == ErrorCode.DEADLINE_UNREACHABLE
-              ? new DeadlineUnreachableException(
-                  field, message, requestId, Json.time(body, "earliest_start_at"))
-              : new LeaseRefusedException(code, message, requestId, retryAfter);
+          switch (known == null ? ErrorCode.RATE_LIMITED : known) {
+            case DEADLINE_UNREACHABLE ->
+                new DeadlineUnreachableException(
+                    field, message, requestId, Json.time(body, "earliest_start_at"));
+            case KEY_BACKLOG_FULL ->
+                new KeyBacklogFullException(
+                    field,
+                    message,
+                    requestId,
+                    Json.text(body, "key"),
+                    body.path("max_waiting").asLong(-1),
+                    body.path("waiting").asLong(-1));
+            default -> new LeaseRefusedException(code, message, requestId, retryAfter);
+          };
       case 503 -> new ServiceUnavailableException(code, message, requestId, retryAfter);
       default -> new ServerErrorException(status, code, field, message, requestId);
     };

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import io.lineup.api.resource.DeadPage;
 import io.lineup.api.resource.ErrorBody;
+import io.lineup.api.resource.FairKey;
+import io.lineup.api.resource.FairKeyCounts;
 import io.lineup.api.resource.Job;
 import io.lineup.api.resource.LeasedJob;
 import io.lineup.api.resource.PublishResult;
@@ -61,6 +63,13 @@ class ResourceRecordsMatchTheSchemasTest {
             "Schedule.history",
             schedule.path("properties").path("history").path("items")),
         Arguments.of(Ticket.class, "Ticket", schemas.path("Ticket")),
+        Arguments.of(FairKey.class, "FairKey", schemas.path("FairKey")),
+        Arguments.of(FairKey.Settings.class, "FairKeySettings", schemas.path("FairKeySettings")),
+        Arguments.of(FairKeyCounts.class, "FairKeyCounts", schemas.path("FairKeyCounts")),
+        Arguments.of(
+            FairKeyCounts.Count.class,
+            "FairKeyCounts.keys",
+            schemas.path("FairKeyCounts").path("properties").path("keys").path("items")),
         Arguments.of(ErrorBody.class, "Error", schemas.path("Error")),
         Arguments.of(
             DeadPage.class,

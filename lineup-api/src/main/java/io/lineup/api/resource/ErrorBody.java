@@ -26,6 +26,10 @@ import java.util.Map;
  *     time counted after the start, in milliseconds, or null (absent)
  * @param index {@code deadline_unreachable} of a publish: the refused job's place in the body, or
  *     null (absent)
+ * @param key {@code key_backlog_full}: the fairness key that is full, or null (absent)
+ * @param maxWaiting {@code key_backlog_full}: the key's most jobs waiting, or null (absent)
+ * @param waiting {@code key_backlog_full}: the key's jobs waiting when the publish ran, or null
+ *     (absent)
  */
 @JsonPropertyOrder({
   "error",
@@ -38,7 +42,10 @@ import java.util.Map;
   "jobs",
   "earliest_start_at",
   "expected_service_ms",
-  "index"
+  "index",
+  "key",
+  "max_waiting",
+  "waiting"
 })
 public record ErrorBody(
     @JsonProperty("error") String error,
@@ -55,4 +62,7 @@ public record ErrorBody(
         Long earliestStartAt,
     @JsonProperty("expected_service_ms") @JsonInclude(JsonInclude.Include.NON_NULL)
         Long expectedServiceMs,
-    @JsonProperty("index") @JsonInclude(JsonInclude.Include.NON_NULL) Integer index) {}
+    @JsonProperty("index") @JsonInclude(JsonInclude.Include.NON_NULL) Integer index,
+    @JsonProperty("key") @JsonInclude(JsonInclude.Include.NON_NULL) String key,
+    @JsonProperty("max_waiting") @JsonInclude(JsonInclude.Include.NON_NULL) Long maxWaiting,
+    @JsonProperty("waiting") @JsonInclude(JsonInclude.Include.NON_NULL) Long waiting) {}

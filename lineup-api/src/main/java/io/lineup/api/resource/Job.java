@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
  * @param finishedAt when it finished, epoch milliseconds, or null
  * @param leaseDeadlineAt when the current lease ends, epoch milliseconds, or null when not leased
  * @param lastError the error text of its last nack, or null
+ * @param key its fairness key, or null when it has none or its queue is not fair
  * @param position its place in the ready line (0 = next), or -1 when it is not ready
  * @param etaMs the expected wait until it is leased, in milliseconds, or null (not ready, paused,
  *     or no service rate yet)
@@ -51,6 +52,7 @@ import java.nio.charset.StandardCharsets;
   "finished_at",
   "lease_deadline_at",
   "last_error",
+  "key",
   "position",
   "eta_ms",
   "eta_low_ms",
@@ -75,6 +77,7 @@ public record Job(
     @JsonProperty("finished_at") Long finishedAt,
     @JsonProperty("lease_deadline_at") Long leaseDeadlineAt,
     @JsonProperty("last_error") String lastError,
+    @JsonProperty("key") String key,
     @JsonProperty("position") long position,
     @JsonProperty("eta_ms") Long etaMs,
     @JsonProperty("eta_low_ms") Long etaLowMs,

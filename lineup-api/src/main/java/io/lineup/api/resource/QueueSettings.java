@@ -23,15 +23,14 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *     the queue has served jobs, in milliseconds; 0 = none
  * @param durableReplicas Redis replicas that must acknowledge a publish before it is answered, for
  *     publishes that name none; 0 = answer at once
- * @param fair whether the queue serves its jobs' fairness keys in turn (weighted), not in arrival
- *     order
- * @param keyConcurrency fair queue: most jobs of one key leased at once, for keys without their
- *     own; 0 = no limit
- * @param keyRate fair queue: most leases of one key per {@code keyRatePeriodMs}, for keys without
+ * @param fair whether the queue serves its fairness keys in turn (docs/fairness.md)
+ * @param keyConcurrency most jobs of one fairness key leased at once, for keys without their own; 0
+ *     = no limit
+ * @param keyRate most leases of one fairness key per {@code keyRatePeriodMs}, for keys without
  *     their own; 0 = no limit
- * @param keyRatePeriodMs fair queue: the period of {@code keyRate}, in milliseconds
- * @param keyMaxWaiting fair queue: most jobs of one key waiting; a publish past it is refused; 0 =
- *     no limit
+ * @param keyRatePeriodMs the period of {@code keyRate}, in milliseconds
+ * @param keyMaxWaiting most jobs of one fairness key waiting, for keys without their own; a publish
+ *     past it is refused ({@code key_backlog_full}); 0 = no limit
  */
 @JsonPropertyOrder({
   "paused",

@@ -3,6 +3,8 @@ package io.lineup.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.api.ErrorCode;
 import io.lineup.api.PublishFields;
+import io.lineup.core.model.FairnessKey;
+import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.Limits;
 import io.lineup.core.model.NewJob;
 import io.lineup.server.auth.Principal;
@@ -136,7 +138,24 @@ final class NewJobReader {
       throw ApiException.invalidField(
           f.path(PublishFields.UNIQUE_KEY), "is required with unique_window_ms");
     }
+    String key = f.optionalText(PublishFields.KEY, FairnessKey.MAX_LENGTH);
+    if (key != null) {
+      job.key(fairnessKey(f, key));
+    }
     return job;
+  }
+
+  /**
+   * A job's fairness key, checked here so the 400 names the body's field ({@code jobs[3].key}).
+   *
+   * @throws ApiException 400 naming the field when the key breaks {@link FairnessKey}'s rule
+   */
+  private static String fairnessKey(JsonFields f, String key) {
+    try {
+      return FairnessKey.check(PublishFields.KEY, key);
+    } catch (InvalidArgumentException e) {
+      throw ApiException.invalidField(f.path(PublishFields.KEY), e.reason());
+    }
   }
 
   /**

@@ -40,6 +40,8 @@ public final class RouteTable {
     ScheduleHandlers schedules = new ScheduleHandlers(api);
     String schedule = queue + "/schedules/{name}";
     String endpointSchedule = endpoint + "/schedules/{name}";
+    KeyHandlers keys = new KeyHandlers(api);
+    String key = queue + "/keys/{key}";
     return List.of(
         Route.get("/health", Access.open(), system::health),
         Route.get("/ready", Access.open(), system::ready),
@@ -87,6 +89,12 @@ public final class RouteTable {
         Route.post(schedule + "/resume", Access.namespace(PUBLISH, MANAGE), schedules::resume),
         Route.get(
             schedule + "/next", Access.namespace(PUBLISH, CONSUME, MANAGE, READ), schedules::next),
+        Route.get(queue + "/keys", Access.namespace(PUBLISH, CONSUME, MANAGE, READ), keys::top),
+        Route.get(key, Access.namespace(PUBLISH, CONSUME, MANAGE, READ), keys::get),
+        Route.put(key, Access.namespace(MANAGE), keys::put),
+        Route.post(key + "/pause", Access.namespace(MANAGE), keys::pause),
+        Route.post(key + "/resume", Access.namespace(MANAGE), keys::resume),
+        Route.delete(key + "/jobs", Access.namespace(MANAGE), keys::deleteWaiting),
         Route.get(queue + "/dead", Access.namespace(MANAGE, READ), dead::list),
         Route.post(queue + "/dead/respawn", Access.namespace(MANAGE), dead::respawn),
         Route.delete(queue + "/dead", Access.namespace(MANAGE), dead::purge),

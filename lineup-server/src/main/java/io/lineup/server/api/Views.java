@@ -87,6 +87,7 @@ public final class Views {
         millis(job.finishedAt()),
         millis(job.leaseDeadline()),
         job.lastError(),
+        job.key(),
         job.position(),
         eta == null ? null : millis(eta.point()),
         eta == null ? null : millis(eta.low()),

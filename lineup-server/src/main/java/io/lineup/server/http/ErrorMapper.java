@@ -10,6 +10,7 @@ import io.lineup.core.model.DeadlineUnreachableException;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.JobFinishedException;
 import io.lineup.core.model.JobNotFoundException;
+import io.lineup.core.model.KeyBacklogFullException;
 import io.lineup.core.model.LeaseLostException;
 import io.lineup.core.model.PayloadTooLargeException;
 import io.lineup.core.model.RedisOutOfMemoryException;
@@ -68,6 +69,15 @@ public final class ErrorMapper {
                   + " at the latest; nothing was queued")
           .with(DeadlineFields.EARLIEST_START_AT, late.earliestStartAt().toEpochMilli())
           .with("index", late.index());
+    }
+    if (error instanceof KeyBacklogFullException full) {
+      // No Retry-After: the key's backlog drains as its jobs are leased, at a pace the server
+      // cannot foresee (the key's weight, limits and the consumers decide it), so any number of
+      // seconds would be a guess; the body says how full the key is instead.
+      return new ApiException(ErrorCode.KEY_BACKLOG_FULL, PublishFields.KEY, full.getMessage())
+          .with("key", full.key())
+          .with("max_waiting", full.maxWaiting())
+          .with("waiting", full.waiting());
     }
     if (error instanceof ScheduleNotFoundException notFound) {
       return new ApiException(ErrorCode.SCHEDULE_NOT_FOUND, "name", notFound.getMessage());
