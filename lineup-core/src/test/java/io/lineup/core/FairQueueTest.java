@@ -279,6 +279,30 @@ abstract class FairQueueTest extends EngineSuite {
   }
 
   @Test
+  void aKeyLimitSetWhileJobsAreLeasedCountsTheJobsAlreadyLeased() {
+    try (Lineup lineup = anEngine()) {
+      QueueName queue = aFairQueue(lineup);
+      List<NewJob> jobs = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        jobs.add(aJobOf("a", "a/" + i));
+      }
+      lineup.publishAll(queue, jobs);
+      List<LeasedJob> first = lineup.lease(queue, 2, Duration.ZERO).jobs();
+      assertThat(lineup.fairness().top(queue, KeyCounts.By.LEASED, 5).top())
+          .containsExactly(new KeyCounts.KeyCount("a", 2));
+
+      lineup.configure(queue, QueueSettings.builder().keyConcurrency(2).build());
+
+      assertThat(lineup.fairness().key(queue, "a").leased()).isEqualTo(2);
+      assertThat(lineup.lease(queue, 5, Duration.ZERO).jobs()).isEmpty();
+      lineup.ack(first.get(0));
+      assertThat(lineup.lease(queue, 5, Duration.ZERO).jobs()).hasSize(1);
+      assertThat(lineup.fairness().top(queue, KeyCounts.By.LEASED, 5).top())
+          .containsExactly(new KeyCounts.KeyCount("a", 2));
+    }
+  }
+
+  @Test
   void aLeasePassesOverAKeyAtItsLimitAndTakesTheNextKeysJobs() {
     try (Lineup lineup = anEngine()) {
       QueueName queue = aFairQueue(lineup);

@@ -1,7 +1,7 @@
 -- fair_key_read: one fairness key's settings and counts in a fair queue (lib/fair.lua).
 --
 -- KEYS[1..12]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: meta
+-- Touches      of the queue keys: jobs, leased, meta
 --              and of its fairness keys (lib/fair.lua): fair keys
 -- ARGV[1]      the key
 -- Returns      { own, effective, waiting, leased, parked }
@@ -27,4 +27,4 @@ if ks.paused then
 end
 return {own, {ks.weight, ks.concurrency, ks.rate, ks.period, ks.max_waiting, paused},
   tonumber(redis.call('ZSCORE', fair_key_name('waiting'), key) or '0'),
-  tonumber(redis.call('ZSCORE', fair_key_name('leased'), key) or '0'), redis.call('ZCARD', fair_key_name('park:' .. key))}
+  fair_leased_now(key), redis.call('ZCARD', fair_key_name('park:' .. key))}

@@ -3,7 +3,7 @@
 -- once (a lease moves the key's jobs to its park as it meets them); resuming is fair_unpark's.
 --
 -- KEYS[1..12]  queue keys (lib/keys.lua)
--- Touches      of the queue keys: meta, wake
+-- Touches      of the queue keys: jobs, leased, meta, wake
 --              and of its fairness keys (lib/fair.lua): fair key settings
 -- ARGV[1]      the key (1 to 128 characters)
 -- ARGV[2..6]   weight (1..100), concurrency, rate, rate period (ms), max waiting; -1 = the queue's
@@ -21,6 +21,10 @@ for i = 2, 6 do
   own = own or values[i - 1] >= 0
 end
 values[6] = tonumber(ARGV[7])
+if values[2] > 0 then
+  -- A key's concurrency limit needs each key's leased jobs counted.
+  fair_counting_start()
+end
 if own then
   redis.call('HSET', fair_key_name('keys'), key, cmsgpack.pack(values))
 else

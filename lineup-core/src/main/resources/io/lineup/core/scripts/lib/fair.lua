@@ -18,7 +18,8 @@
 --   keys             hash: key -> msgpack {weight, concurrency, rate, rate_period_ms, max_waiting,
 --                    paused} for keys with settings of their own (-1: the queue's key_* setting)
 --   waiting          sorted set: key -> its jobs waiting (ready, delayed or parked)
---   leased           sorted set: key -> its jobs leased
+--   leased           sorted set: key -> its jobs leased, kept once some key has a concurrency limit
+--                    (meta field fair_leased_counts = 1; until then counted from the leased set)
 --   rate:<key>       string: the key's rate limit's theoretical arrival time (epoch ms), expiring
 --   park:<key>       sorted set: the ready jobs of a paused key, by class then creation time
 -- and each keyed job's key in the hash beside its record's bucket (the bucket's name and ',').
@@ -28,6 +29,7 @@
 --#include lib/score.lua
 local FAIR_QUANTUM = 100   -- tag units per turn; weights are 1 to FAIR_QUANTUM
 local FAIR_SCAN_MAX = 512  -- most jobs a lease looks at past jobs of keys at their limits
+local FAIR_LEASED_SCAN_MAX = 100000 -- most leased jobs counted by key when the queue does not count them
 
 -- The name of one of the queue's fairness keys: the only place fairness derives a Redis key, from
 -- the queue's meta key, so every one keeps the queue's hash tag and Redis Cluster slot (as
@@ -106,13 +108,15 @@ local function fair_keys_forget(ids)
   end
 end
 
--- The queue's key_* settings (lib/settings.lua names them), read once per call.
+-- The queue's key_* settings (lib/settings.lua names them), read once per call, and whether it
+-- counts each key's leased jobs as they change (counting: see fair_counting_start).
 local function fair_defaults()
   local d = FAIR.defaults
   if not d then
-    local v = redis.call('HMGET', K_META, 'key_concurrency', 'key_rate', 'key_rate_period_ms', 'key_max_waiting')
+    local v = redis.call('HMGET', K_META, 'key_concurrency', 'key_rate', 'key_rate_period_ms', 'key_max_waiting',
+      'fair_leased_counts')
     d = {concurrency = tonumber(v[1]) or 0, rate = tonumber(v[2]) or 0, period = tonumber(v[3]) or 1000,
-      max_waiting = tonumber(v[4]) or 0}
+      max_waiting = tonumber(v[4]) or 0, counting = v[5] == '1'}
     FAIR.defaults = d
   end
   return d
@@ -260,14 +264,58 @@ local function fair_moved(key, from, to)
   end
 end
 
+-- Each key's jobs leased now, counted from the leased set (at most FAIR_LEASED_SCAN_MAX of them),
+-- for a queue that does not count them as they change; once per call.
+local function fair_leased_scan()
+  local counts = FAIR.leased_scan
+  if not counts then
+    counts = {}
+    local ids = redis.call('ZRANGE', K_LEASED, 0, FAIR_LEASED_SCAN_MAX - 1)
+    if #ids > 0 then
+      for _, key in ipairs(fair_keys_of(ids)) do
+        counts[key] = (counts[key] or 0) + 1
+      end
+    end
+    FAIR.leased_scan = counts
+  end
+  return counts
+end
+
 -- The jobs of key leased now, read once per call and kept up to date by fair_pick.
 local function fair_leased_now(key)
   local n = FAIR.leased_now[key]
   if not n then
-    n = tonumber(redis.call('ZSCORE', fair_key_name('leased'), key) or '0')
+    if fair_defaults().counting then
+      n = tonumber(redis.call('ZSCORE', fair_key_name('leased'), key) or '0')
+    else
+      n = fair_leased_scan()[key] or 0
+    end
     FAIR.leased_now[key] = n
   end
   return n
+end
+
+-- From now on, count each key's leased jobs as they change: a key's concurrency limit checks its
+-- count. Counting costs a lease and an ack a command per key, so a queue counts only once some key
+-- has such a limit (configure.lua, fair_key_write.lua); it starts from the leased set as it is.
+local function fair_counting_start()
+  if fair_defaults().counting then
+    return
+  end
+  redis.call('DEL', fair_key_name('leased'))
+  local ids = redis.call('ZRANGE', K_LEASED, 0, -1)
+  local counts = {}
+  for from = 1, #ids, 1000 do
+    local slice = {unpack(ids, from, math.min(#ids, from + 999))}
+    for _, key in ipairs(fair_keys_of(slice)) do
+      counts[key] = (counts[key] or 0) + 1
+    end
+  end
+  for key, n in pairs(counts) do
+    redis.call('ZADD', fair_key_name('leased'), n, key)
+  end
+  redis.call('HSET', K_META, 'fair_leased_counts', '1')
+  FAIR.defaults.counting = true
 end
 
 -- A paused key's job's score in its park: its class, then its creation time (epoch ms), so a
@@ -390,12 +438,18 @@ local function fair_leased(leased_keys)
     leased[key] = (leased[key] or 0) + 1
   end
   fair_count('waiting', waiting)
-  fair_count('leased', leased)
+  if fair_defaults().counting then
+    fair_count('leased', leased)
+  end
 end
 
 -- Counts leased jobs that ended for good (acked) and forgets their keys; wakes a consumer when a
 -- key with a concurrency limit got a slot back, since leases passed its jobs over.
 local function fair_settled(ids)
+  if not fair_defaults().counting then
+    fair_keys_forget(ids)
+    return
+  end
   local keys = fair_keys_of(ids)
   local leased = {}
   local freed = false
@@ -415,6 +469,10 @@ end
 -- Counts a leased job of key whose lease ended without finishing it: back to waiting (to =
 -- 'waiting') or dead (nil). Wakes a consumer when the key has a concurrency limit.
 local function fair_unleased(key, to)
+  if not fair_defaults().counting then
+    fair_moved(key, nil, to)
+    return
+  end
   fair_moved(key, 'leased', to)
   if fair_settings(key).concurrency > 0 and redis.call('LLEN', K_WAKE) == 0 then
     redis.call('RPUSH', K_WAKE, '1')
