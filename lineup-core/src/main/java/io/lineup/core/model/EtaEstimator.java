@@ -10,7 +10,7 @@ import java.util.Optional;
  * Estimates how fast a line is served and how long a waiting job will wait, from the completions of
  * its recent seconds and its limits. The engine's queues use it for {@link JobInfo#eta()} and
  * {@link QueueStats}; any other line with a count of completions per second (the dispatch
- * endpoints, the waiting room) can use it the same way. docs/engine.md ("ETA") gives the formula.
+ * endpoints, the waiting room) can use it the same way. docs/eta.md gives the formula.
  *
  * <p>In short: the rate is the mean of the complete seconds since service started, or since the
  * rate last changed; it is capped by the rate limit, and by the concurrency limit when more jobs
