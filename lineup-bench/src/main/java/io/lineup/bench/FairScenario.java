@@ -321,10 +321,11 @@ final class FairScenario {
     double fairBytes = (context.redis().usedMemory() - before) / (double) jobs;
 
     Collections.shuffle(ids, new java.util.Random(7));
-    lookUp(context, queue, ids, counts.rankLookups() / 10);
+    RankScenario.lookUp(context, queue, ids, counts.rankLookups() / 10, "fair_rank_us_p99");
     BenchContext.collectGarbage();
     RedisProbe probe = RedisProbe.start(context);
-    double[] micros = lookUp(context, queue, ids, counts.rankLookups());
+    double[] micros =
+        RankScenario.lookUp(context, queue, ids, counts.rankLookups(), "fair_rank_us_p99");
     RedisProbe.Cost cost = probe.finish("fair_rank_us_p99", counts.rankLookups());
     Percentiles percentiles = new Percentiles(micros);
     context.say(
@@ -348,19 +349,5 @@ final class FairScenario {
             jobs),
         new Figure("fair_plain_bytes_per_job", plainBytes, Figure.Unit.BYTES, 0, 0, jobs),
         new Figure("fair_bytes_ratio", fairBytes / plainBytes, Figure.Unit.RATIO, 0, 0, jobs));
-  }
-
-  private static double[] lookUp(BenchContext context, QueueName queue, List<String> ids, int n) {
-    double[] micros = new double[n];
-    for (int i = 0; i < n; i++) {
-      String id = ids.get(i % ids.size());
-      long start = System.nanoTime();
-      long position = context.lineup().position(queue, id);
-      micros[i] = (System.nanoTime() - start) / 1_000.0;
-      if (position < 0) {
-        throw new IllegalStateException("fair_rank_us_p99: job " + id + " is not in line");
-      }
-    }
-    return micros;
   }
 }

@@ -1,6 +1,7 @@
 package io.lineup.bench;
 
 import io.lineup.bench.report.Figure;
+import io.lineup.core.model.QueueName;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -44,14 +45,24 @@ final class RankScenario {
   }
 
   private static double[] lookUp(BenchContext context, DeepQueue deep, List<String> ids, int n) {
+    return lookUp(context, deep.queue(), ids, n, "rank_us_p99");
+  }
+
+  /**
+   * The microseconds of {@code n} {@code position()} calls, one at a time, of the ids in turn.
+   *
+   * @throws IllegalStateException naming {@code figure} when a job is not in line
+   */
+  static double[] lookUp(
+      BenchContext context, QueueName queue, List<String> ids, int n, String figure) {
     double[] micros = new double[n];
     for (int i = 0; i < n; i++) {
       String id = ids.get(i % ids.size());
       long start = System.nanoTime();
-      long position = context.lineup().position(deep.queue(), id);
+      long position = context.lineup().position(queue, id);
       micros[i] = (System.nanoTime() - start) / 1_000.0;
       if (position < 0) {
-        throw new IllegalStateException("rank_us_p99: job " + id + " is not in line");
+        throw new IllegalStateException(figure + ": job " + id + " is not in line");
       }
     }
     return micros;

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * An estimated wait: the likeliest value and a band around it, so a page can say "about 2 minutes
- * (1 to 3)". Made by {@link EtaEstimator}; docs/engine.md gives the formula.
+ * (1 to 3)". Made by {@link EtaEstimator}; docs/eta.md gives the formula.
  *
  * @param point the estimated wait
  * @param low the shortest wait the recent service makes plausible; never more than {@code point}

@@ -10,7 +10,7 @@
 --              created_ms, due_ms, expires_ms, started_ms, finished_ms, error, result, position,
 --              lease_deadline_ms, now_ms, paused, rate_limit, concurrency_limit,
 --              expected_service_ms, leased, done_per_s, rate_window, rate_period_ms, rate_burst,
---              key, key_ahead, key_concurrency, key_rate, key_rate_period_ms, key_leased }
+--              key, key_ahead, key_rate, key_rate_period_ms }
 --              state: the state name; ttr_ms: time-to-run; *_ms times: epoch ms, 0 = none;
 --              error: the last error text; position: -1 when not ready; paused: 1 or 0;
 --              rate_limit, concurrency_limit, expected_service_ms, rate_period_ms, rate_burst:
@@ -22,8 +22,8 @@
 --              empty table and zeros when the job is not ready;
 --              key: the job's fairness key ('' for none or when the queue is not fair,
 --              lib/fair.lua); key_ahead: about how many jobs of its key are ahead of it (from its
---              key's tagger); key_concurrency, key_rate, key_rate_period_ms: the key's limits;
---              key_leased: the key's jobs leased now
+--              key's tagger); key_rate, key_rate_period_ms: the key's rate limit, which bounds its
+--              ETA
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/job.lua
@@ -82,12 +82,11 @@ local deadline = 0
 if job[F_STATE] == ST_LEASED then
   deadline = tonumber(redis.call('ZSCORE', K_LEASED, id) or 0)
 end
-local key, key_ahead, ks, key_leased = '', 0, {concurrency = 0, rate = 0, period = 0}, 0
+local key, key_ahead, ks = '', 0, {rate = 0, period = 0}
 FAIR.on = s.fair == 1
 if fair_on() then
   key = fair_key_of(id)
   ks = fair_settings(key)
-  key_leased = fair_leased_now(key)
   if position > 0 then
     -- Its tag against its key's tagger: the tagger's next job is i, and job j's tag is
     -- base + floor(j * quantum / weight), so about (i - j) of the key's jobs are behind it.
@@ -105,4 +104,4 @@ end
 return {state_name(id, job), text(F_PAYLOAD), job[F_PRIORITY], job[F_ATTEMPTS], max, ttr, job[F_CREATED], due,
   value(F_EXPIRES), value(F_STARTED), value(F_FINISHED), text(F_ERROR), text(F_RESULT), position, deadline, now,
   s.paused, s.rate, s.concurrency, s.expected_service_ms, leased, done, window, s.rate_period_ms, s.rate_burst,
-  key, key_ahead, ks.concurrency, ks.rate, ks.period, key_leased}
+  key, key_ahead, ks.rate, ks.period}

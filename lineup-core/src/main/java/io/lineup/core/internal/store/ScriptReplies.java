@@ -171,10 +171,8 @@ public final class ScriptReplies {
     RATE_BURST,
     KEY,
     KEY_AHEAD,
-    KEY_CONCURRENCY,
     KEY_RATE,
-    KEY_RATE_PERIOD_MS,
-    KEY_LEASED
+    KEY_RATE_PERIOD_MS
   }
 
   /** {@code stats.lua}. */
