@@ -24,7 +24,8 @@
 --              first_arrival + n - 1 in job order, one state and due time, and consecutive positions
 --              from first_position (-1 when not ready); mark is '~', which no id is; in a fair
 --              queue, whose jobs are not at consecutive places, first_position is -2 and a sixth
---              value follows, the table of each job's position:
+--              value follows, the table of each job's position, then a seventh, the table of the
+--              jobs' ids (a fair queue's ready jobs take ids by turn, lib/make.lua):
 --   plain = { mark, first_arrival, state, due_ms, first_position }
 --              fence mismatch (ARGV[2] not '' and not the queue's fence): nothing written, and
 --              mark is '!', which no id is; fence: the queue's fence ('' when it has none):
@@ -121,7 +122,7 @@ if plain then
   -- Nothing to look up: every job is new.
   local set = sets['1']
   for i = 0, n - 1 do
-    make_job(arrival_id(next_seq + i), ARGV[jobs_at + i], set, next_seq + i)
+    make_job(arrival_id(next_seq + i), ARGV[jobs_at + i], set, next_seq + i, true)
   end
   if set.ready then
     bands[set.priority] = {made_ids[1], {}}
@@ -174,7 +175,7 @@ else
         end
       end
     else
-      make_job(id, ARGV[base + 1], set, next_seq + i)
+      id = make_job(id, ARGV[base + 1], set, next_seq + i, generated)
       if lock then
         redis.call('SET', KEYS[lock], id, 'PX', set.window)
       end
@@ -227,7 +228,7 @@ if plain then
   local set = sets['1']
   local band = bands[set.priority]
   if fair_positions then
-    return {'~', next_seq, set.state, set.due, -2, fair_positions}
+    return {'~', next_seq, set.state, set.due, -2, fair_positions, made_ids}
   end
   return {'~', next_seq, set.state, set.due, band and band.rank or -1}
 end

@@ -442,7 +442,7 @@ public final class ScriptReplies {
           Replies.asLong(reply.get(RefusedPublish.WAITING.ordinal())));
     }
     if (reply.size() >= PlainPublish.values().length
-        && reply.size() <= PlainPublish.values().length + 1
+        && reply.size() <= PlainPublish.values().length + 2
         && PLAIN_MARK.equals(Replies.asString(reply.get(PlainPublish.MARK.ordinal())))) {
       return plainPublish(reply, jobs);
     }
@@ -473,6 +473,11 @@ public final class ScriptReplies {
         reply.size() > PlainPublish.values().length
             ? Replies.asList(reply.get(PlainPublish.values().length))
             : List.of();
+    // ... and its ready jobs take ids by turn rather than by arrival: it answers each one's.
+    List<Object> ids =
+        reply.size() > PlainPublish.values().length + 1
+            ? Replies.asList(reply.get(PlainPublish.values().length + 1))
+            : List.of();
     List<PublishResult> results = new ArrayList<>(jobs);
     for (int i = 0; i < jobs; i++) {
       long at;
@@ -481,7 +486,8 @@ public final class ScriptReplies {
       } else {
         at = position < 0 ? -1 : position + i;
       }
-      results.add(new PublishResult(GeneratedIds.of(first + i), true, state, due, at));
+      String id = ids.isEmpty() ? GeneratedIds.of(first + i) : Replies.asString(ids.get(i));
+      results.add(new PublishResult(id, true, state, due, at));
     }
     return results;
   }

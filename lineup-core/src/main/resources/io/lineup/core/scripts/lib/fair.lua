@@ -232,24 +232,41 @@ end
 
 -- Adds to keys' counts in a count set (which: 'waiting' or 'leased'): deltas maps key ->
 -- change. A key whose count reaches 0 leaves the set; one with nothing waiting also loses its
--- taggers.
+-- taggers. One ZMSCORE and one ZADD for all the keys (and one ZREM for those brought to 0), not a
+-- ZINCRBY each: a lease of a queue with many keys changes the counts of as many keys as jobs.
 local function fair_count(which, deltas)
-  local emptied = false
+  local keys, changes = {}, {}
   for key, delta in pairs(deltas) do
     if delta ~= 0 then
-      local n = tonumber(redis.call('ZINCRBY', fair_key_name(which), delta, key))
-      if n <= 0 then
-        emptied = true
-        if which == 'waiting' then
-          redis.call('HDEL', fair_key_name('tags'), key)
-          FAIR.taggers[key] = nil
-        end
-      end
+      keys[#keys + 1] = key
+      changes[#keys] = delta
     end
   end
-  -- Keys brought to 0, all at once: an ack often ends the one leased job of many keys.
-  if emptied then
-    redis.call('ZREMRANGEBYSCORE', fair_key_name(which), '-inf', 0)
+  if #keys == 0 then
+    return
+  end
+  local counts = redis.call('ZMSCORE', fair_key_name(which), unpack(keys))
+  local kept, emptied = {}, {}
+  for j, key in ipairs(keys) do
+    local n = (counts[j] and tonumber(counts[j]) or 0) + changes[j]
+    if n > 0 then
+      kept[#kept + 1] = n
+      kept[#kept + 1] = key
+    else
+      emptied[#emptied + 1] = key
+    end
+  end
+  if #kept > 0 then
+    redis.call('ZADD', fair_key_name(which), unpack(kept))
+  end
+  if #emptied > 0 then
+    redis.call('ZREM', fair_key_name(which), unpack(emptied))
+    if which == 'waiting' then
+      redis.call('HDEL', fair_key_name('tags'), unpack(emptied))
+      for _, key in ipairs(emptied) do
+        FAIR.taggers[key] = nil
+      end
+    end
   end
 end
 
@@ -351,7 +368,9 @@ local function fair_pick(count, now)
   local wait = -1
   local limited = false
   while n < count and offset < FAIR_SCAN_MAX do
-    local chunk = math.min(FAIR_SCAN_MAX - offset, math.max(32, 2 * (count - n)))
+    -- The jobs still wanted and a few more: most leases pass over no job, and every job looked at
+    -- costs its score's text and its key's lookup.
+    local chunk = math.min(FAIR_SCAN_MAX - offset, count - n + 16)
     local got = redis.call('ZRANGE', K_READY, offset, offset + chunk - 1, 'WITHSCORES')
     if #got == 0 then
       break

@@ -21,6 +21,61 @@ local made_keys = {}      -- fair queue: id/key pairs of the jobs with a key
 local made_waiting = {}   -- fair queue: key -> jobs made
 local made_parked = {}    -- fair queue: key -> ZADD score/member pairs for a paused key's park
 
+-- Ids for a fair queue's ready jobs. A fair lease takes the jobs of many keys in turn; ids given
+-- by arrival would put each of them in its own record hash (lib/job.lua), and the lease, its acks
+-- and the keys' lookups would read and write a hash per job. So a ready job of a fair queue whose id
+-- is generated takes it from a block of FAIR_BLOCK_JOBS arrival numbers (exactly the ids of one
+-- record hash) shared by the jobs whose tags fall in one window of its class, which leases take one
+-- after another. A window is about a block of jobs wide at the keys waiting now: one turn
+-- (FAIR_QUANTUM tag units) with FAIR_BLOCK_JOBS keys or more, FAIR_BLOCK_JOBS turns with one key.
+-- A window's open block is kept in the hash fair_key_name('blocks'), field '<class>:<window mod
+-- FAIR_BLOCK_WINDOWS>' (msgpack {window, width, block, used}), so a class keeps at most
+-- FAIR_BLOCK_WINDOWS of them; a window that finds its field held by another opens a new block. The
+-- numbers of a block are reserved from the queue's arrival counter like any id (aligned to a
+-- hash's first id, which costs up to FAIR_BLOCK_JOBS - 1 unused numbers a block), so they are
+-- never given twice. Delayed jobs and jobs of paused keys keep ids by arrival: their turn is not
+-- known yet.
+local FAIR_BLOCK_JOBS = 62
+local FAIR_BLOCK_WINDOWS = 64
+local made_blocks = {}        -- field -> {window, width, block, used}: the blocks this call used
+local made_blocks_read = {}   -- field -> true once read
+local made_window_width = false
+
+-- The width of a window in tag units, for the keys waiting when the call began.
+local function fair_window_width()
+  if not made_window_width then
+    local keys = redis.call('ZCARD', fair_key_name('waiting'))
+    made_window_width = FAIR_QUANTUM * math.max(1, math.floor(FAIR_BLOCK_JOBS / math.max(1, keys)))
+  end
+  return made_window_width
+end
+
+-- The id of a new ready job of a fair queue at line score `score` in class `class`.
+local function fair_block_id(class, score)
+  local width = fair_window_width()
+  local window = math.floor((score - class * ARRIVAL_SPAN) / width)
+  local field = class .. ':' .. (window % FAIR_BLOCK_WINDOWS)
+  local b = made_blocks[field]
+  if not made_blocks_read[field] then
+    made_blocks_read[field] = true
+    local raw = redis.call('HGET', fair_key_name('blocks'), field)
+    if raw then
+      b = cmsgpack.unpack(raw)
+    end
+  end
+  if not b or b[1] ~= window or b[2] ~= width or b[4] >= FAIR_BLOCK_JOBS then
+    local last = redis.call('HINCRBY', K_META, 'seq', 2 * FAIR_BLOCK_JOBS - 1)
+    if last >= ARRIVAL_SPAN then
+      error({err = 'LINEUP arrival sequence of this queue is exhausted'})
+    end
+    b = {window, width, math.ceil((last - 2 * FAIR_BLOCK_JOBS + 2) / FAIR_BLOCK_JOBS), 0}
+  end
+  made_blocks[field] = b
+  local id = arrival_id(b[3] * FAIR_BLOCK_JOBS + b[4])
+  b[4] = b[4] + 1
+  return id
+end
+
 -- One option set: what jobs made with the same options share, worked out once (the due time and
 -- line score, and the stored record but for the payload: the msgpack array header, then every field
 -- after the payload, trailing defaults dropped). Numbers: priority (-255..255), delay (ms, -1
@@ -69,8 +124,17 @@ end
 
 -- Makes a new job: its record, its place in the line (its score made of its arrival seq) or in the
 -- delayed set as its option set says, its TTL entry, and its id in the call's event. Written by
--- make_write.
-local function make_job(id, payload, set, seq)
+-- make_write. generated: id was made from seq, and a fair queue's ready job may take another
+-- (fair_block_id). Returns the job's id.
+local function make_job(id, payload, set, seq, generated)
+  local fair_line = false -- a fair queue's ready job: its score, text
+  if set.ready and set.fair and not fair_settings(set.key).paused then
+    local score = fair_score(set.key, set.priority)
+    fair_line = int_text(score)
+    if generated then
+      id = fair_block_id(PRIORITY_MAX - set.priority, score)
+    end
+  end
   local length = #payload
   local header = made_headers[length]
   if not header then
@@ -95,7 +159,7 @@ local function make_job(id, payload, set, seq)
       park[#park + 1] = fair_park_score(set.priority, set.now)
       park[#park + 1] = id
     else
-      made_ready[made_ready_count + 1] = int_text(fair_score(key, set.priority))
+      made_ready[made_ready_count + 1] = fair_line
       made_ready[made_ready_count + 2] = id
       made_ready_count = made_ready_count + 2
     end
@@ -115,6 +179,7 @@ local function make_job(id, payload, set, seq)
   end
   made_count = made_count + 1
   made_ids[made_count] = id
+  return id
 end
 
 -- Writes the jobs make_job gathered and notes their event (written by events_flush); wakes a
@@ -128,6 +193,14 @@ local function make_write(ranked)
   end
   if #made_keys > 0 then
     fair_keys_put(made_keys)
+  end
+  if next(made_blocks) then
+    local values = {}
+    for field, b in pairs(made_blocks) do
+      values[#values + 1] = field
+      values[#values + 1] = cmsgpack.pack(b)
+    end
+    redis.call('HSET', fair_key_name('blocks'), unpack(values))
   end
   if next(made_waiting) then
     fair_flush()
