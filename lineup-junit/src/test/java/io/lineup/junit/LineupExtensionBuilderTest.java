@@ -65,4 +65,51 @@ class LineupExtensionBuilderTest {
     assertThat(built.egressAllow()).isEqualTo("127.0.0.1");
     assertThat(built.maxPayloadBytes()).isEqualTo(200);
   }
+
+  @Test
+  void theAnnotationsAttributesBecomeTheSameSettings() {
+    ExtensionSettings settings =
+        ExtensionSettings.of(Annotated.class.getAnnotation(LineupTest.class));
+
+    assertThat(settings.namespace()).isEqualTo("billing");
+    assertThat(settings.scopes()).containsExactly("consume");
+    assertThat(settings.maxPriority()).isEqualTo(-3);
+    assertThat(settings.lifecycle()).isEqualTo(ServerLifecycle.PER_METHOD);
+    assertThat(settings.freshNamespacePerTest()).isTrue();
+    assertThat(settings.redisUrl()).isEqualTo("redis://127.0.0.1:6399");
+    assertThat(settings.serverSettings().apply(io.lineup.server.ServerSettings.builder()).build())
+        .extracting(io.lineup.server.ServerSettings::egressAllow)
+        .isEqualTo("127.0.0.1");
+  }
+
+  @Test
+  void anAnnotationWithoutAttributesGivesTheDefaults() {
+    ExtensionSettings settings = ExtensionSettings.of(Plain.class.getAnnotation(LineupTest.class));
+
+    assertThat(settings.namespace()).isEqualTo(LineupExtension.DEFAULT_NAMESPACE);
+    assertThat(settings.scopes()).isEqualTo(LineupExtension.ALL_SCOPES);
+    assertThat(settings.maxPriority()).isEqualTo(LineupExtension.DEFAULT_MAX_PRIORITY);
+    assertThat(settings.lifecycle()).isEqualTo(ServerLifecycle.PER_CLASS);
+    assertThat(settings.freshNamespacePerTest()).isFalse();
+    assertThat(settings.redisUrl()).as("a Redis of the test's own").isNull();
+    assertThat(settings.serverSettings().apply(io.lineup.server.ServerSettings.builder()).build())
+        .extracting(io.lineup.server.ServerSettings::egressAllow)
+        .as("public addresses only")
+        .isNull();
+  }
+
+  // Read for their annotations only; never run.
+
+  @LineupTest(
+      namespace = "billing",
+      scopes = "consume",
+      maxPriority = -3,
+      lifecycle = ServerLifecycle.PER_METHOD,
+      freshNamespacePerTest = true,
+      egressAllow = "127.0.0.1",
+      redisUrl = "redis://127.0.0.1:6399")
+  static class Annotated {}
+
+  @LineupTest
+  static class Plain {}
 }
