@@ -87,4 +87,24 @@ class AnnotatedTestClassTest {
     assertThat(lineup.deadLetters("never-used")).isEmpty();
     assertThat(lineup.counts("never-used").ready()).isZero();
   }
+
+  @Test
+  void aTokenIssuedWithFewerScopesIsRefusedWhatItsScopesLeaveOut(LineupTestServer lineup) {
+    QueueName reports = lineup.queue("reports");
+    String readOnly = lineup.issueToken(0, "read");
+
+    try (LineupClient reader = LineupClient.connect(lineup.baseUrl(), readOnly)) {
+      assertThatThrownBy(() -> reader.publish(reports, NewJob.ofJson("{}")))
+          .isInstanceOf(ForbiddenException.class);
+    }
+  }
+
+  @Test
+  void theAdminTokenManagesTheServer(LineupTestServer lineup) {
+    try (LineupClient admin = LineupClient.connect(lineup.baseUrl(), lineup.adminToken())) {
+      assertThat(admin.admin().namespaces())
+          .extracting(io.lineup.client.Namespace::name)
+          .contains("shop");
+    }
+  }
 }
