@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * its dependencies' dependencies at compile time too, so Maven alone would let the command line use
  * the engine through the server it runs. Every package must belong to a module here; a new module
  * gets its layer and its allowed users. The examples, for one, use Lineup only through the client
- * and lineup-pass, as a user's program does. lineup-api, what every side of the HTTP API shares,
+ * and lineup-pass, as a user's program does; lineup-junit, for users' tests, starts a server and
+ * hands out clients, and no module uses it. lineup-api, what every side of the HTTP API shares,
  * depends on no other module and every module may use it.
  */
 class ModuleBoundariesTest {
@@ -45,6 +46,8 @@ class ModuleBoundariesTest {
         .definedBy("io.lineup.server..")
         .layer("client")
         .definedBy("io.lineup.client..")
+        .layer("junit")
+        .definedBy("io.lineup.junit..")
         .layer("cli")
         .definedBy("io.lineup.cli..")
         .layer("bench")
@@ -54,7 +57,7 @@ class ModuleBoundariesTest {
         // api: every layer may use it (no rule), and it uses none
         // (theApiNeedsNothingButTheJdkAndJacksonsAnnotations).
         .whereLayer("redis-process")
-        .mayOnlyBeAccessedByLayers("testing", "server", "bench")
+        .mayOnlyBeAccessedByLayers("testing", "server", "junit", "bench")
         .whereLayer("testing")
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("pass")
@@ -71,9 +74,11 @@ class ModuleBoundariesTest {
         .whereLayer("dispatch")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("server")
-        .mayOnlyBeAccessedByLayers("cli", "bench")
+        .mayOnlyBeAccessedByLayers("junit", "cli", "bench")
         .whereLayer("client")
-        .mayOnlyBeAccessedByLayers("cli", "examples")
+        .mayOnlyBeAccessedByLayers("junit", "cli", "examples")
+        .whereLayer("junit")
+        .mayNotBeAccessedByAnyLayer()
         .whereLayer("cli")
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("bench")
