@@ -4,6 +4,7 @@ import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.lineup.core.model.CountMismatchException;
 import io.lineup.core.model.InvalidArgumentException;
@@ -18,6 +19,7 @@ import io.lineup.core.model.LeasedJob;
 import io.lineup.core.model.ListedJob;
 import io.lineup.core.model.NewJob;
 import io.lineup.core.model.QueueName;
+import io.lineup.core.model.RedisUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +27,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +37,21 @@ import org.junit.jupiter.api.Test;
  */
 abstract class JobListsTest extends EngineSuite {
   private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
+
+  /**
+   * Waits until the suite's Redis answers an engine's first calls: a cluster this suite is the
+   * first to use can take longer than one command timeout to load the scripts on a busy machine.
+   */
+  @BeforeAll
+  void redisAnswers() {
+    try (Lineup lineup = anEngine()) {
+      QueueName queue = aFreshQueue();
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .ignoreExceptionsInstanceOf(RedisUnavailableException.class)
+          .until(() -> lineup.listJobs(queue, JobListQuery.of(JobList.READY)).jobs().isEmpty());
+    }
+  }
 
   private Lineup anEngineOn(ManualClock clock) {
     return anEngine(options -> options.timeSource(clock).maintenance(false));
