@@ -41,9 +41,4 @@ public enum JobList {
     throw new InvalidArgumentException(
         "state", "must be one of ready, delayed, leased, dead, finished; got " + name);
   }
-
-  /** Whether the list is sorted by a time (all but {@link #READY}, sorted by its line score). */
-  public boolean sortedByTime() {
-    return this != READY;
-  }
 }

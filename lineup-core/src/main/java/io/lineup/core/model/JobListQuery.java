@@ -86,11 +86,4 @@ public record JobListQuery(
   public JobListQuery between(Instant from, Instant to) {
     return new JobListQuery(list, cursor, limit, descending, idPrefix, errorContains, from, to);
   }
-
-  /** Whether anything but the time range of a time-sorted list filters entries one by one. */
-  public boolean filtersEntries() {
-    return idPrefix != null
-        || errorContains != null
-        || (!list.sortedByTime() && (from != null || to != null));
-  }
 }

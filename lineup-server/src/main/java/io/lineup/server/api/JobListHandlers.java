@@ -27,7 +27,7 @@ import java.util.Set;
  * manage}.
  */
 public final class JobListHandlers {
-  /** Latest time a {@code from} or {@code to} may name: the longest delay from the epoch's now. */
+  /** Latest time a {@code from} or {@code to} may name, epoch ms: the end of the year 9999 UTC. */
   static final long MAX_TIME_MS = 253_402_300_799_999L; // 9999-12-31T23:59:59.999Z
 
   private static final Set<String> ACTION_FIELDS =
