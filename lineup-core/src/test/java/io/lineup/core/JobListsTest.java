@@ -19,6 +19,7 @@ import io.lineup.core.model.LeasedJob;
 import io.lineup.core.model.ListedJob;
 import io.lineup.core.model.NewJob;
 import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
 import io.lineup.core.model.RedisUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
@@ -305,6 +306,33 @@ abstract class JobListsTest extends EngineSuite {
       var stats = lineup.stats(queue);
       assertThat(stats.ready() + stats.delayed() + stats.leased() + stats.dead() + stats.finished())
           .isZero();
+    }
+  }
+
+  @Test
+  void inAFairQueueActionsKeepTheKeysCountsAndAPausedKeysJobRunNowWaitsInItsPark() {
+    ManualClock clock = new ManualClock(START);
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngineOn(clock)) {
+      lineup.configure(queue, QueueSettings.builder().fair(true).build());
+      String later =
+          lineup.publish(queue, aJob("later").key("acme").delay(Duration.ofHours(1))).id();
+      String held = lineup.publish(queue, aJob("held").key("bolt").delay(Duration.ofHours(1))).id();
+      String waiting = lineup.publish(queue, aJob("waiting").key("acme")).id();
+      lineup.fairness().pause(queue, "bolt");
+
+      JobActionResult ran = lineup.actOnJobs(queue, JobAction.RUN_NOW, List.of(later, held), null);
+      assertThat(ran.done()).isEqualTo(2);
+      assertThat(ids(lineup.listJobs(queue, JobListQuery.of(JobList.READY)).jobs()))
+          .as("the paused key's job is held, not in the line")
+          .containsExactly(waiting, later);
+      assertThat(lineup.fairness().key(queue, "bolt").parked()).isEqualTo(1);
+
+      lineup.actOnJobs(queue, JobAction.DELETE, List.of(waiting), null);
+      lineup.actOnJobs(queue, JobAction.CANCEL, List.of(held), null);
+      assertThat(lineup.fairness().key(queue, "acme").waiting()).isEqualTo(1);
+      assertThat(lineup.fairness().key(queue, "bolt").waiting()).isZero();
+      assertThat(lineup.fairness().key(queue, "bolt").parked()).isZero();
     }
   }
 
