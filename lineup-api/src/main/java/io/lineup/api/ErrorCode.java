@@ -104,6 +104,13 @@ public enum ErrorCode {
   PASS_REJECTED(403),
   /** The room's passes are not renewable, or the ticket holds no pass any more. */
   NOT_RENEWABLE(409),
+  // ---- job lists and actions (issue 55) ----
+  /**
+   * An action on all jobs matching a filter was refused, nothing done: the filter matches {@code
+   * count} jobs, not the {@code expected_count} the request confirmed.
+   */
+  COUNT_MISMATCH(409),
+  // ---- end of job lists and actions ----
   /** A bug: the server failed unexpectedly. The log line with the request id says why. */
   INTERNAL(500);
 

@@ -2,6 +2,7 @@ package io.lineup.cli;
 
 import io.lineup.api.resource.Job;
 import io.lineup.client.CancelResult;
+import io.lineup.client.JobsClient;
 import io.lineup.client.LineupClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,19 +11,26 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code lineup jobs get|cancel}. */
+/** {@code lineup jobs get|ls|cancel|delete|run-now|respawn}. */
 @Command(
     name = "jobs",
     mixinStandardHelpOptions = true,
-    description = "Read or cancel one job.",
-    subcommands = {JobsCommand.Get.class, JobsCommand.Cancel.class})
+    description = "Read a job, list a queue's jobs by state, and act on jobs by id or by filter.",
+    subcommands = {
+      JobsCommand.Get.class,
+      JobActionCommands.Ls.class,
+      JobsCommand.Cancel.class,
+      JobActionCommands.Delete.class,
+      JobActionCommands.RunNow.class,
+      JobActionCommands.Respawn.class
+    })
 final class JobsCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(
-        spec.commandLine(), "name a command: get or cancel");
+        spec.commandLine(), "name a command: get, ls, cancel, delete, run-now or respawn");
   }
 
   @Command(
@@ -71,21 +79,23 @@ final class JobsCommand implements Runnable {
   @Command(
       name = "cancel",
       mixinStandardHelpOptions = true,
-      description = "Cancel a job that has not finished.")
-  static final class Cancel implements Callable<Integer> {
-    @Mixin Connection connection;
-    @Mixin Output output;
-
-    @Parameters(index = "0", paramLabel = "QUEUE", description = "namespace/name")
-    String queue;
-
-    @Parameters(index = "1", paramLabel = "ID", description = "The job's id")
-    String id;
+      description =
+          "Cancel jobs that have not finished: one id (a finished job is an error), several ids"
+              + " (ready, delayed or leased ones; others are skipped), or --all-matching.")
+  static final class Cancel extends JobActionCommands.Act {
+    @Override
+    JobsClient.Action action() {
+      return JobsClient.Action.CANCEL;
+    }
 
     @Override
     public Integer call() {
+      if (allMatching || ids == null || ids.size() != 1) {
+        return super.call();
+      }
+      // One id: the job's own cancel route, which says what state the job was in.
       try (LineupClient client = connection.connect()) {
-        CancelResult result = client.cancel(Queues.parse(queue), id);
+        CancelResult result = client.cancel(Queues.parse(queue), ids.get(0));
         if (output.json) {
           com.fasterxml.jackson.databind.node.ObjectNode node = Output.MAPPER.createObjectNode();
           node.put("id", result.id());

@@ -185,6 +185,14 @@ public final class LineupClient implements AutoCloseable {
     return schedules;
   }
 
+  /**
+   * One queue's jobs by state: lists with cursor paging and filters, and cancel, delete, run now
+   * and respawn by ids or by filter ({@link JobsClient}).
+   */
+  public JobsClient jobs(QueueName queue) {
+    return new JobsClient(transport, queue);
+  }
+
   /** The fairness keys of fair queues: their counts, own settings, pause and waiting jobs. */
   public KeysClient keys() {
     return keys;

@@ -192,6 +192,9 @@ final class Transport {
             case ROOM_FULL -> new RoomFullException(status, code, field, message, requestId);
             case NOT_RENEWABLE ->
                 new NotRenewableException(status, code, field, message, requestId);
+            case COUNT_MISMATCH ->
+                new CountMismatchException(
+                    field, message, requestId, body.path("count").asLong(-1));
             default -> new ServerErrorException(status, code, field, message, requestId);
           };
       case 413 -> new PayloadTooLargeException(status, code, field, message, requestId);

@@ -8,12 +8,17 @@ import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.ScriptCode;
 import io.lineup.core.model.AckOutcome;
 import io.lineup.core.model.AckRequest;
+import io.lineup.core.model.CountMismatchException;
 import io.lineup.core.model.DeadPage;
 import io.lineup.core.model.Durability;
 import io.lineup.core.model.EtaEstimator;
 import io.lineup.core.model.FenceMismatchException;
 import io.lineup.core.model.InvalidArgumentException;
+import io.lineup.core.model.JobAction;
+import io.lineup.core.model.JobActionResult;
 import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobListPage;
+import io.lineup.core.model.JobListQuery;
 import io.lineup.core.model.JobNotFoundException;
 import io.lineup.core.model.JobState;
 import io.lineup.core.model.LeaseLostException;
@@ -68,6 +73,7 @@ public final class Lineup implements AutoCloseable {
   private final Leaser leaser;
   private final Inspector inspector;
   private final DeadLetters deadLetters;
+  private final JobLists jobLists;
   private final Maintenance maintenance;
   private final ArchiveOutbox archiveOutbox;
   private final RecordWrites recordWrites;
@@ -94,6 +100,7 @@ public final class Lineup implements AutoCloseable {
     this.leaser = new Leaser(engine);
     this.inspector = new Inspector(engine);
     this.deadLetters = new DeadLetters(engine);
+    this.jobLists = new JobLists(engine);
     this.archiveOutbox = new ArchiveOutbox(store);
     this.recordWrites = new RecordWrites(store, options);
     this.scheduleEngine = new ScheduleEngine(engine);
@@ -617,6 +624,53 @@ public final class Lineup implements AutoCloseable {
   /** Deletes every dead letter of the queue; returns how many. */
   public long purgeDead(QueueName queue) {
     return deadLetters.purge(queue);
+  }
+
+  // ---- jobs by state ----
+
+  /**
+   * A page of one state's jobs (ready, delayed, leased, dead or finished) in that state's order or
+   * its reverse, after the query's cursor, filtered by id prefix, error text and time range. Keyset
+   * paging: the page starts right after the last entry the page before examined, found in O(log n)
+   * wherever it now stands, so jobs that stay in the state are neither skipped nor repeated while
+   * others come and go. One page examines at most {@value JobListQuery#SCAN_PER_PAGE} entries: a
+   * filter that matches few jobs may answer a short page, or none, with a cursor to go on from.
+   *
+   * @throws InvalidArgumentException when the limit is out of 1 to {@value JobListQuery#MAX_LIMIT},
+   *     a filter text is empty or over {@value JobListQuery#MAX_FILTER_CHARS} characters, from is
+   *     after to, or the cursor is not one this engine gave for this list and order
+   */
+  public JobListPage listJobs(QueueName queue, JobListQuery query) {
+    return jobLists.list(queue, query);
+  }
+
+  /**
+   * One action on each of these jobs (1 to {@value Limits#MAX_BATCH} ids), in one script call; a
+   * job not in a state the action takes (see {@link JobAction}) is skipped and named in the result
+   * with why.
+   *
+   * @param ttl for {@link JobAction#RESPAWN}: a fresh TTL from now, or null for none; ignored by
+   *     the other actions
+   * @throws InvalidArgumentException when ids are missing, too many or malformed
+   */
+  public JobActionResult actOnJobs(
+      QueueName queue, JobAction action, List<String> ids, Duration ttl) {
+    return jobLists.act(queue, action, ids, ttl);
+  }
+
+  /**
+   * One action on every job a query's filter matches (its cursor and limit are ignored), once the
+   * filter matches exactly {@code expectedCount} jobs: the count the caller confirmed. Jobs are
+   * gathered first, at most 10,000 and examining at most 100,000 entries, then acted on in batches
+   * of {@value Limits#MAX_BATCH}, each checked in its own state.
+   *
+   * @throws CountMismatchException when the filter matches another number of jobs (nothing done)
+   * @throws InvalidArgumentException when the filter matches too many jobs or needs too long a
+   *     scan, or the query is malformed
+   */
+  public JobActionResult actOnMatchingJobs(
+      QueueName queue, JobAction action, JobListQuery query, long expectedCount, Duration ttl) {
+    return jobLists.actOnMatching(queue, action, query, expectedCount, ttl);
   }
 
   // ---- settings ----

@@ -12,7 +12,10 @@ import io.lineup.api.resource.ErrorBody;
 import io.lineup.api.resource.FairKey;
 import io.lineup.api.resource.FairKeyCounts;
 import io.lineup.api.resource.Job;
+import io.lineup.api.resource.JobActionResult;
+import io.lineup.api.resource.JobListPage;
 import io.lineup.api.resource.LeasedJob;
+import io.lineup.api.resource.ListedJob;
 import io.lineup.api.resource.PublishResult;
 import io.lineup.api.resource.QueueSettings;
 import io.lineup.api.resource.QueueStats;
@@ -70,6 +73,13 @@ class ResourceRecordsMatchTheSchemasTest {
             FairKeyCounts.Count.class,
             "FairKeyCounts.keys",
             schemas.path("FairKeyCounts").path("properties").path("keys").path("items")),
+        Arguments.of(ListedJob.class, "ListedJob", schemas.path("ListedJob")),
+        Arguments.of(JobListPage.class, "JobListPage", schemas.path("JobListPage")),
+        Arguments.of(JobActionResult.class, "JobActionResult", schemas.path("JobActionResult")),
+        Arguments.of(
+            JobActionResult.Skipped.class,
+            "JobActionResult.skipped",
+            schemas.path("JobActionResult").path("properties").path("skipped").path("items")),
         Arguments.of(ErrorBody.class, "Error", schemas.path("Error")),
         Arguments.of(
             DeadPage.class,

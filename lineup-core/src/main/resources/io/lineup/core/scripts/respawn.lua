@@ -11,7 +11,7 @@
 --#include lib/job.lua
 --#include lib/events.lua
 --#include lib/line.lua
---#include lib/fair.lua
+--#include lib/respawn.lua
 
 local now = clock_now(ARGV[1])
 local ttl = tonumber(ARGV[2])
@@ -27,22 +27,7 @@ end
 local n = 0
 for _, id in ipairs(ids) do
   local job = job_load(id)
-  if job and job[F_STATE] == ST_DEAD and redis.call('ZREM', K_DEAD, id) == 1 then
-    job[F_STATE] = ST_WAITING
-    job[F_ATTEMPTS] = 0
-    job[F_DUE] = now
-    job[F_FINISHED] = 0
-    job[F_EXPIRES] = 0
-    if ttl > 0 then
-      job[F_EXPIRES] = now + ttl
-      redis.call('ZADD', K_TTL, now + ttl, id)
-    end
-    job_store(id, job)
-    if fair_on() then
-      fair_moved(fair_key_of(id), nil, 'waiting')
-    end
-    line_add(id, job[F_PRIORITY])
-    note('respawned', id)
+  if job and respawn_one(id, job, now, ttl) then
     n = n + 1
   end
 end

@@ -41,6 +41,7 @@ public final class RouteTable {
     String schedule = queue + "/schedules/{name}";
     String endpointSchedule = endpoint + "/schedules/{name}";
     KeyHandlers keys = new KeyHandlers(api);
+    JobListHandlers jobLists = new JobListHandlers(api, queues);
     String key = queue + "/keys/{key}";
     return List.of(
         Route.get("/health", Access.open(), system::health),
@@ -95,6 +96,12 @@ public final class RouteTable {
         Route.post(key + "/pause", Access.namespace(MANAGE), keys::pause),
         Route.post(key + "/resume", Access.namespace(MANAGE), keys::resume),
         Route.delete(key + "/jobs", Access.namespace(MANAGE), keys::deleteWaiting),
+        // ---- job lists by state and actions on jobs (docs/job-lists.md) ----
+        Route.get(queue + "/jobs", Access.namespace(MANAGE, READ), jobLists::list),
+        Route.post(queue + "/jobs/actions", Access.namespace(PUBLISH, MANAGE), jobLists::act),
+        Route.post(job + "/run-now", Access.namespace(MANAGE), jobLists::runNow),
+        Route.post(job + "/respawn", Access.namespace(MANAGE), jobLists::respawn),
+        // ---- end of job lists ----
         Route.get(queue + "/dead", Access.namespace(MANAGE, READ), dead::list),
         Route.post(queue + "/dead/respawn", Access.namespace(MANAGE), dead::respawn),
         Route.delete(queue + "/dead", Access.namespace(MANAGE), dead::purge),

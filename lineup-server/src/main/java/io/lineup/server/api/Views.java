@@ -8,9 +8,12 @@ import io.lineup.api.resource.JsonText;
 import io.lineup.core.model.DeadJob;
 import io.lineup.core.model.DeadPage;
 import io.lineup.core.model.Eta;
+import io.lineup.core.model.JobActionResult;
 import io.lineup.core.model.JobInfo;
+import io.lineup.core.model.JobListPage;
 import io.lineup.core.model.JobState;
 import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.ListedJob;
 import io.lineup.core.model.PublishResult;
 import io.lineup.core.model.QueueSettings;
 import io.lineup.core.model.QueueStats;
@@ -109,6 +112,42 @@ public final class Views {
         millis(job.diedAt()),
         payload,
         asBase64(job.payload(), payload));
+  }
+
+  /** A job in a list by state. */
+  public static io.lineup.api.resource.ListedJob listed(ListedJob job, PayloadEncoding encoding) {
+    JsonText payload = asJson(job.payload(), encoding);
+    return new io.lineup.api.resource.ListedJob(
+        job.id(),
+        state(job.state()),
+        job.priority(),
+        job.attempts(),
+        millis(job.createdAt()),
+        millis(job.at()),
+        job.position(),
+        job.lastError(),
+        payload,
+        asBase64(job.payload(), payload));
+  }
+
+  /** A page of a list of jobs by state. */
+  public static io.lineup.api.resource.JobListPage jobListPage(
+      JobListPage page, PayloadEncoding encoding) {
+    return new io.lineup.api.resource.JobListPage(
+        page.jobs().stream().map(job -> listed(job, encoding)).toList(),
+        page.nextCursor(),
+        page.scanned());
+  }
+
+  /** What an action on jobs did. */
+  public static io.lineup.api.resource.JobActionResult jobAction(JobActionResult result) {
+    return new io.lineup.api.resource.JobActionResult(
+        result.action().wireName(),
+        result.matched(),
+        result.done(),
+        result.skipped().stream()
+            .map(s -> new io.lineup.api.resource.JobActionResult.Skipped(s.id(), s.reason()))
+            .toList());
   }
 
   /** A page of dead letters. */

@@ -5,7 +5,9 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.lineup.api.DeadlineFields;
 import io.lineup.api.ErrorCode;
+import io.lineup.api.JobListFields;
 import io.lineup.api.PublishFields;
+import io.lineup.core.model.CountMismatchException;
 import io.lineup.core.model.DeadlineUnreachableException;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.JobFinishedException;
@@ -57,6 +59,12 @@ public final class ErrorMapper {
     }
     if (error instanceof InvalidArgumentException invalid) {
       return ApiException.invalidField(EngineFieldNames.toHttp(invalid.field()), invalid.reason());
+    }
+    if (error instanceof CountMismatchException mismatch) {
+      return new ApiException(
+              ErrorCode.COUNT_MISMATCH, JobListFields.EXPECTED_COUNT, mismatch.getMessage())
+          .with("count", mismatch.actual())
+          .with(JobListFields.EXPECTED_COUNT, mismatch.expected());
     }
     if (error instanceof DeadlineUnreachableException late) {
       return new ApiException(

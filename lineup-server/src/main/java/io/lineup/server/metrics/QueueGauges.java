@@ -37,7 +37,8 @@ final class QueueGauges {
           "expired",
           "cancelled",
           "respawned",
-          "purged");
+          "purged",
+          "deleted");
 
   /** The states whose depth is exported. */
   static final List<String> STATES = List.of("ready", "delayed", "leased", "dead", "finished");

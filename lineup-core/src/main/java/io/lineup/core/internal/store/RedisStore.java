@@ -549,6 +549,55 @@ public final class RedisStore implements AutoCloseable {
         run(ScriptLibrary.DEAD_LIST, queue, new Args(2).add(offset).add(count)));
   }
 
+  // ---- jobs by state ----
+
+  /**
+   * A page of one state's list ({@code jobs_list.lua}): after the entry (cursorScore, cursorId), or
+   * from the first when cursorScore is null; filters null or empty when unset.
+   *
+   * @param scan most entries examined
+   */
+  public ScriptReplies.JobsListReply jobsList(
+      QueueName queue,
+      String list,
+      boolean descending,
+      String cursorScore,
+      String cursorId,
+      int limit,
+      int scan,
+      String idPrefix,
+      String errorContains,
+      Long fromMs,
+      Long toMs) {
+    Args args =
+        new Args(10)
+            .add(list)
+            .add(descending ? "desc" : "asc")
+            .add(cursorScore == null ? "" : cursorScore)
+            .add(cursorId == null ? "" : cursorId)
+            .add(limit)
+            .add(scan)
+            .add(idPrefix == null ? "" : idPrefix)
+            .add(errorContains == null ? "" : errorContains)
+            .add(fromMs == null ? "" : Long.toString(fromMs))
+            .add(toMs == null ? "" : Long.toString(toMs));
+    return ScriptReplies.jobsList(run(ScriptLibrary.JOBS_LIST, queue, args));
+  }
+
+  /**
+   * One action on each of these jobs ({@code jobs_act.lua}), checked in its own state.
+   *
+   * @param action cancel, delete, run_now or respawn
+   * @param ttl a respawned job's fresh TTL (null = none)
+   * @return one outcome per id, in order
+   */
+  public List<ScriptReplies.ActOutcome> jobsAct(
+      QueueName queue, String action, Duration ttl, List<String> ids) {
+    Args args = new Args(3 + ids.size()).add(now()).add(action).add(ttlMillis(ttl));
+    ids.forEach(args::add);
+    return ScriptReplies.jobsAct(run(ScriptLibrary.JOBS_ACT, queue, args));
+  }
+
   /** Puts these dead jobs back in line with a fresh TTL (null = none). */
   public BatchReply respawn(QueueName queue, List<String> ids, Duration ttl) {
     Args args = new Args(3 + ids.size()).add(now()).add(ttlMillis(ttl)).add("ids");

@@ -44,6 +44,8 @@ public final class ScriptLibrary {
           "peek",
           "configure",
           "dead_list",
+          "jobs_list",
+          "jobs_act",
           "respawn",
           "purge",
           "promote",
@@ -94,6 +96,8 @@ public final class ScriptLibrary {
   public static final LuaScript PEEK = load("peek");
   public static final LuaScript CONFIGURE = load("configure");
   public static final LuaScript DEAD_LIST = load("dead_list");
+  public static final LuaScript JOBS_LIST = load("jobs_list");
+  public static final LuaScript JOBS_ACT = load("jobs_act");
   public static final LuaScript RESPAWN = load("respawn");
   public static final LuaScript PURGE = load("purge");
   public static final LuaScript PROMOTE = load("promote");

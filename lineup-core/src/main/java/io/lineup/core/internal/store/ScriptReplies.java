@@ -10,6 +10,7 @@ import io.lineup.core.model.JobState;
 import io.lineup.core.model.KeyBacklogFullException;
 import io.lineup.core.model.LeasedJob;
 import io.lineup.core.model.Leases;
+import io.lineup.core.model.ListedJob;
 import io.lineup.core.model.PeekedJob;
 import io.lineup.core.model.PublishResult;
 import io.lineup.core.model.QueueName;
@@ -218,6 +219,33 @@ public final class ScriptReplies {
     LEFT
   }
 
+  /** {@code jobs_list.lua}: these, then one {@link ListedJobField} table per job. */
+  enum JobsList {
+    SCANNED,
+    MORE,
+    LAST_SCORE,
+    LAST_ID
+  }
+
+  /** {@code jobs_list.lua}: one listed job. */
+  enum ListedJobField {
+    ID,
+    SCORE,
+    STATE,
+    PAYLOAD,
+    PRIORITY,
+    ATTEMPTS,
+    CREATED_MS,
+    ERROR,
+    INDEX
+  }
+
+  /** {@code jobs_act.lua}: one outcome per job. */
+  enum ActOutcomeField {
+    DONE,
+    STATE
+  }
+
   /** {@code reclaim.lua}, {@code expire.lua}, {@code retention.lua}, {@code outbox_ack.lua}. */
   enum Sweep {
     HANDLED
@@ -248,6 +276,23 @@ public final class ScriptReplies {
 
   /** {@code extend.lua}'s answer: the new lease deadline, null unless the code is OK. */
   public record ExtendReply(ScriptCode code, Instant leaseDeadline) {}
+
+  /**
+   * {@code jobs_list.lua}'s answer.
+   *
+   * @param scanned entries examined
+   * @param more whether entries are left after the last one examined
+   * @param lastScore the last examined entry's score as Redis wrote it, null when none was
+   * @param lastId the last examined entry's id, null when none was
+   * @param jobs the jobs that matched
+   */
+  public record JobsListReply(
+      long scanned, boolean more, String lastScore, String lastId, List<ListedJob> jobs) {}
+
+  /**
+   * One job's outcome in {@code jobs_act.lua}: applied or not, and its state before (null: none).
+   */
+  public record ActOutcome(boolean done, JobState before) {}
 
   /** {@code cancel.lua}'s answer: the state the job had, null when unknown. */
   public record CancelReply(ScriptCode code, JobState before) {}
@@ -747,6 +792,53 @@ public final class ScriptReplies {
               Instant.ofEpochMilli(number(job, DeadJobField.DIED_MS))));
     }
     return new DeadPage(number(r, DeadList.TOTAL), jobs);
+  }
+
+  static JobsListReply jobsList(Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    int first = JobsList.values().length;
+    List<ListedJob> jobs = new ArrayList<>(Math.max(0, r.size() - first));
+    for (int i = first; i < r.size(); i++) {
+      List<Object> job = Replies.asList(r.get(i));
+      JobState state = JobState.valueOf(text(job, ListedJobField.STATE));
+      String error = text(job, ListedJobField.ERROR);
+      Instant at =
+          state == JobState.READY
+              ? null
+              : Instant.ofEpochMilli((long) Double.parseDouble(text(job, ListedJobField.SCORE)));
+      jobs.add(
+          new ListedJob(
+              text(job, ListedJobField.ID),
+              state,
+              bytes(job, ListedJobField.PAYLOAD),
+              (int) number(job, ListedJobField.PRIORITY),
+              (int) number(job, ListedJobField.ATTEMPTS),
+              Instant.ofEpochMilli(number(job, ListedJobField.CREATED_MS)),
+              at,
+              state == JobState.READY ? number(job, ListedJobField.INDEX) : -1,
+              error.isEmpty() ? null : error));
+    }
+    String lastId = text(r, JobsList.LAST_ID);
+    return new JobsListReply(
+        number(r, JobsList.SCANNED),
+        number(r, JobsList.MORE) == 1,
+        lastId.isEmpty() ? null : text(r, JobsList.LAST_SCORE),
+        lastId.isEmpty() ? null : lastId,
+        jobs);
+  }
+
+  static List<ActOutcome> jobsAct(Object replyObject) {
+    List<Object> r = Replies.asList(replyObject);
+    List<ActOutcome> outcomes = new ArrayList<>(r.size());
+    for (Object item : r) {
+      List<Object> outcome = Replies.asList(item);
+      String state = text(outcome, ActOutcomeField.STATE);
+      outcomes.add(
+          new ActOutcome(
+              number(outcome, ActOutcomeField.DONE) == 1,
+              state.isEmpty() ? null : JobState.valueOf(state)));
+    }
+    return outcomes;
   }
 
   static BatchReply batch(Object replyObject) {

@@ -54,6 +54,18 @@ class ReplyShapesTest {
               Map.of(
                   "Returns", names(ScriptReplies.DeadList.class, "job..."),
                   "job", names(ScriptReplies.DeadJobField.class))),
+          Map.entry(
+              "jobs_list",
+              Map.of(
+                  "Returns", names(ScriptReplies.JobsList.class, "job..."),
+                  "job", names(ScriptReplies.ListedJobField.class))),
+          Map.entry(
+              "jobs_act",
+              Map.of(
+                  "Returns",
+                  List.of("outcome..."),
+                  "outcome",
+                  names(ScriptReplies.ActOutcomeField.class))),
           Map.entry("respawn", Map.of("Returns", names(ScriptReplies.Batch.class))),
           Map.entry("purge", Map.of("Returns", names(ScriptReplies.Batch.class))),
           Map.entry("promote", Map.of("Returns", names(ScriptReplies.Promote.class))),
