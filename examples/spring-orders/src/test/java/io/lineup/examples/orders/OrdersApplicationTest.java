@@ -37,8 +37,8 @@ class OrdersApplicationTest {
   }
 
   /**
-   * Stops the application (its workers first) while its Redis still runs: the extension stops
-   * Redis before Spring would close the context.
+   * Stops the application (its workers first) while its Redis still runs: the extension stops Redis
+   * before Spring would close the context.
    */
   @AfterAll
   static void stopApplication(@Autowired ConfigurableApplicationContext context) {
