@@ -129,6 +129,51 @@ class AfterCommitTest {
   }
 
   @Test
+  void aPublishThatFailsAfterTheCommitIsThrownToTheCodeThatCommitted() {
+    runner
+        .withBean(LineupBackend.class, UnreachableBackend::new)
+        .run(context ->
+            assertThatThrownBy(() ->
+                    context
+                        .getBean(TransactionTemplate.class)
+                        .executeWithoutResult(status ->
+                            context
+                                .getBean(LineupPublisher.class)
+                                .publish("shop/close", "order 4")))
+                .hasMessage("Redis is down"));
+  }
+
+  /** A backend whose publishes fail, as when Redis goes away between the call and the commit. */
+  static final class UnreachableBackend implements LineupBackend {
+    @Override
+    public String mode() {
+      return "embedded";
+    }
+
+    @Override
+    public PublishReceipt publish(String queue, byte[] payload, PublishOptions options) {
+      throw new IllegalStateException("Redis is down");
+    }
+
+    @Override
+    public RunningWorker startWorker(
+        String queue, io.lineup.consumer.WorkerOptions options, JobInvocation handler) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void upsertSchedule(
+        String queue, String name, String cron, java.time.ZoneId zone, byte[] payload) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String problem() {
+      return "Redis is down";
+    }
+  }
+
+  @Test
   void outsideATransactionAPublishHappensAtOnce() {
     runner.run(context -> {
       QueueName queue = QueueName.parse(RedisServerExtension.uniqueName("tx") + "/close");
