@@ -303,6 +303,18 @@ class LineupHandlerTest {
         });
   }
 
+  @Test
+  void aConcurrencyOutOfRangeFailsTheStartNamingTheHandler() {
+    runner
+        .withBean(SlowHandler.class)
+        .withPropertyValues("test.slow-concurrency=0")
+        .run(context -> {
+          assertThat(context).hasFailed();
+          assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("concurrency");
+          assertThat(context.getStartupFailure()).hasStackTraceContaining("SlowHandler.slow");
+        });
+  }
+
   private static boolean done(String queue, String id) {
     return state(queue, id) == JobState.DONE;
   }
