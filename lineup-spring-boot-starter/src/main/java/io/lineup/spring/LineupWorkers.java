@@ -54,12 +54,23 @@ public final class LineupWorkers implements SmartLifecycle {
       for (HandlerDefinition definition : definitions) {
         var schedule = definition.schedule();
         if (schedule != null) {
-          backend.upsertSchedule(
-              schedule.queue(),
-              schedule.name(),
-              schedule.cron(),
-              ZoneId.of(schedule.zone()),
-              schedule.payload().getBytes(StandardCharsets.UTF_8));
+          try {
+            backend.upsertSchedule(
+                schedule.queue(),
+                schedule.name(),
+                schedule.cron(),
+                ZoneId.of(schedule.zone()),
+                schedule.payload().getBytes(StandardCharsets.UTF_8));
+          } catch (RuntimeException e) {
+            throw new IllegalStateException(
+                "@LineupSchedule '"
+                    + schedule.name()
+                    + "' on "
+                    + schedule.queue()
+                    + " cannot be written: "
+                    + e.getMessage(),
+                e);
+          }
         }
       }
     }

@@ -286,6 +286,23 @@ class LineupHandlerTest {
             assertThat(lineup.schedules().list(QueueName.parse(namespace + "/reports"))).isEmpty());
   }
 
+  static class BadCron {
+    @LineupSchedule(queue = "${test.namespace}/bad", name = "broken", cron = "0 61 * * * *")
+    public void declaration() {}
+  }
+
+  @Test
+  void aBadCronExpressionFailsTheStartNamingTheScheduleAndTheField() {
+    runner
+        .withBean(BadCron.class)
+        .run(context -> {
+          assertThat(context).hasFailed();
+          assertThat(context.getStartupFailure())
+              .hasStackTraceContaining("@LineupSchedule 'broken'")
+              .hasStackTraceContaining("minutes");
+        });
+  }
+
   static class TwoPayloads {
     @LineupHandler(queue = "${test.namespace}/two")
     public void both(String one, String two) {}
