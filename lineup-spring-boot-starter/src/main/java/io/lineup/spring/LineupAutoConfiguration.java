@@ -54,9 +54,10 @@ public class LineupAutoConfiguration {
         ObjectProvider<LineupOptionsCustomizer> customizers) {
       LineupOptions.Builder builder = LineupOptions.builder(redisUrl(properties, beans));
       customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-      // Tracing (branch h-trace): once the engine's builder takes an ObservationRegistry, a
-      // LineupOptionsCustomizer bean in LineupObservationConfiguration passes the context's
-      // registry here; nothing else in the starter needs to change.
+      // TRACING HOOK: the engine's options builder is getting observationRegistry(...). The
+      // context's registry reaches it through the customizers above: one LineupOptionsCustomizer
+      // bean, conditional on an ObservationRegistry bean, calling
+      // builder.observationRegistry(registry). Nothing else here needs to change.
       return Lineup.connect(builder.build());
     }
 
@@ -99,8 +100,8 @@ public class LineupAutoConfiguration {
       LineupClient.Builder builder =
           LineupClient.builder(url).token(properties.getClient().getToken());
       customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-      // Tracing (branch h-trace): once the client's builder takes an ObservationRegistry, a
-      // LineupClientCustomizer bean in LineupObservationConfiguration passes it here.
+      // TRACING HOOK: as for the engine, one LineupClientCustomizer bean calling
+      // builder.observationRegistry(registry) passes the context's registry to the client.
       return builder.build();
     }
 
