@@ -3,8 +3,8 @@ package io.lineup.spring;
 import io.lineup.client.LineupClient;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -50,7 +50,7 @@ public class LineupAutoConfiguration {
     @ConditionalOnMissingBean
     Lineup lineup(
         LineupProperties properties,
-        ListableBeanFactory beans,
+        ConfigurableListableBeanFactory beans,
         ObjectProvider<LineupOptionsCustomizer> customizers) {
       LineupOptions.Builder builder = LineupOptions.builder(redisUrl(properties, beans));
       customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
@@ -68,12 +68,12 @@ public class LineupAutoConfiguration {
     }
 
     /** {@code lineup.redis.url}, else Spring Data Redis's settings, else the local default. */
-    static String redisUrl(LineupProperties properties, ListableBeanFactory beans) {
+    static String redisUrl(LineupProperties properties, ConfigurableListableBeanFactory beans) {
       String url = properties.getRedis().getUrl();
       if (url != null && !url.isBlank()) {
         return url.strip();
       }
-      if (ClassUtils.isPresent(SPRING_DATA_REDIS, LineupAutoConfiguration.class.getClassLoader())) {
+      if (ClassUtils.isPresent(SPRING_DATA_REDIS, beans.getBeanClassLoader())) {
         String reused = SpringRedisUrl.of(beans);
         if (reused != null) {
           return reused;
@@ -138,19 +138,30 @@ public class LineupAutoConfiguration {
   }
 
   /**
-   * The publisher of both modes; inside a transaction it publishes after the commit unless {@code
-   * lineup.publish.after-commit=false} (or spring-tx is not on the class path).
+   * The publisher of both modes, with Spring's transactions on the class path: inside a transaction
+   * it publishes after the commit unless {@code lineup.publish.after-commit=false}.
    */
-  @Bean
-  @ConditionalOnMissingBean
-  LineupPublisher lineupPublisher(
-      LineupBackend backend, PayloadCodec codec, LineupProperties properties) {
-    DirectPublisher direct = new DirectPublisher(backend, codec);
-    if (properties.getPublish().isAfterCommit()
-        && ClassUtils.isPresent(SPRING_TX, LineupAutoConfiguration.class.getClassLoader())) {
-      return AfterCommitPublisher.wrap(direct);
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = SPRING_TX)
+  static class TransactionalPublisherConfiguration {
+    @Bean
+    @ConditionalOnMissingBean
+    LineupPublisher lineupPublisher(
+        LineupBackend backend, PayloadCodec codec, LineupProperties properties) {
+      DirectPublisher direct = new DirectPublisher(backend, codec);
+      return properties.getPublish().isAfterCommit() ? AfterCommitPublisher.wrap(direct) : direct;
     }
-    return direct;
+  }
+
+  /** The publisher of both modes without Spring's transactions: it publishes at once. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingClass(SPRING_TX)
+  static class DirectPublisherConfiguration {
+    @Bean
+    @ConditionalOnMissingBean
+    LineupPublisher lineupPublisher(LineupBackend backend, PayloadCodec codec) {
+      return new DirectPublisher(backend, codec);
+    }
   }
 
   /** Finds the annotated methods; static, as a bean post-processor must be. */
