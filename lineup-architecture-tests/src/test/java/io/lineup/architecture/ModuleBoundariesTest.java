@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
  * Which module may use which, on the classes rather than on the Maven dependencies: a module sees
  * its dependencies' dependencies at compile time too, so Maven alone would let the command line use
  * the engine through the server it runs. Every package must belong to a module here; a new module
- * gets its layer and its allowed users. The examples, for one, use Lineup only through the client
- * and lineup-pass, as a user's program does; lineup-junit, for users' tests, starts a server and
+ * gets its layer and its allowed users. The examples, for one, use Lineup only through the client,
+ * lineup-pass and the Spring Boot starter, as a user's program does; the starter uses the engine
+ * and the client and nothing of the server; lineup-junit, for users' tests, starts a server and
  * hands out clients, and no module uses it. lineup-api, what every side of the HTTP API shares,
  * depends on no other module and every module may use it.
  */
@@ -52,6 +53,8 @@ class ModuleBoundariesTest {
         .definedBy("io.lineup.cli..")
         .layer("bench")
         .definedBy("io.lineup.bench..")
+        .layer("spring")
+        .definedBy("io.lineup.spring..")
         .layer("examples")
         .definedBy("io.lineup.examples..")
         // api: every layer may use it (no rule), and it uses none
@@ -64,9 +67,9 @@ class ModuleBoundariesTest {
         .mayOnlyBeAccessedByLayers("rooms", "server", "bench", "examples")
         .whereLayer("consumer")
         .mayOnlyBeAccessedByLayers(
-            "core", "rooms", "dispatch", "server", "client", "cli", "bench", "examples")
+            "core", "rooms", "dispatch", "server", "client", "cli", "bench", "spring", "examples")
         .whereLayer("core")
-        .mayOnlyBeAccessedByLayers("archive", "rooms", "dispatch", "server", "bench")
+        .mayOnlyBeAccessedByLayers("archive", "rooms", "dispatch", "server", "bench", "spring")
         .whereLayer("archive")
         .mayOnlyBeAccessedByLayers("server", "bench")
         .whereLayer("rooms")
@@ -76,9 +79,11 @@ class ModuleBoundariesTest {
         .whereLayer("server")
         .mayOnlyBeAccessedByLayers("junit", "cli", "bench")
         .whereLayer("client")
-        .mayOnlyBeAccessedByLayers("junit", "cli", "examples")
+        .mayOnlyBeAccessedByLayers("junit", "cli", "spring", "examples")
         .whereLayer("junit")
         .mayNotBeAccessedByAnyLayer()
+        .whereLayer("spring")
+        .mayOnlyBeAccessedByLayers("examples")
         .whereLayer("cli")
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("bench")
