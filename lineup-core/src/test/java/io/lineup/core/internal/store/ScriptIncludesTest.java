@@ -40,7 +40,8 @@ class ScriptIncludesTest {
           "make",
           "schedule",
           "score",
-          "fair");
+          "fair",
+          "adaptive");
   private static final Pattern INCLUDE = Pattern.compile("^--#include (\\S+)", Pattern.MULTILINE);
   private static final Pattern FUNCTION =
       Pattern.compile("^local function (\\w+)", Pattern.MULTILINE);
