@@ -103,7 +103,24 @@ abstract class DispatchAdaptiveTest {
                   + NS
                   + "\"} "
                   + adaptive.path("limit").asInt());
+      // Each decrease was made by one instance's report: summed over both, the decreases.
+      double down = downMoves(one, name) + downMoves(two, name);
+      assertThat(down).isEqualTo(windows == 1 ? 1.0 : 2.0);
     }
+  }
+
+  /**
+   * An instance's {@code lineup_endpoint_adaptive_moves_total} down for the endpoint; 0 if none.
+   */
+  private static double downMoves(Api api, String endpoint) {
+    String prefix =
+        "lineup_endpoint_adaptive_moves_total{direction=\"down\",endpoint=\"" + endpoint + "\"";
+    for (String line : api.as(null).get("/metrics").text().split("\n")) {
+      if (line.startsWith(prefix)) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return 0;
   }
 
   @Test
