@@ -1,7 +1,7 @@
 package io.lineup.core;
 
 import io.lineup.core.internal.store.RedisStore;
-import io.lineup.core.internal.store.Replies;
+import io.lineup.core.internal.store.ScriptReplies;
 import io.lineup.core.model.AdaptiveMove;
 import io.lineup.core.model.AdaptiveSettings;
 import io.lineup.core.model.AdaptiveState;
@@ -9,7 +9,6 @@ import io.lineup.core.model.QueueName;
 import io.lineup.core.model.RedisUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -62,50 +61,45 @@ public final class AdaptiveLimits {
    * @return what the report did
    */
   public AdaptiveMove report(QueueName queue, Duration latency, int status, Duration retryAfter) {
-    List<Object> reply =
+    ScriptReplies.AdaptiveReportReply reply =
         store.adaptiveReport(
             queue,
             latency == null ? -1 : Math.max(0, latency.toMillis()),
             status,
             retryAfter == null ? -1 : Math.max(0, retryAfter.toMillis()));
-    long move = Replies.asLong(reply.get(0));
     AdaptiveMove.Direction direction =
-        switch ((int) move) {
+        switch (reply.move()) {
           case 1 -> AdaptiveMove.Direction.UP;
           case -1 -> AdaptiveMove.Direction.DOWN;
           case 2 -> AdaptiveMove.Direction.HOLD;
           case -2 -> AdaptiveMove.Direction.OFF;
           default -> AdaptiveMove.Direction.NONE;
         };
-    String reason = Replies.asString(reply.get(2));
-    return new AdaptiveMove(
-        direction, (int) Replies.asLong(reply.get(1)), reason == null ? "" : reason);
+    return new AdaptiveMove(direction, reply.limit(), reply.reason());
   }
 
   /** The queue's adaptive limit as it stands; empty when it has none. */
   public Optional<AdaptiveState> read(QueueName queue) {
-    List<Object> r = store.adaptiveRead(queue);
-    if (r.isEmpty()) {
-      return Optional.empty();
-    }
+    return store.adaptiveRead(queue).map(AdaptiveLimits::state);
+  }
+
+  private static AdaptiveState state(ScriptReplies.AdaptiveReadReply r) {
+    // The starting limit is not kept: it served once, when the limit was made.
     AdaptiveSettings settings =
         new AdaptiveSettings(
-            (int) Replies.asLong(r.get(1)),
-            (int) Replies.asLong(r.get(2)),
-            (int) Replies.asLong(r.get(1)),
-            Duration.ofMillis(Replies.asLong(r.get(3))),
-            Duration.ofMillis(Replies.asLong(r.get(4))),
-            Double.parseDouble(Replies.asString(r.get(5))),
-            Duration.ofMillis(Replies.asLong(r.get(6))));
-    Instant now = Instant.ofEpochMilli(Replies.asLong(r.get(0)));
-    Instant holdUntil = Replies.asInstant(r.get(8));
-    return Optional.of(
-        new AdaptiveState(
-            settings,
-            (int) Replies.asLong(r.get(7)),
-            Replies.asString(r.get(9)),
-            Replies.asInstant(r.get(10)),
-            holdUntil != null && holdUntil.isAfter(now) ? holdUntil : null,
-            now));
+            r.min(),
+            r.max(),
+            r.min(),
+            Duration.ofMillis(r.targetMs()),
+            Duration.ofMillis(r.windowMs()),
+            r.decrease(),
+            Duration.ofMillis(r.holdCapMs()));
+    return new AdaptiveState(
+        settings,
+        r.limit(),
+        r.reason(),
+        r.movedAtMs() == 0 ? null : Instant.ofEpochMilli(r.movedAtMs()),
+        r.holdUntilMs() > r.nowMs() ? Instant.ofEpochMilli(r.holdUntilMs()) : null,
+        Instant.ofEpochMilli(r.nowMs()));
   }
 }

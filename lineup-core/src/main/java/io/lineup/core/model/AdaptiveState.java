@@ -6,7 +6,7 @@ import java.time.Instant;
  * A queue's adaptive concurrency limit as it stands in Redis ({@link
  * io.lineup.core.AdaptiveLimits#read}).
  *
- * @param settings its bounds and settings
+ * @param settings its bounds and settings (the starting limit is not kept: it reads as {@code min})
  * @param limit the limit in force: at most this many jobs leased at once (under the queue's fixed
  *     concurrency limit, when it has one)
  * @param reason why it last moved or held, e.g. {@code decrease: 429}, {@code increase: latency

@@ -639,17 +639,17 @@ public final class RedisStore implements AutoCloseable {
    *
    * @param latencyMs -1 when none was measured
    * @param retryAfterMs -1 when none
-   * @return {@code { move, limit, reason }}
    */
-  public List<Object> adaptiveReport(
+  public ScriptReplies.AdaptiveReportReply adaptiveReport(
       QueueName queue, long latencyMs, int status, long retryAfterMs) {
     Args args = new Args(4).add(now()).add(latencyMs).add(status).add(retryAfterMs);
-    return Replies.asList(run(ScriptLibrary.ADAPTIVE_REPORT, queue, args));
+    return ScriptReplies.adaptiveReport(run(ScriptLibrary.ADAPTIVE_REPORT, queue, args));
   }
 
   /** A queue's adaptive limit as stored ({@code adaptive_read.lua}); empty when it has none. */
-  public List<Object> adaptiveRead(QueueName queue) {
-    return Replies.asList(run(ScriptLibrary.ADAPTIVE_READ, queue, new Args(1).add(now())));
+  public Optional<ScriptReplies.AdaptiveReadReply> adaptiveRead(QueueName queue) {
+    return ScriptReplies.adaptiveRead(
+        run(ScriptLibrary.ADAPTIVE_READ, queue, new Args(1).add(now())));
   }
 
   /** One key's settings and counts ({@code fair_key_read.lua}). */
