@@ -3,11 +3,13 @@ package io.lineup.core;
 import static io.lineup.core.Fixtures.aFreshQueue;
 import static io.lineup.core.Fixtures.someJobs;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lineup.core.model.AdaptiveMove;
 import io.lineup.core.model.AdaptiveMove.Direction;
 import io.lineup.core.model.AdaptiveSettings;
 import io.lineup.core.model.AdaptiveState;
+import io.lineup.core.model.DeadlineUnreachableException;
 import io.lineup.core.model.LeasedJob;
 import io.lineup.core.model.QueueName;
 import io.lineup.core.model.QueueSettings;
@@ -203,6 +205,33 @@ abstract class AdaptiveLimitsTest extends EngineSuite {
       assertThat(before).isEqualTo(Duration.ofSeconds(10));
       assertThat(after).isEqualTo(Duration.ofMillis(12_500));
       assertThat(lineup.stats(queue).settings().concurrencyLimit()).isEqualTo(8);
+    }
+  }
+
+  @Test
+  void theDeadlineCheckAtPublishUsesTheSameEstimateAndRefusesWhatTheLowerLimitCannotMeet() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup.configure(
+          queue,
+          QueueSettings.builder()
+              .concurrencyLimit(10)
+              .expectedServiceTime(Duration.ofSeconds(1))
+              .build());
+      lineup.publishAll(queue, someJobs(100, "call "));
+      lineup.adaptiveLimits().configure(queue, settings(1, 10, 10));
+      // With the expected service time alone the band's slow rate is half the rate: at 10 at
+      // once the job at place 100 starts by 101 / 5 + 1 = 21.2 s; at 8, by 102 / 4 + 1 = 26.5 s.
+      Duration deadline = Duration.ofSeconds(24);
+
+      lineup.publish(queue, Fixtures.aJob("in time").startBy(clock.now().plus(deadline)));
+      lineup.adaptiveLimits().report(queue, FAST, 429, null);
+
+      assertThatThrownBy(() ->
+              lineup.publish(queue, Fixtures.aJob("too late").startBy(clock.now().plus(deadline))))
+          .isInstanceOf(DeadlineUnreachableException.class);
+      assertThat(lineup.stats(queue).ready()).isEqualTo(101);
     }
   }
 
