@@ -154,6 +154,42 @@ public final class EndpointSettings {
     return this;
   }
 
+  /**
+   * Adaptive concurrency: the requests in flight follow the endpoint's answers between {@code min}
+   * and {@code max} (one limit shared by every server instance), rising by 1 a window while the
+   * mean latency is at most {@code targetLatency}, falling on slower windows and on 429 or 503
+   * answers (docs/adaptive.md). The endpoint's {@link #concurrency}, when above 0, is a ceiling:
+   * {@code max} may not exceed it. The window, starting limit and decrease take their defaults.
+   *
+   * @param min the lowest limit, 1 to 10,000
+   * @param max the highest limit, {@code min} to 10,000
+   * @param targetLatency the latency the endpoint should keep, 1 ms to 15 min
+   */
+  public EndpointSettings adaptive(int min, int max, Duration targetLatency) {
+    ObjectNode a = json.putObject("adaptive");
+    a.put("min", min);
+    a.put("max", max);
+    a.put("target_latency_ms", targetLatency.toMillis());
+    return this;
+  }
+
+  /**
+   * Adaptive concurrency with every setting given ({@link #adaptive(int, int, Duration)}).
+   *
+   * @param initial the limit it starts at, {@code min} to {@code max}
+   * @param window the measurement window, 100 ms to 10 min; the limit moves at most once per window
+   * @param decrease the factor of a decrease, 0.5 to 0.95
+   */
+  public EndpointSettings adaptive(
+      int min, int max, Duration targetLatency, int initial, Duration window, double decrease) {
+    adaptive(min, max, targetLatency);
+    ObjectNode a = (ObjectNode) json.get("adaptive");
+    a.put("initial", initial);
+    a.put("window_ms", window.toMillis());
+    a.put("decrease", decrease);
+    return this;
+  }
+
   JsonNode toJson() {
     return json.deepCopy();
   }

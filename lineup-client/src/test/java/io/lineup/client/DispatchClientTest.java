@@ -93,6 +93,31 @@ class DispatchClientTest {
   }
 
   @Test
+  void anEndpointsAdaptiveConcurrencyIsSetAndReadBackWithItsLimitInForce() {
+    EndpointName name =
+        EndpointName.of("dispatch", RedisServerExtension.uniqueName("adaptive").replace(':', '-'));
+    admin
+        .dispatch()
+        .putEndpoint(
+            name,
+            EndpointSettings.of(target.url() + "/api")
+                .paused(true)
+                .concurrency(8)
+                .adaptive(2, 8, Duration.ofMillis(300), 3, Duration.ofSeconds(2), 0.7));
+
+    Endpoint.Adaptive adaptive = admin.dispatch().endpoint(name).adaptive();
+
+    assertThat(adaptive.min()).isEqualTo(2);
+    assertThat(adaptive.max()).isEqualTo(8);
+    assertThat(adaptive.targetLatencyMs()).isEqualTo(300);
+    assertThat(adaptive.windowMs()).isEqualTo(2000);
+    assertThat(adaptive.decrease()).isEqualTo(0.7);
+    assertThat(adaptive.limit()).isEqualTo(3);
+    assertThat(adaptive.reason()).isEqualTo("start: 3");
+    assertThat(adaptive.holdUntil()).isNull();
+  }
+
+  @Test
   void aSubmittedTaskIsSentOnceAndItsResponseIsReadBackByLongPoll() {
     EndpointName name = endpointFor("flow");
     try (LineupClient caller =

@@ -80,6 +80,7 @@ public final class Lineup implements AutoCloseable {
   private final ScheduleEngine scheduleEngine;
   private final Schedules schedules;
   private final Fairness fairness;
+  private final AdaptiveLimits adaptiveLimits;
 
   /** The engine's latency listener as the store takes it: a plain callback, or none. */
   private static BiConsumer<String, Duration> latencyListener(LineupOptions options) {
@@ -106,6 +107,7 @@ public final class Lineup implements AutoCloseable {
     this.scheduleEngine = new ScheduleEngine(engine);
     this.schedules = new Schedules(scheduleEngine);
     this.fairness = new Fairness(store);
+    this.adaptiveLimits = new AdaptiveLimits(store);
     this.maintenance =
         options.maintenance() ? new Maintenance(store, options.maintenanceInterval()) : null;
     if (maintenance != null) {
@@ -730,6 +732,14 @@ public final class Lineup implements AutoCloseable {
    */
   public Fairness fairness() {
     return fairness;
+  }
+
+  /**
+   * Adaptive concurrency limits: a queue's limit that follows the answers of the service its jobs
+   * call, shared in Redis by every engine (see {@link AdaptiveLimits}).
+   */
+  public AdaptiveLimits adaptiveLimits() {
+    return adaptiveLimits;
   }
 
   /** The archive outbox of every queue: switch archiving on, read and acknowledge ended jobs. */

@@ -46,6 +46,7 @@ public final class Dispatcher implements AutoCloseable {
   private final EndpointSync sync;
   private final Endpoints endpoints;
   private final Tasks tasks;
+  private final AdaptiveConcurrency adaptive;
 
   /**
    * @param lineup the engine
@@ -71,7 +72,8 @@ public final class Dispatcher implements AutoCloseable {
     this.lineup = lineup;
     this.egress = new EgressClient(resolver);
     SubmitEtas submitEtas = new SubmitEtas(lineup);
-    QueueLimits limits = new QueueLimits(lineup, submitEtas);
+    this.adaptive = new AdaptiveConcurrency(lineup, submitEtas);
+    QueueLimits limits = new QueueLimits(lineup, submitEtas, adaptive);
     RegistrationCheck registration = new RegistrationCheck(egressPolicy);
     EndpointStore store = new EndpointStore(lineup.records("dispatch-endpoints"));
     this.breakers = new CircuitBreakers(new Breakers(lineup.records("dispatch-breakers")), limits);
@@ -111,6 +113,11 @@ public final class Dispatcher implements AutoCloseable {
   /** The tasks: submit, read, cancel, list the dead. */
   public Tasks tasks() {
     return tasks;
+  }
+
+  /** The endpoints' adaptive concurrency: limits in force and the moves this instance made. */
+  public AdaptiveConcurrency adaptive() {
+    return adaptive;
   }
 
   /** The endpoints' circuit breakers. */

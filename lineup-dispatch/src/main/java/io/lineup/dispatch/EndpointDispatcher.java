@@ -132,6 +132,7 @@ final class EndpointDispatcher implements AutoCloseable {
         }
         return end(job, request, Outcome.FAILED, attempts, null, result.attempt.error());
       }
+      reportAdaptive(current, result);
       RetryPolicy policy = current.retryPolicy();
       boolean success = result.response != null && result.attempt.status() / 100 == 2;
       // The endpoint's health: no answer, 429 or 5xx count against it; any other answer shows it
@@ -168,6 +169,30 @@ final class EndpointDispatcher implements AutoCloseable {
       throw new Later(history, Duration.ofMillis(wait));
     } finally {
       service.tasks().running().remove(taskKey, Thread.currentThread());
+    }
+  }
+
+  /**
+   * Tells the endpoint's adaptive concurrency how the request went, before the task's lease ends
+   * (the limit counts the requests in flight then). A connection error says nothing of the
+   * endpoint's load and is not reported; a timeout is reported by its time. A report that fails
+   * (Redis away) leaves the limit where it is and the task unharmed.
+   */
+  private void reportAdaptive(EndpointSpec current, Result result) {
+    if (current.adaptive() == null || (result.response == null && !result.timedOut)) {
+      return;
+    }
+    try {
+      service
+          .adaptive()
+          .report(
+              key,
+              current,
+              result.attempt.durationMs(),
+              result.response == null ? 0 : result.attempt.status(),
+              result.retryAfterMs);
+    } catch (RuntimeException notReported) {
+      // One signal lost: the window is measured from the others.
     }
   }
 

@@ -42,6 +42,8 @@ import java.util.Set;
  * @param breakerCooldownMs how long an open breaker stops sending before it sends one probe
  * @param fairness whether tasks' keys are served in turn, and each key's limits under the
  *     endpoint's own ({@link EndpointFairness#OFF} for none)
+ * @param adaptive the adaptive concurrency, under {@code concurrency} when that is set; null = off
+ *     (the fixed limits alone)
  */
 public record EndpointSpec(
     URI baseUrl,
@@ -62,7 +64,8 @@ public record EndpointSpec(
     boolean paused,
     int breakerFailures,
     long breakerCooldownMs,
-    EndpointFairness fairness) {
+    EndpointFairness fairness,
+    EndpointAdaptive adaptive) {
 
   /** Requests one instance runs at once for an endpoint without a concurrency cap. */
   public static final int MAX_LOCAL_CONCURRENCY = 64;
@@ -159,7 +162,8 @@ public record EndpointSpec(
         false,
         DEFAULT_BREAKER_FAILURES,
         DEFAULT_BREAKER_COOLDOWN_MS,
-        EndpointFairness.OFF);
+        EndpointFairness.OFF,
+        null);
   }
 
   /** This endpoint with another fair dispatch. */
@@ -183,7 +187,33 @@ public record EndpointSpec(
         paused,
         breakerFailures,
         breakerCooldownMs,
-        fairness);
+        fairness,
+        adaptive);
+  }
+
+  /** This endpoint with another adaptive concurrency (null: off). */
+  public EndpointSpec withAdaptive(EndpointAdaptive adaptive) {
+    return new EndpointSpec(
+        baseUrl,
+        methods,
+        rate,
+        periodMs,
+        burst,
+        concurrency,
+        attemptTimeoutMs,
+        maxAttempts,
+        backoff,
+        retryOn,
+        retryAfterCapMs,
+        lineTimeoutMs,
+        retentionMs,
+        readGraceMs,
+        expectedServiceMs,
+        paused,
+        breakerFailures,
+        breakerCooldownMs,
+        fairness,
+        adaptive);
   }
 
   /** The stored form (also the fields of an endpoint as the API shows it). */
@@ -215,6 +245,9 @@ public record EndpointSpec(
     b.put("failures", breakerFailures);
     b.put("cooldown_ms", breakerCooldownMs);
     node.set("fairness", fairness.toStored());
+    if (adaptive != null) {
+      node.set("adaptive", adaptive.toStored());
+    }
     return node;
   }
 
@@ -249,7 +282,8 @@ public record EndpointSpec(
         node.path("paused").asBoolean(false),
         breaker.path("failures").asInt(DEFAULT_BREAKER_FAILURES),
         breaker.path("cooldown_ms").asLong(DEFAULT_BREAKER_COOLDOWN_MS),
-        EndpointFairness.fromStored(node.get("fairness")));
+        EndpointFairness.fromStored(node.get("fairness")),
+        EndpointAdaptive.fromStored(node.get("adaptive")));
   }
 
   /** The burst in force: the one set, or a tenth of the rate (at least 1). */
@@ -266,6 +300,23 @@ public record EndpointSpec(
    */
   public long enginePeriodMs() {
     return Math.min(periodMs + SEND_GUARD_MS, MAX_PERIOD_MS);
+  }
+
+  /**
+   * Checks what one setting cannot check alone: an adaptive {@code max} under the fixed {@code
+   * concurrency}, which is its ceiling.
+   *
+   * @throws DispatchInputException {@code invalid_field} naming {@code adaptive.max}
+   */
+  public void checkTogether() {
+    if (adaptive != null && concurrency > 0 && adaptive.max() > concurrency) {
+      throw DispatchInputException.invalidField(
+          "adaptive.max",
+          "must be at most the endpoint's concurrency ("
+              + concurrency
+              + "), its ceiling; got "
+              + adaptive.max());
+    }
   }
 
   /** The requests this instance runs at once for the endpoint. */

@@ -1,5 +1,6 @@
 package io.lineup.dispatch;
 
+import io.lineup.core.model.AdaptiveState;
 import io.lineup.core.model.QueueStats;
 
 /**
@@ -10,7 +11,10 @@ import io.lineup.core.model.QueueStats;
  * @param createdAt when it was first put, epoch milliseconds
  * @param updatedAt when it was last put, epoch milliseconds
  * @param breaker its circuit breaker as stored
- * @param tasks its queue's counts and service rate
+ * @param tasks its queue's counts and service rate (its concurrency limit the adaptive one when
+ *     that is lower)
+ * @param adaptive its adaptive concurrency limit as it stands in Redis (limit, reason, when it
+ *     moved), or null when the endpoint has none
  */
 public record EndpointView(
     EndpointKey key,
@@ -18,4 +22,5 @@ public record EndpointView(
     long createdAt,
     long updatedAt,
     BreakerState breaker,
-    QueueStats tasks) {}
+    QueueStats tasks,
+    AdaptiveState adaptive) {}

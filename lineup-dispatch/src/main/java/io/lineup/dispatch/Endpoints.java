@@ -38,10 +38,12 @@ public final class Endpoints {
    *
    * @return true when it was created, false when replaced
    * @throws DispatchInputException {@code egress_refused} naming {@code base_url} when the egress
-   *     policy never lets a request reach it, {@code invalid_field} for a port out of range
+   *     policy never lets a request reach it, {@code invalid_field} for a port out of range or an
+   *     adaptive {@code max} above the {@code concurrency}
    */
   public boolean put(EndpointKey key, EndpointSpec spec) {
     registration.check("base_url", spec.baseUrl());
+    spec.checkTogether();
     boolean created = store.put(key, spec).isEmpty();
     limits.apply(key, spec, breakers.seen(key).state(), false);
     sync.syncQuietly();
@@ -110,6 +112,9 @@ public final class Endpoints {
         stored.createdAt(),
         stored.updatedAt(),
         breakers.read(key),
-        lineup.stats(key.queue()));
+        lineup.stats(key.queue()),
+        stored.spec().adaptive() == null
+            ? null
+            : lineup.adaptiveLimits().read(key.queue()).orElse(null));
   }
 }

@@ -8,7 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Puts an endpoint's limits in its queue's settings, where the engine checks them atomically in its
- * lease script: an open breaker pauses the queue, a half-open one lets one request run at once.
+ * lease script: an open breaker pauses the queue, a half-open one lets one request run at once, and
+ * an adaptive concurrency ({@link AdaptiveConcurrency}) sits under the fixed one.
  */
 final class QueueLimits {
   /** What was last applied to an endpoint's queue. */
@@ -16,11 +17,13 @@ final class QueueLimits {
 
   private final Lineup lineup;
   private final SubmitEtas submitEtas;
+  private final AdaptiveConcurrency adaptive;
   private final Map<String, Applied> applied = new ConcurrentHashMap<>();
 
-  QueueLimits(Lineup lineup, SubmitEtas submitEtas) {
+  QueueLimits(Lineup lineup, SubmitEtas submitEtas, AdaptiveConcurrency adaptive) {
     this.lineup = lineup;
     this.submitEtas = submitEtas;
+    this.adaptive = adaptive;
   }
 
   /**
@@ -59,6 +62,9 @@ final class QueueLimits {
             .keyRatePeriod(Duration.ofMillis(spec.fairness().keyRatePeriodMs()))
             .keyMaxWaiting(spec.fairness().enabled() ? spec.fairness().keyMaxWaiting() : 0)
             .build());
+    // The adaptive limit sits under the concurrency above (the engine takes the lower); a
+    // half-open breaker's 1 stays 1 whatever the adaptive limit.
+    adaptive.apply(key, spec);
     applied.put(key.recordId(), next);
     submitEtas.forget(key.queue());
   }
@@ -66,6 +72,7 @@ final class QueueLimits {
   /** Forgets an endpoint this instance no longer follows. */
   void forget(EndpointKey key) {
     applied.remove(key.recordId());
+    adaptive.forget(key);
     submitEtas.forget(key.queue());
   }
 }

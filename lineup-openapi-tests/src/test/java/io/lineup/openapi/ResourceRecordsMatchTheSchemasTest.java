@@ -57,6 +57,10 @@ class ResourceRecordsMatchTheSchemasTest {
             "Settings.backoff",
             schemas.path("Settings").path("properties").path("backoff")),
         Arguments.of(Task.class, "Task", schemas.path("Task")),
+        Arguments.of(
+            io.lineup.api.resource.Endpoint.Adaptive.class,
+            "EndpointAdaptive",
+            schemas.path("EndpointAdaptive")),
         Arguments.of(Schedule.class, "Schedule", schedule),
         Arguments.of(Schedule.Job.class, "Schedule.job", schedule.path("properties").path("job")),
         Arguments.of(

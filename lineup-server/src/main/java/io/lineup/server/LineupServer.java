@@ -2,6 +2,7 @@ package io.lineup.server;
 
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
+import io.lineup.dispatch.AdaptiveConcurrency;
 import io.lineup.dispatch.BreakerState;
 import io.lineup.dispatch.Dispatcher;
 import io.lineup.dispatch.egress.EgressPolicy;
@@ -18,6 +19,7 @@ import io.lineup.server.history.QueueHistory;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
 import io.lineup.server.http.RequestBody;
+import io.lineup.server.metrics.EndpointAdaptiveLimit;
 import io.lineup.server.metrics.EndpointBreaker;
 import io.lineup.server.metrics.ServerMetrics;
 import io.lineup.server.redis.EmbeddedRedis;
@@ -121,6 +123,24 @@ public final class LineupServer implements AutoCloseable {
                       e.getKey().name(),
                       e.getValue().state() != BreakerState.State.CLOSED))
               .toList());
+      metrics.watchAdaptiveLimits(() -> {
+        var limits = followed.adaptive().limits();
+        var moves = followed.adaptive().moves();
+        var keys = new java.util.LinkedHashSet<io.lineup.dispatch.EndpointKey>(limits.keySet());
+        keys.addAll(moves.keySet());
+        return keys.stream()
+            .map(k -> {
+              var state = limits.get(k);
+              var made = moves.getOrDefault(k, new AdaptiveConcurrency.Moves(0, 0));
+              return new EndpointAdaptiveLimit(
+                  k.namespace(),
+                  k.name(),
+                  state == null ? 0 : state.limit(),
+                  made.up(),
+                  made.down());
+            })
+            .toList();
+      });
       this.http =
           new HttpApi(
               settings,

@@ -29,6 +29,7 @@ import java.util.List;
  * @param paused whether it sends nothing
  * @param circuitBreaker the breaker's settings
  * @param fairness whether its tasks' keys are served in turn, and each key's limits
+ * @param adaptive its adaptive concurrency: settings and the limit in force, or null when off
  * @param createdAt when it was first put, epoch milliseconds
  * @param updatedAt when it was last put, epoch milliseconds
  * @param circuitBreakerState the breaker's state now
@@ -57,6 +58,7 @@ import java.util.List;
   "paused",
   "circuit_breaker",
   "fairness",
+  "adaptive",
   "created_at",
   "updated_at",
   "circuit_breaker_state",
@@ -85,6 +87,7 @@ public record Endpoint(
     @JsonProperty("paused") boolean paused,
     @JsonProperty("circuit_breaker") CircuitBreaker circuitBreaker,
     @JsonProperty("fairness") Fairness fairness,
+    @JsonProperty("adaptive") Adaptive adaptive,
     @JsonProperty("created_at") Long createdAt,
     @JsonProperty("updated_at") Long updatedAt,
     @JsonProperty("circuit_breaker_state") BreakerState circuitBreakerState,
@@ -143,6 +146,49 @@ public record Endpoint(
       @JsonProperty("key_rate") int keyRate,
       @JsonProperty("key_rate_period_ms") long keyRatePeriodMs,
       @JsonProperty("key_max_waiting") int keyMaxWaiting) {}
+
+  /**
+   * An endpoint's adaptive concurrency: the requests in flight follow its answers within {@code
+   * [min, max]}, one limit shared by every instance (docs/adaptive.md).
+   *
+   * @param min the lowest limit
+   * @param max the highest limit (at most the endpoint's concurrency when that is set)
+   * @param initial the limit it started at
+   * @param targetLatencyMs the mean latency of a window above which the limit decreases, in
+   *     milliseconds
+   * @param windowMs the measurement window, in milliseconds
+   * @param decrease the factor of a decrease
+   * @param limit the limit in force now, or null when it cannot be read
+   * @param reason why it last moved or held ({@code increase: latency 120ms<=200ms}, {@code
+   *     decrease: 429}, {@code decrease: latency 900ms>200ms}, {@code hold: retry-after 5000ms},
+   *     {@code start: 2}), or null
+   * @param movedAt when it last moved or held, epoch milliseconds, or null
+   * @param holdUntil until when a {@code Retry-After} holds the endpoint, epoch milliseconds, or
+   *     null when none does
+   */
+  @JsonPropertyOrder({
+    "min",
+    "max",
+    "initial",
+    "target_latency_ms",
+    "window_ms",
+    "decrease",
+    "limit",
+    "reason",
+    "moved_at",
+    "hold_until"
+  })
+  public record Adaptive(
+      @JsonProperty("min") int min,
+      @JsonProperty("max") int max,
+      @JsonProperty("initial") int initial,
+      @JsonProperty("target_latency_ms") long targetLatencyMs,
+      @JsonProperty("window_ms") long windowMs,
+      @JsonProperty("decrease") double decrease,
+      @JsonProperty("limit") Integer limit,
+      @JsonProperty("reason") String reason,
+      @JsonProperty("moved_at") Long movedAt,
+      @JsonProperty("hold_until") Long holdUntil) {}
 
   /**
    * An endpoint's breaker now.

@@ -13,7 +13,9 @@
 --              absent or '' = the caller takes no part in it
 -- Returns      { ack_codes, status, wait_us, now_ms, max_attempts, job... }
 --              ack_codes: a table of one code per ack (codes.lua)
---              status: 0 leased or nothing ready, 1 paused, 2 rate limit reached, 3 concurrency limit reached
+--              status: 0 leased or nothing ready, 1 paused, 2 rate limit reached (or an adaptive
+--              limit's Retry-After hold), 3 concurrency limit reached (the fixed limit, or the
+--              adaptive one under it: lib/settings.lua)
 --              wait_us: microseconds until a lease can succeed (next due job or limit window),
 --              from when the script read the clock; -1 unknown. For a named consumer that does
 --              not watch the next due job, until the watcher is overdue (lib/due_watch.lua)
@@ -101,6 +103,11 @@ reclaim_expired(now, s, RECLAIM_LIMIT, rand)
 promoted = promote_due_quietly(now, math.max(PROMOTE_LIMIT, count))
 if s.paused == 1 then
   return reply(1, -1)
+end
+-- An adaptive limit's hold: the endpoint answered 429 or 503 with a Retry-After (lib/adaptive.lua,
+-- adaptive_report.lua), so nothing is leased until it ends; answered as a rate limit's wait.
+if s.adaptive_hold_until > now then
+  return reply(2, s.adaptive_hold_until - now)
 end
 
 if s.concurrency > 0 then

@@ -2,8 +2,11 @@ package io.lineup.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lineup.api.resource.Endpoint;
+import io.lineup.core.model.AdaptiveSettings;
+import io.lineup.core.model.AdaptiveState;
 import io.lineup.core.model.QueueStats;
 import io.lineup.dispatch.BreakerState;
+import io.lineup.dispatch.EndpointAdaptive;
 import io.lineup.dispatch.EndpointFairness;
 import io.lineup.dispatch.EndpointSpec;
 import io.lineup.dispatch.EndpointView;
@@ -12,6 +15,7 @@ import io.lineup.dispatch.RetryPolicy;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.JsonFields;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,10 +46,14 @@ final class EndpointJson {
           "expected_service_ms",
           "paused",
           "circuit_breaker",
-          "fairness");
+          "fairness",
+          "adaptive");
 
   private static final Set<String> FAIRNESS_FIELDS =
       Set.of("enabled", "key_concurrency", "key_rate", "key_rate_period_ms", "key_max_waiting");
+
+  private static final Set<String> ADAPTIVE_FIELDS =
+      Set.of("min", "max", "initial", "target_latency_ms", "window_ms", "decrease");
 
   private static final Set<String> BACKOFF_FIELDS =
       Set.of("kind", "initial_ms", "max_ms", "jitter", "schedule_ms");
@@ -140,7 +148,45 @@ final class EndpointJson {
         paused != null && paused,
         failures,
         cooldown,
-        fairness(f.optionalObject("fairness", FAIRNESS_FIELDS)));
+        fairness(f.optionalObject("fairness", FAIRNESS_FIELDS)),
+        adaptive(f.optionalObject("adaptive", ADAPTIVE_FIELDS), concurrency));
+  }
+
+  /**
+   * Reads {@code adaptive}: {@code min}, {@code max} and {@code target_latency_ms} required, the
+   * rest optional (docs/adaptive.md gives ranges and defaults); absent or null = off. {@code max}
+   * may not exceed a {@code concurrency} above 0, its ceiling.
+   */
+  private static EndpointAdaptive adaptive(JsonFields f, int concurrency) {
+    if (f == null) {
+      return null;
+    }
+    int min = (int) f.requiredLong("min", AdaptiveSettings.MIN_LIMIT, AdaptiveSettings.MAX_LIMIT);
+    int ceiling = concurrency > 0 ? concurrency : AdaptiveSettings.MAX_LIMIT;
+    if (min > ceiling) {
+      throw ApiException.invalidField(
+          f.path("min"),
+          "must be at most the endpoint's concurrency (" + concurrency + "), got " + min);
+    }
+    int max = (int) f.requiredLong("max", min, ceiling);
+    long target =
+        f.requiredLong("target_latency_ms", 1, AdaptiveSettings.MAX_TARGET_LATENCY.toMillis());
+    int initial = (int) f.longOr("initial", min, max, min);
+    long window =
+        f.longOr(
+            "window_ms",
+            AdaptiveSettings.MIN_WINDOW.toMillis(),
+            AdaptiveSettings.MAX_WINDOW.toMillis(),
+            AdaptiveSettings.defaultWindow(Duration.ofMillis(target)).toMillis());
+    Double decrease =
+        f.optionalNumber("decrease", AdaptiveSettings.MIN_DECREASE, AdaptiveSettings.MAX_DECREASE);
+    return new EndpointAdaptive(
+        min,
+        max,
+        initial,
+        target,
+        window,
+        decrease == null ? AdaptiveSettings.DEFAULT_DECREASE : decrease);
   }
 
   /** Reads {@code fairness}: every field optional, absent ones at their defaults (off, 0, 1 s). */
@@ -159,6 +205,24 @@ final class EndpointJson {
             EndpointFairness.MAX_KEY_RATE_PERIOD_MS,
             EndpointFairness.DEFAULT_KEY_RATE_PERIOD_MS),
         (int) f.longOr("key_max_waiting", 0, EndpointFairness.MAX_KEY_MAX_WAITING, 0));
+  }
+
+  /** The {@code adaptive} of an endpoint's view: its settings and the limit in Redis, or null. */
+  private static Endpoint.Adaptive adaptive(EndpointAdaptive settings, AdaptiveState state) {
+    if (settings == null) {
+      return null;
+    }
+    return new Endpoint.Adaptive(
+        settings.min(),
+        settings.max(),
+        settings.initial(),
+        settings.targetLatencyMs(),
+        settings.windowMs(),
+        settings.decrease(),
+        state == null ? null : state.limit(),
+        state == null || state.reason().isEmpty() ? null : state.reason(),
+        state == null || state.movedAt() == null ? null : state.movedAt().toEpochMilli(),
+        state == null || state.holdUntil() == null ? null : state.holdUntil().toEpochMilli());
   }
 
   private static RetryBackoff backoff(JsonFields f) {
@@ -247,6 +311,7 @@ final class EndpointJson {
             spec.fairness().keyRate(),
             spec.fairness().keyRatePeriodMs(),
             spec.fairness().keyMaxWaiting()),
+        adaptive(spec.adaptive(), endpoint.adaptive()),
         endpoint.createdAt(),
         endpoint.updatedAt(),
         new Endpoint.BreakerState(

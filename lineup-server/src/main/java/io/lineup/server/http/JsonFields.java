@@ -89,6 +89,20 @@ public final class JsonFields {
     return checkRange(name, new BigDecimal(value.bigIntegerValue()), min, max, range);
   }
 
+  /**
+   * An integer within {@code [min, max]} that must be present.
+   *
+   * @throws ApiException when absent, not an integer or out of range
+   */
+  public long requiredLong(String name, long min, long max) {
+    Long value = optionalLong(name, min, max);
+    if (value == null) {
+      throw ApiException.invalidField(
+          path(name), "is required (an integer between " + min + " and " + max + ")");
+    }
+    return value;
+  }
+
   /** An integer within {@code [min, max]}, or the default when absent. */
   public long longOr(String name, long min, long max, long defaultValue) {
     Long value = optionalLong(name, min, max);

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
@@ -47,6 +48,14 @@ public final class ServerMetrics {
           .description("1 when a dispatch endpoint's circuit breaker is open or half open, else 0")
           .register(registry);
   private volatile Supplier<List<EndpointBreaker>> breakers = List::of;
+  private final MultiGauge adaptiveGauge =
+      MultiGauge.builder("lineup.endpoint.adaptive.limit")
+          .description(
+              "A dispatch endpoint's adaptive concurrency limit in force, shared by every"
+                  + " instance (read from Redis at the scrape)")
+          .register(registry);
+  private volatile Supplier<List<EndpointAdaptiveLimit>> adaptiveLimits = List::of;
+  private final Map<String, AtomicLong> adaptiveMoves = new ConcurrentHashMap<>();
 
   public ServerMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -95,6 +104,20 @@ public final class ServerMetrics {
   }
 
   /**
+   * Reports the adaptive concurrency of the dispatch endpoints this instance follows: {@code
+   * lineup_endpoint_adaptive_limit{namespace, endpoint}}, the limit in force (read from Redis at
+   * every scrape, the same on every instance), and {@code
+   * lineup_endpoint_adaptive_moves_total{namespace, endpoint, direction}}, the moves (direction
+   * {@code up} or {@code down}) this instance's reports made; summed over instances, every move.
+   * Labels are bounded by the endpoints with adaptive concurrency.
+   *
+   * @param limits read at every scrape; held for the life of the metrics
+   */
+  public void watchAdaptiveLimits(Supplier<List<EndpointAdaptiveLimit>> limits) {
+    this.adaptiveLimits = limits;
+  }
+
+  /**
    * The archive's meters (docs/operations.md): its lag, rows written, retention deletions, errors
    * and ends dropped by a full outbox. Lag, outbox entries and drops are read from Redis at each
    * scrape (NaN when Redis cannot be read then). Nothing is registered when archiving is off.
@@ -126,6 +149,25 @@ public final class ServerMetrics {
     FunctionCounter.builder("lineup.archive.errors", stats, ArchiveStats::errors)
         .description("Failed archive rounds of this instance (database or Redis failures)")
         .register(registry);
+  }
+
+  /** Sets what the counter of one endpoint's moves in one direction reads to {@code total}. */
+  private void countMoves(EndpointAdaptiveLimit a, String direction, long total) {
+    adaptiveMoves
+        .computeIfAbsent(
+            a.namespace() + "/" + a.endpoint() + "|" + direction,
+            k -> {
+              AtomicLong moves = new AtomicLong();
+              FunctionCounter.builder("lineup.endpoint.adaptive.moves", moves, AtomicLong::get)
+                  .description(
+                      "Moves of a dispatch endpoint's adaptive concurrency limit made by this"
+                          + " instance's reports, by direction")
+                  .tags("namespace", a.namespace(), "endpoint", a.endpoint())
+                  .tag("direction", direction)
+                  .register(registry);
+              return moves;
+            })
+        .set(total);
   }
 
   private static double orNaN(java.util.function.DoubleSupplier read) {
@@ -223,6 +265,19 @@ public final class ServerMetrics {
                     b.open() ? 1 : 0))
             .toList(),
         true);
+    List<EndpointAdaptiveLimit> adaptive = adaptiveLimits.get();
+    adaptiveGauge.register(
+        adaptive.stream()
+            .filter(a -> a.limit() > 0)
+            .map(a ->
+                MultiGauge.Row.of(
+                    Tags.of("namespace", a.namespace(), "endpoint", a.endpoint()), a.limit()))
+            .toList(),
+        true);
+    for (EndpointAdaptiveLimit a : adaptive) {
+      countMoves(a, "up", a.movesUp());
+      countMoves(a, "down", a.movesDown());
+    }
     leaseClock.prune(System.nanoTime());
     return registry.scrape();
   }

@@ -237,11 +237,12 @@ function section(title, ...children) {
   return h('section', { class: 'card' }, h('h2', null, title), ...children);
 }
 
+// Entries may be null (a row shown only sometimes): they are left out.
 function pairs(list, props = {}) {
   return h(
     'dl',
     { class: 'pairs', ...props },
-    list.map(([k, v, key]) => h('div', { data: key ? { field: key } : undefined }, h('dt', null, k), h('dd', null, v))),
+    list.filter(Boolean).map(([k, v, key]) => h('div', { data: key ? { field: key } : undefined }, h('dt', null, k), h('dd', null, v))),
   );
 }
 
@@ -900,7 +901,8 @@ function endpointView(ns, name) {
         live,
         pairs([
           ['Circuit', e.circuit_breaker_state.state + (e.circuit_breaker_state.probe_at ? ', next probe ' + time(e.circuit_breaker_state.probe_at) : ''), 'circuit'],
-          ['In flight', meter(e.tasks.running, e.concurrency), 'in-flight'],
+          ['In flight', meter(e.tasks.running, e.adaptive && e.adaptive.limit ? e.adaptive.limit : e.concurrency), 'in-flight'],
+          e.adaptive ? ['Adaptive limit', adaptiveText(e.adaptive), 'adaptive'] : null,
           ['Served per second', perSecond ? [num(e.service_rate), ' against a limit of ', num(perSecond)] : num(e.service_rate), 'rate'],
           ['Queued', num(e.tasks.queued), 'queued'],
           ['Failed (dead)', num(e.tasks.failed), 'failed'],
@@ -923,6 +925,15 @@ function endpointView(ns, name) {
       );
     },
   };
+}
+
+// An endpoint's adaptive concurrency: the limit in force within its bounds, why and when it last moved, and a
+// Retry-After's hold (docs/adaptive.md).
+function adaptiveText(a) {
+  const limit = a.limit == null ? '–' : num(a.limit);
+  const why = a.reason ? ' (' + a.reason + (a.moved_at ? ', ' + time(a.moved_at) : '') + ')' : '';
+  const hold = a.hold_until ? ', held until ' + time(a.hold_until) : '';
+  return limit + ' of ' + num(a.min) + '–' + num(a.max) + why + hold;
 }
 
 function etaErrorText(history) {

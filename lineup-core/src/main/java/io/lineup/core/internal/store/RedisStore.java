@@ -658,6 +658,49 @@ public final class RedisStore implements AutoCloseable {
             .get(ScriptReplies.FairUnpark.LEFT.ordinal()));
   }
 
+  // ---- adaptive limits ----
+
+  /**
+   * Turns a queue's adaptive limit on or changes it; null turns it off ({@code
+   * adaptive_configure.lua}).
+   *
+   * @return the limit in force; 0 when turned off
+   */
+  public long adaptiveConfigure(QueueName queue, io.lineup.core.model.AdaptiveSettings settings) {
+    Args args = new Args(8).add(now());
+    if (settings == null) {
+      args.add("");
+    } else {
+      args.add(settings.min())
+          .add(settings.max())
+          .add(settings.initial())
+          .add(settings.targetLatency().toMillis())
+          .add(settings.window().toMillis())
+          .add(Double.toString(settings.decrease()))
+          .add(settings.holdCap().toMillis());
+    }
+    return Replies.asLong(
+        Replies.asList(run(ScriptLibrary.ADAPTIVE_CONFIGURE, queue, args)).get(0));
+  }
+
+  /**
+   * Reports one ended call to a queue's adaptive limit ({@code adaptive_report.lua}).
+   *
+   * @param latencyMs -1 when none was measured
+   * @param retryAfterMs -1 when none
+   */
+  public ScriptReplies.AdaptiveReportReply adaptiveReport(
+      QueueName queue, long latencyMs, int status, long retryAfterMs) {
+    Args args = new Args(4).add(now()).add(latencyMs).add(status).add(retryAfterMs);
+    return ScriptReplies.adaptiveReport(run(ScriptLibrary.ADAPTIVE_REPORT, queue, args));
+  }
+
+  /** A queue's adaptive limit as stored ({@code adaptive_read.lua}); empty when it has none. */
+  public Optional<ScriptReplies.AdaptiveReadReply> adaptiveRead(QueueName queue) {
+    return ScriptReplies.adaptiveRead(
+        run(ScriptLibrary.ADAPTIVE_READ, queue, new Args(1).add(now())));
+  }
+
   /** One key's settings and counts ({@code fair_key_read.lua}). */
   public ScriptReplies.FairKeyReply fairKeyRead(QueueName queue, String key) {
     return ScriptReplies.fairKeyRead(run(ScriptLibrary.FAIR_KEY_READ, queue, new Args(1).add(key)));

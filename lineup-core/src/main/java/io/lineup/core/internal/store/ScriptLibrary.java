@@ -65,7 +65,10 @@ public final class ScriptLibrary {
           "fair_unpark",
           "fair_key_read",
           "fair_top",
-          "fair_drop");
+          "fair_drop",
+          "adaptive_configure",
+          "adaptive_report",
+          "adaptive_read");
 
   /**
    * The first line of the scripts that add jobs, settings or schedules ({@code publish}, {@code
@@ -83,7 +86,7 @@ public final class ScriptLibrary {
   static final String ALLOWED_AT_MEMORY_LIMIT = "#!lua flags=allow-oom\n";
 
   private static final Set<String> ADDING_SCRIPTS =
-      Set.of("publish", "configure", "schedule_write", "schedule_fire");
+      Set.of("publish", "configure", "schedule_write", "schedule_fire", "adaptive_configure");
 
   public static final LuaScript PUBLISH = load("publish");
   public static final LuaScript LEASE = load("lease");
@@ -118,6 +121,9 @@ public final class ScriptLibrary {
   public static final LuaScript FAIR_KEY_READ = load("fair_key_read");
   public static final LuaScript FAIR_TOP = load("fair_top");
   public static final LuaScript FAIR_DROP = load("fair_drop");
+  public static final LuaScript ADAPTIVE_CONFIGURE = load("adaptive_configure");
+  public static final LuaScript ADAPTIVE_REPORT = load("adaptive_report");
+  public static final LuaScript ADAPTIVE_READ = load("adaptive_read");
 
   private ScriptLibrary() {}
 

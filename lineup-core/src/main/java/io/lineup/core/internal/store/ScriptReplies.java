@@ -137,6 +137,33 @@ public final class ScriptReplies {
     NOW_MS
   }
 
+  /** {@code adaptive_configure.lua}. */
+  enum AdaptiveConfigure {
+    LIMIT
+  }
+
+  /** {@code adaptive_report.lua}. */
+  enum AdaptiveReport {
+    MOVE,
+    LIMIT,
+    REASON
+  }
+
+  /** {@code adaptive_read.lua}, when the queue has an adaptive limit. */
+  enum AdaptiveRead {
+    NOW_MS,
+    MIN,
+    MAX,
+    TARGET_MS,
+    WINDOW_MS,
+    DECREASE,
+    HOLD_CAP_MS,
+    LIMIT,
+    HOLD_UNTIL_MS,
+    REASON,
+    MOVED_AT_MS
+  }
+
   /** {@code cancel.lua}. */
   enum Cancel {
     CODE,
@@ -646,6 +673,66 @@ public final class ScriptReplies {
     return new RateSlotReply(
         Duration.ofMillis(number(reply, RateSlot.WAIT_MS)),
         Instant.ofEpochMilli(number(reply, RateSlot.NOW_MS)));
+  }
+
+  /**
+   * {@code adaptive_report.lua}'s answer.
+   *
+   * @param move 1 increased, -1 decreased, 0 not moved, 2 held, -2 no adaptive limit
+   * @param limit the limit in force after the report (0 without an adaptive limit)
+   * @param reason the limit's last reason, or empty
+   */
+  public record AdaptiveReportReply(int move, int limit, String reason) {}
+
+  static AdaptiveReportReply adaptiveReport(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    String reason = text(reply, AdaptiveReport.REASON);
+    return new AdaptiveReportReply(
+        (int) number(reply, AdaptiveReport.MOVE),
+        (int) number(reply, AdaptiveReport.LIMIT),
+        reason == null ? "" : reason);
+  }
+
+  static long adaptiveConfigure(Object replyObject) {
+    return number(Replies.asList(replyObject), AdaptiveConfigure.LIMIT);
+  }
+
+  /**
+   * {@code adaptive_read.lua}'s answer for a queue with an adaptive limit. Times are epoch ms, 0 =
+   * none; durations ms.
+   */
+  public record AdaptiveReadReply(
+      long nowMs,
+      int min,
+      int max,
+      long targetMs,
+      long windowMs,
+      double decrease,
+      long holdCapMs,
+      int limit,
+      long holdUntilMs,
+      String reason,
+      long movedAtMs) {}
+
+  static Optional<AdaptiveReadReply> adaptiveRead(Object replyObject) {
+    List<Object> reply = Replies.asList(replyObject);
+    if (reply.isEmpty()) {
+      return Optional.empty();
+    }
+    String reason = text(reply, AdaptiveRead.REASON);
+    return Optional.of(
+        new AdaptiveReadReply(
+            number(reply, AdaptiveRead.NOW_MS),
+            (int) number(reply, AdaptiveRead.MIN),
+            (int) number(reply, AdaptiveRead.MAX),
+            number(reply, AdaptiveRead.TARGET_MS),
+            number(reply, AdaptiveRead.WINDOW_MS),
+            Double.parseDouble(text(reply, AdaptiveRead.DECREASE)),
+            number(reply, AdaptiveRead.HOLD_CAP_MS),
+            (int) number(reply, AdaptiveRead.LIMIT),
+            number(reply, AdaptiveRead.HOLD_UNTIL_MS),
+            reason == null ? "" : reason,
+            number(reply, AdaptiveRead.MOVED_AT_MS)));
   }
 
   static ScriptCode release(Object reply) {

@@ -11,12 +11,16 @@ local SETTING_DEFAULTS = {max_attempts = 3, ttr_ms = 30000, backoff = 'exponenti
   key_max_waiting = 0}
 
 -- archive_max is no queue setting: the server's archiver switches archiving on (lib/archive.lua).
--- It is read in the same HMGET, first, so a queue without archiving pays nothing more.
+-- Nor are adaptive_limit and adaptive_hold_until: an adaptive limit's state (lib/adaptive.lua),
+-- which scripts move, not an operator. They are read in the same HMGET, first, so a queue without
+-- archiving or an adaptive limit pays nothing more.
+local SETTINGS_EXTRA = 3
 local function settings_load()
-  local values = redis.call('HMGET', K_META, 'archive_max', unpack(SETTING_NAMES))
-  local s = {archive_max = tonumber(values[1]) or 0}
+  local values = redis.call('HMGET', K_META, 'archive_max', 'adaptive_limit', 'adaptive_hold_until',
+    unpack(SETTING_NAMES))
+  local s = {archive_max = tonumber(values[1]) or 0, adaptive_hold_until = tonumber(values[3]) or 0}
   for i, name in ipairs(SETTING_NAMES) do
-    local v = values[i + 1]
+    local v = values[i + SETTINGS_EXTRA]
     if not v then
       s[name] = SETTING_DEFAULTS[name]
     elseif name == 'backoff' then
@@ -24,6 +28,12 @@ local function settings_load()
     else
       s[name] = tonumber(v)
     end
+  end
+  -- An adaptive limit is the concurrency in force, under the fixed one (a ceiling) when that is
+  -- set: the lease script, the ETA and the stats all see the limit the endpoint's answers chose.
+  local adaptive = tonumber(values[2])
+  if adaptive and adaptive > 0 and (s.concurrency <= 0 or adaptive < s.concurrency) then
+    s.concurrency = adaptive
   end
   return s
 end

@@ -41,7 +41,8 @@ class ScriptIncludesTest {
           "schedule",
           "score",
           "fair",
-          "respawn");
+          "respawn",
+          "adaptive");
   private static final Pattern INCLUDE = Pattern.compile("^--#include (\\S+)", Pattern.MULTILINE);
   private static final Pattern FUNCTION =
       Pattern.compile("^local function (\\w+)", Pattern.MULTILINE);

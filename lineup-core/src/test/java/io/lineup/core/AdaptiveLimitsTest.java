@@ -1,0 +1,269 @@
+package io.lineup.core;
+
+import static io.lineup.core.Fixtures.aFreshQueue;
+import static io.lineup.core.Fixtures.someJobs;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lineup.core.model.AdaptiveMove;
+import io.lineup.core.model.AdaptiveMove.Direction;
+import io.lineup.core.model.AdaptiveSettings;
+import io.lineup.core.model.AdaptiveState;
+import io.lineup.core.model.DeadlineUnreachableException;
+import io.lineup.core.model.LeasedJob;
+import io.lineup.core.model.QueueName;
+import io.lineup.core.model.QueueSettings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Adaptive concurrency limits shared in Redis: one limit per queue that every engine moves by
+ * reporting signals, at most once per window, checked by the lease script and followed by the ETA.
+ * Windows are driven by a {@link ManualClock} shared by the engines, so every test asserts the
+ * decisions, never a speed. Runs on both topologies ({@link AdaptiveLimitsOnStandaloneTest}, {@link
+ * AdaptiveLimitsOnClusterTest}).
+ */
+abstract class AdaptiveLimitsTest extends EngineSuite {
+  private static final Duration WINDOW = Duration.ofSeconds(1);
+  private static final Duration FAST = Duration.ofMillis(50);
+  private static final Duration SLOW = Duration.ofMillis(900);
+
+  private static AdaptiveSettings settings(int min, int max, int initial) {
+    return new AdaptiveSettings(
+        min, max, initial, Duration.ofMillis(200), WINDOW, 0.8, AdaptiveSettings.DEFAULT_HOLD_CAP);
+  }
+
+  /** A clock at the start of a window, so a test's reports fall where it says. */
+  private static ManualClock aClock() {
+    return new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+  }
+
+  @Test
+  void twoEnginesShareOneLimitThatA429DecreasesOncePerWindowNotOncePerEngine() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup one = anEngine(o -> o.timeSource(clock));
+        Lineup two = anEngine(o -> o.timeSource(clock))) {
+      one.adaptiveLimits().configure(queue, settings(1, 10, 10));
+
+      AdaptiveMove first = one.adaptiveLimits().report(queue, FAST, 429, null);
+      AdaptiveMove second = two.adaptiveLimits().report(queue, FAST, 429, null);
+      AdaptiveMove third = one.adaptiveLimits().report(queue, FAST, 503, null);
+
+      assertThat(first.direction()).isEqualTo(Direction.DOWN);
+      assertThat(first.limit()).isEqualTo(8);
+      assertThat(first.reason()).isEqualTo("decrease: 429");
+      assertThat(second.direction()).isEqualTo(Direction.NONE);
+      assertThat(third.direction()).isEqualTo(Direction.NONE);
+      assertThat(two.adaptiveLimits().read(queue).orElseThrow().limit()).isEqualTo(8);
+
+      clock.advance(WINDOW);
+      AdaptiveMove nextWindow = two.adaptiveLimits().report(queue, FAST, 503, null);
+      assertThat(nextWindow.direction()).isEqualTo(Direction.DOWN);
+      assertThat(nextWindow.limit()).isEqualTo(6);
+      AdaptiveState state = one.adaptiveLimits().read(queue).orElseThrow();
+      assertThat(state.limit()).isEqualTo(6);
+      assertThat(state.reason()).isEqualTo("decrease: 503");
+      assertThat(state.movedAt()).isEqualTo(clock.now());
+    }
+  }
+
+  @Test
+  void theLeaseScriptHoldsTheAdaptiveLimitAndItRisesByOneAWindowWhileAnswersAreFastAndItIsUsed() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup one = anEngine(o -> o.timeSource(clock));
+        Lineup two = anEngine(o -> o.timeSource(clock))) {
+      one.configure(queue, QueueSettings.builder().concurrencyLimit(10).build());
+      one.publishAll(queue, someJobs(20, "call "));
+      one.adaptiveLimits().configure(queue, settings(1, 4, 2));
+
+      assertThat(one.lease(queue, 10, Duration.ZERO).jobs()).as("the limit of 2").hasSize(2);
+      // Both engines report fast answers in the same window: it closes once, in the next one.
+      one.adaptiveLimits().report(queue, FAST, 200, null);
+      two.adaptiveLimits().report(queue, FAST, 200, null);
+      clock.advance(WINDOW);
+      AdaptiveMove up = two.adaptiveLimits().report(queue, FAST, 200, null);
+      AdaptiveMove same = one.adaptiveLimits().report(queue, FAST, 200, null);
+
+      assertThat(up.direction()).isEqualTo(Direction.UP);
+      assertThat(up.limit()).isEqualTo(3);
+      assertThat(up.reason()).isEqualTo("increase: latency 50ms<=200ms");
+      assertThat(same.direction()).isEqualTo(Direction.NONE);
+      assertThat(two.lease(queue, 10, Duration.ZERO).jobs()).as("one more slot").hasSize(1);
+
+      clock.advance(WINDOW);
+      assertThat(one.adaptiveLimits().report(queue, FAST, 200, null).limit()).isEqualTo(4);
+      clock.advance(WINDOW);
+      AdaptiveMove atMax = one.adaptiveLimits().report(queue, FAST, 200, null);
+      assertThat(atMax.direction()).as("clamped to max").isEqualTo(Direction.NONE);
+      assertThat(atMax.limit()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void aFastWindowThatUsedLessThanHalfTheLimitLeavesItWhereItIs() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup.adaptiveLimits().configure(queue, settings(1, 10, 6));
+      lineup.adaptiveLimits().report(queue, FAST, 200, null);
+      clock.advance(WINDOW);
+      AdaptiveMove move = lineup.adaptiveLimits().report(queue, FAST, 200, null);
+      assertThat(move.direction()).isEqualTo(Direction.NONE);
+      assertThat(move.limit()).isEqualTo(6);
+    }
+  }
+
+  @Test
+  void aWindowSlowerThanTheTargetDecreasesOnceAndA429InTheSameWindowDoesNotDecreaseAgain() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup one = anEngine(o -> o.timeSource(clock));
+        Lineup two = anEngine(o -> o.timeSource(clock))) {
+      one.adaptiveLimits().configure(queue, settings(1, 10, 10));
+      one.adaptiveLimits().report(queue, SLOW, 200, null);
+      two.adaptiveLimits().report(queue, Duration.ofMillis(700), 200, null);
+      clock.advance(WINDOW);
+
+      AdaptiveMove down = two.adaptiveLimits().report(queue, FAST, 200, null);
+      AdaptiveMove overload = one.adaptiveLimits().report(queue, FAST, 429, null);
+
+      assertThat(down.direction()).isEqualTo(Direction.DOWN);
+      assertThat(down.limit()).isEqualTo(8);
+      assertThat(down.reason()).isEqualTo("decrease: latency 800ms>200ms");
+      assertThat(overload.direction()).isEqualTo(Direction.NONE);
+      assertThat(overload.limit()).isEqualTo(8);
+    }
+  }
+
+  @Test
+  void repeated429sLowerTheLimitToItsMinimumAndNoFurther() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup.adaptiveLimits().configure(queue, settings(3, 10, 10));
+      List<Integer> limits = new java.util.ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        limits.add(lineup.adaptiveLimits().report(queue, FAST, 429, null).limit());
+        clock.advance(WINDOW);
+      }
+      assertThat(limits).containsExactly(8, 6, 4, 3, 3, 3);
+    }
+  }
+
+  @Test
+  void aRetryAfterHoldsEveryLeaseUntilItEnds() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup one = anEngine(o -> o.timeSource(clock));
+        Lineup two = anEngine(o -> o.timeSource(clock))) {
+      one.publishAll(queue, someJobs(5, "call "));
+      one.adaptiveLimits().configure(queue, settings(1, 10, 10));
+
+      AdaptiveMove held = one.adaptiveLimits().report(queue, FAST, 429, Duration.ofSeconds(5));
+      assertThat(held.direction()).isEqualTo(Direction.DOWN);
+      assertThat(held.reason()).isEqualTo("decrease: 429, hold: retry-after 5000ms");
+      assertThat(two.adaptiveLimits().read(queue).orElseThrow().holdUntil())
+          .isEqualTo(clock.now().plusSeconds(5));
+      assertThat(two.lease(queue, 1, Duration.ZERO).jobs()).as("held").isEmpty();
+
+      // A second 429 in the window holds no longer than it already does, and does not decrease.
+      AdaptiveMove again = two.adaptiveLimits().report(queue, FAST, 429, Duration.ofSeconds(1));
+      assertThat(again.direction()).isEqualTo(Direction.NONE);
+
+      clock.advance(Duration.ofMillis(4_999));
+      assertThat(one.lease(queue, 1, Duration.ZERO).jobs()).as("still held").isEmpty();
+      clock.advance(Duration.ofMillis(1));
+      List<LeasedJob> after = one.lease(queue, 1, Duration.ZERO).jobs();
+      assertThat(after).as("the hold ended").hasSize(1);
+      assertThat(one.adaptiveLimits().read(queue).orElseThrow().holdUntil()).isNull();
+    }
+  }
+
+  @Test
+  void theEtaFollowsTheAdaptiveLimitAsSoonAsItMoves() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup.configure(
+          queue,
+          QueueSettings.builder()
+              .concurrencyLimit(10)
+              .expectedServiceTime(Duration.ofSeconds(1))
+              .build());
+      lineup.publishAll(queue, someJobs(100, "call "));
+      lineup.adaptiveLimits().configure(queue, settings(1, 10, 10));
+      Duration before = lineup.etaEstimator(queue).eta(99).orElseThrow().point();
+
+      lineup.adaptiveLimits().report(queue, FAST, 429, null);
+      Duration after = lineup.etaEstimator(queue).eta(99).orElseThrow().point();
+
+      // 10 at once, 1 s each: 100 jobs in 10 s; at 8 at once, in 12.5 s.
+      assertThat(before).isEqualTo(Duration.ofSeconds(10));
+      assertThat(after).isEqualTo(Duration.ofMillis(12_500));
+      assertThat(lineup.stats(queue).settings().concurrencyLimit()).isEqualTo(8);
+    }
+  }
+
+  @Test
+  void theDeadlineCheckAtPublishUsesTheSameEstimateAndRefusesWhatTheLowerLimitCannotMeet() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup.configure(
+          queue,
+          QueueSettings.builder()
+              .concurrencyLimit(10)
+              .expectedServiceTime(Duration.ofSeconds(1))
+              .build());
+      lineup.publishAll(queue, someJobs(100, "call "));
+      lineup.adaptiveLimits().configure(queue, settings(1, 10, 10));
+      // With the expected service time alone the band's slow rate is half the rate: at 10 at
+      // once the job at place 100 starts by 101 / 5 + 1 = 21.2 s; at 8, by 102 / 4 + 1 = 26.5 s.
+      Duration deadline = Duration.ofSeconds(24);
+
+      lineup.publish(queue, Fixtures.aJob("in time").startBy(clock.now().plus(deadline)));
+      lineup.adaptiveLimits().report(queue, FAST, 429, null);
+
+      assertThatThrownBy(() ->
+              lineup.publish(queue, Fixtures.aJob("too late").startBy(clock.now().plus(deadline))))
+          .isInstanceOf(DeadlineUnreachableException.class);
+      assertThat(lineup.stats(queue).ready()).isEqualTo(101);
+    }
+  }
+
+  @Test
+  void turnedOffTheQueueLeasesUpToItsFixedConcurrencyAgain() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup.configure(queue, QueueSettings.builder().concurrencyLimit(5).build());
+      lineup.publishAll(queue, someJobs(10, "call "));
+      lineup.adaptiveLimits().configure(queue, settings(1, 5, 1));
+      assertThat(lineup.lease(queue, 10, Duration.ZERO).jobs()).hasSize(1);
+
+      lineup.adaptiveLimits().off(queue);
+
+      assertThat(lineup.adaptiveLimits().read(queue)).isEmpty();
+      assertThat(lineup.lease(queue, 10, Duration.ZERO).jobs()).hasSize(4);
+      assertThat(lineup.adaptiveLimits().report(queue, FAST, 429, null).direction())
+          .isEqualTo(Direction.OFF);
+    }
+  }
+
+  @Test
+  void newBoundsMoveALimitInForceIntoThemAndKeepItOtherwise() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      assertThat(lineup.adaptiveLimits().configure(queue, settings(2, 10, 7))).isEqualTo(7);
+      assertThat(lineup.adaptiveLimits().configure(queue, settings(1, 20, 1))).isEqualTo(7);
+      assertThat(lineup.adaptiveLimits().configure(queue, settings(1, 5, 1))).isEqualTo(5);
+      assertThat(lineup.adaptiveLimits().read(queue).orElseThrow().reason())
+          .isEqualTo("bounds: max 5");
+    }
+  }
+}
