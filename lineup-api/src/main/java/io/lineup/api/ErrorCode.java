@@ -104,6 +104,11 @@ public enum ErrorCode {
   PASS_REJECTED(403),
   /** The room's passes are not renewable, or the ticket holds no pass any more. */
   NOT_RENEWABLE(409),
+  /**
+   * Resuming an endpoint whose circuit breaker holds it (open or half open); reset the circuit
+   * first ({@code POST /v1/endpoints/{ns}/{endpoint}/circuit/reset}).
+   */
+  CIRCUIT_OPEN(409),
   /** A bug: the server failed unexpectedly. The log line with the request id says why. */
   INTERNAL(500);
 

@@ -27,6 +27,7 @@ public final class RouteTable {
     AdminHandlers admin = new AdminHandlers(api);
     SystemHandlers system = new SystemHandlers(api);
     DispatchHandlers dispatch = new DispatchHandlers(api);
+    EndpointControlHandlers endpointControls = new EndpointControlHandlers(api);
     String endpoint = "/v1/endpoints/{ns}/{endpoint}";
     String task = endpoint + "/tasks/{id}";
     RoomHandlers rooms = new RoomHandlers(api);
@@ -102,6 +103,11 @@ public final class RouteTable {
         Route.get(endpoint, Access.namespace(MANAGE, READ), dispatch::getEndpoint),
         Route.delete(endpoint, Access.namespace(MANAGE), dispatch::deleteEndpoint),
         Route.get("/v1/endpoints/{ns}", Access.namespace(MANAGE, READ), dispatch::listEndpoints),
+        // Endpoint controls (issue 55).
+        Route.post(endpoint + "/pause", Access.namespace(MANAGE), endpointControls::pause),
+        Route.post(endpoint + "/resume", Access.namespace(MANAGE), endpointControls::resume),
+        Route.post(
+            endpoint + "/circuit/reset", Access.namespace(MANAGE), endpointControls::resetCircuit),
         Route.post(SUBMIT_PATH, Access.namespace(PUBLISH), dispatch::submit)
             .onLane(dispatch::submitOnLane),
         Route.get(task, Access.namespace(PUBLISH, MANAGE, READ), dispatch::getTask),
