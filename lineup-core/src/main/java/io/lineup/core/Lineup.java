@@ -564,6 +564,23 @@ public final class Lineup implements AutoCloseable {
     return inspector.peek(queue, offset, count);
   }
 
+  /**
+   * A page of the jobs leased now, by lease deadline (soonest first), then id: keyset paging that
+   * stays exact while leases come and go (a lease ended meanwhile is simply absent; a new one
+   * appears where its deadline puts it).
+   *
+   * @param fromDeadlineMs the deadline to start from, epoch ms (0 for the first page)
+   * @param afterId the last id of the previous page, whose deadline was {@code fromDeadlineMs};
+   *     null for the first page. Entries with that deadline and an id not after it are skipped
+   * @param count 1 to 1,000 entries
+   * @throws InvalidArgumentException when count is out of range
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public List<io.lineup.core.model.LeaseEntry> leased(
+      QueueName queue, long fromDeadlineMs, String afterId, int count) {
+    return inspector.leased(queue, fromDeadlineMs, afterId, count);
+  }
+
   /** Whether the queue was ever published to or configured (one cheap lookup). */
   public boolean isKnown(QueueName queue) {
     return inspector.isKnown(queue);

@@ -38,6 +38,7 @@ public final class RouteTable {
     String job = queue + "/jobs/{id}";
     DashboardHandlers dashboard = new DashboardHandlers(api, queues);
     DashboardAssets ui = new DashboardAssets();
+    RunningHandlers running = new RunningHandlers(api, queues);
     ScheduleHandlers schedules = new ScheduleHandlers(api);
     String schedule = queue + "/schedules/{name}";
     String endpointSchedule = endpoint + "/schedules/{name}";
@@ -74,6 +75,13 @@ public final class RouteTable {
             queue + "/fairness",
             Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
             dashboard::fairness),
+        // Running now and consumers (issue 55).
+        Route.get(
+            queue + "/running", Access.namespace(PUBLISH, CONSUME, MANAGE, READ), running::running),
+        Route.get(
+            queue + "/consumers",
+            Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
+            running::consumers),
         Route.get(
             job + "/events",
             Access.namespace(PUBLISH, CONSUME, MANAGE, READ),

@@ -201,7 +201,8 @@ public final class QueueHistory implements AutoCloseable {
     return lineup.records("history:" + digest(queue.toString()));
   }
 
-  static String digest(String text) {
+  /** A short digest of a name (32 base64url characters of its SHA-256), for collection names. */
+  public static String digest(String text) {
     try {
       byte[] hash =
           MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));

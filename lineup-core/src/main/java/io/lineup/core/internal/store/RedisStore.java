@@ -759,6 +759,67 @@ public final class RedisStore implements AutoCloseable {
             gateway.commands().pexpire(KeySpace.recordCollection(collection), ttl.toMillis())));
   }
 
+  /** Some records of a collection in one HMGET: the value of each id asked, or null. */
+  public List<String> records(String collection, List<String> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    byte[][] fields = new byte[ids.size()][];
+    for (int i = 0; i < fields.length; i++) {
+      fields[i] = utf8(ids.get(i));
+    }
+    List<io.lettuce.core.KeyValue<byte[], byte[]>> values =
+        gateway.await(gateway.commands().hmget(KeySpace.recordCollection(collection), fields));
+    List<String> found = new ArrayList<>(values.size());
+    for (var value : values) {
+      found.add(value.hasValue() ? text(value.getValue()) : null);
+    }
+    return found;
+  }
+
+  /** Deletes records of a collection in one HDEL; returns how many existed. */
+  public long deleteRecords(String collection, List<String> ids) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    byte[][] fields = new byte[ids.size()][];
+    for (int i = 0; i < fields.length; i++) {
+      fields[i] = utf8(ids.get(i));
+    }
+    Long removed =
+        gateway.await(gateway.commands().hdel(KeySpace.recordCollection(collection), fields));
+    return removed == null ? 0 : removed;
+  }
+
+  /** How many records a collection holds (HLEN). */
+  public long recordCount(String collection) {
+    Long count = gateway.await(gateway.commands().hlen(KeySpace.recordCollection(collection)));
+    return count == null ? 0 : count;
+  }
+
+  /**
+   * Entries of the queue's leased set (job id, lease deadline in epoch ms as its score) whose
+   * deadline is at least {@code fromMs}, in deadline order (ids in byte order within one deadline),
+   * skipping {@code offset} of them: one ZRANGEBYSCORE with LIMIT.
+   */
+  public List<Map.Entry<String, Long>> leasedFrom(
+      QueueName queue, long fromMs, int offset, int count) {
+    byte[] key = KeySpace.queueKeys(queue)[KeySpace.LEASED_INDEX];
+    var entries =
+        gateway.await(
+            gateway
+                .commands()
+                .zrangebyscoreWithScores(
+                    key,
+                    Range.create((double) fromMs, Double.POSITIVE_INFINITY),
+                    Limit.create(offset, count)));
+    List<Map.Entry<String, Long>> page = new ArrayList<>(entries.size());
+    for (var entry : entries) {
+      page.add(Map.entry(text(entry.getValue()), (long) entry.getScore()));
+    }
+    return page;
+  }
+
   /** Every record of a collection, sorted by id. */
   public Map<String, String> records(String collection) {
     Map<byte[], byte[]> raw =
