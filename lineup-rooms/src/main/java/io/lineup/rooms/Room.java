@@ -35,6 +35,22 @@ public final class Room {
     return rooms.catalog().put(key, spec);
   }
 
+  /**
+   * Suspends the room (nobody is admitted; the line keeps its order, passes already given stay
+   * valid) or lets it admit again, on every instance within a second, by changing its stored {@code
+   * suspended} setting.
+   *
+   * @return the room after the change, as stored
+   * @throws RoomNotFoundException when there is no such room
+   */
+  public RoomInfo setSuspended(boolean suspended) {
+    RoomInfo before = info().orElseThrow(() -> new RoomNotFoundException(key));
+    if (before.spec().suspended() != suspended) {
+      put(before.spec().withSuspended(suspended));
+    }
+    return info().orElseThrow(() -> new RoomNotFoundException(key));
+  }
+
   /** The room's settings and counts, or empty when there is no such room. */
   public Optional<RoomInfo> info() {
     return rooms.catalog().info(key);

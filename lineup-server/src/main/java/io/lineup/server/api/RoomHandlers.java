@@ -63,6 +63,22 @@ public final class RoomHandlers {
     Responses.json(ctx, created ? 201 : 200, RoomJson.info(room.info().orElseThrow()));
   }
 
+  /**
+   * {@code POST /v1/rooms/{ns}/{room}/suspend}: nobody is admitted until it is resumed; answers the
+   * room as stored afterwards ({@code suspended: true}).
+   */
+  public void suspend(Context ctx, Principal principal) {
+    Responses.json(ctx, 200, RoomJson.info(room(ctx).setSuspended(true)));
+  }
+
+  /**
+   * {@code POST /v1/rooms/{ns}/{room}/resume}: the room admits again; answers the room as stored
+   * afterwards ({@code suspended: false}).
+   */
+  public void resume(Context ctx, Principal principal) {
+    Responses.json(ctx, 200, RoomJson.info(room(ctx).setSuspended(false)));
+  }
+
   /** {@code GET /v1/rooms/{ns}/{room}}: settings and counts. */
   public void get(Context ctx, Principal principal) {
     Room room = room(ctx);

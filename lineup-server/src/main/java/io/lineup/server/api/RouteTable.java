@@ -148,6 +148,9 @@ public final class RouteTable {
         Route.get(room, Access.namespace(MANAGE, READ), rooms::get),
         Route.get("/v1/rooms/{ns}", Access.namespace(MANAGE, READ), dashboard::rooms),
         Route.delete(room, Access.namespace(MANAGE), rooms::delete),
+        // Room controls (issue 55).
+        Route.post(room + "/suspend", Access.namespace(MANAGE), rooms::suspend),
+        Route.post(room + "/resume", Access.namespace(MANAGE), rooms::resume),
         Route.post(room + "/tickets", Access.namespace(PUBLISH), rooms::join),
         Route.get(ticket, Access.namespace(PUBLISH, MANAGE), rooms::poll),
         Route.delete(ticket, Access.namespace(PUBLISH, MANAGE), rooms::leave),
