@@ -581,6 +581,23 @@ public final class Lineup implements AutoCloseable {
     return inspector.leased(queue, fromDeadlineMs, afterId, count);
   }
 
+  /**
+   * A page of the queue's finished jobs (acked, cancelled or expired, kept for the retention
+   * window), newest first, then by id descending: keyset paging as {@link #leased}. The entries'
+   * times are when each job finished.
+   *
+   * @param toMs the finish time to start from, epoch ms ({@link Long#MAX_VALUE} for the first page)
+   * @param beforeId the last id of the previous page, whose time was {@code toMs}; null for the
+   *     first page
+   * @param count 1 to 1,000 entries
+   * @throws InvalidArgumentException when count is out of range
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public List<io.lineup.core.model.LeaseEntry> finished(
+      QueueName queue, long toMs, String beforeId, int count) {
+    return inspector.finished(queue, toMs, beforeId, count);
+  }
+
   /** Whether the queue was ever published to or configured (one cheap lookup). */
   public boolean isKnown(QueueName queue) {
     return inspector.isKnown(queue);

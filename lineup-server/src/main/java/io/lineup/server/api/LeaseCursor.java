@@ -5,10 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * Where a page of the leased jobs ends, for the next page: the last entry's lease deadline and id,
- * written as one opaque base64url text ({@code <deadline ms>:<id>}).
+ * Where a page of a time-ordered set ends (the leased jobs by lease deadline, the finished ones by
+ * finish time), for the next page: the last entry's time and id, written as one opaque base64url
+ * text ({@code <time ms>:<id>}).
  *
- * @param deadlineMs the last entry's lease deadline, epoch ms
+ * @param deadlineMs the last entry's time (a lease deadline or a finish time), epoch ms
  * @param id the last entry's job id
  */
 record LeaseCursor(long deadlineMs, String id) {

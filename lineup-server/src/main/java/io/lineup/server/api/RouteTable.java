@@ -28,6 +28,7 @@ public final class RouteTable {
     SystemHandlers system = new SystemHandlers(api);
     DispatchHandlers dispatch = new DispatchHandlers(api);
     EndpointControlHandlers endpointControls = new EndpointControlHandlers(api);
+    EndpointTaskListHandlers taskLists = new EndpointTaskListHandlers(api);
     String endpoint = "/v1/endpoints/{ns}/{endpoint}";
     String task = endpoint + "/tasks/{id}";
     RoomHandlers rooms = new RoomHandlers(api);
@@ -116,6 +117,7 @@ public final class RouteTable {
         Route.post(endpoint + "/resume", Access.namespace(MANAGE), endpointControls::resume),
         Route.post(
             endpoint + "/circuit/reset", Access.namespace(MANAGE), endpointControls::resetCircuit),
+        Route.get(SUBMIT_PATH, Access.namespace(MANAGE, READ), taskLists::list),
         Route.post(SUBMIT_PATH, Access.namespace(PUBLISH), dispatch::submit)
             .onLane(dispatch::submitOnLane),
         Route.get(task, Access.namespace(PUBLISH, MANAGE, READ), dispatch::getTask),

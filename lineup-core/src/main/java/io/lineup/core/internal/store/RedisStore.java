@@ -820,6 +820,29 @@ public final class RedisStore implements AutoCloseable {
     return page;
   }
 
+  /**
+   * Entries of the queue's finished set (job id, finish time in epoch ms as its score) whose finish
+   * time is at most {@code toMs}, newest first (ids in reverse byte order within one time),
+   * skipping {@code offset} of them: one ZREVRANGEBYSCORE with LIMIT.
+   */
+  public List<Map.Entry<String, Long>> finishedUntil(
+      QueueName queue, long toMs, int offset, int count) {
+    byte[] key = KeySpace.queueKeys(queue)[KeySpace.FINISHED_INDEX];
+    var entries =
+        gateway.await(
+            gateway
+                .commands()
+                .zrevrangebyscoreWithScores(
+                    key,
+                    Range.create(Double.NEGATIVE_INFINITY, (double) toMs),
+                    Limit.create(offset, count)));
+    List<Map.Entry<String, Long>> page = new ArrayList<>(entries.size());
+    for (var entry : entries) {
+      page.add(Map.entry(text(entry.getValue()), (long) entry.getScore()));
+    }
+    return page;
+  }
+
   /** Every record of a collection, sorted by id. */
   public Map<String, String> records(String collection) {
     Map<byte[], byte[]> raw =
