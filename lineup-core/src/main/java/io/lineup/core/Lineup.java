@@ -38,6 +38,7 @@ import io.lineup.core.model.SettingsCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -596,6 +597,23 @@ public final class Lineup implements AutoCloseable {
   public List<io.lineup.core.model.LeaseEntry> finished(
       QueueName queue, long toMs, String beforeId, int count) {
     return inspector.finished(queue, toMs, beforeId, count);
+  }
+
+  /**
+   * A page of the ready line in lease order (for a queue that is not fair), keyset-paged by line
+   * score: each entry is a job id and its score, and the last entry's score starts the next page,
+   * which then begins right after that job wherever the line has moved.
+   *
+   * @param afterScore the last score of the previous page, or null for the front of the line
+   * @param count 1 to 1,000 entries
+   * @throws InvalidArgumentException when count is out of range
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public List<Map.Entry<String, Double>> lineAfter(QueueName queue, Double afterScore, int count) {
+    if (count < 1 || count > 1000) {
+      throw new InvalidArgumentException("count", "must be 1 to 1000");
+    }
+    return engine.store().readyAfter(queue, afterScore, count);
   }
 
   /** Whether the queue was ever published to or configured (one cheap lookup). */

@@ -51,6 +51,33 @@ public final class Room {
     return info().orElseThrow(() -> new RoomNotFoundException(key));
   }
 
+  /**
+   * A page of the tickets waiting in line, in admission order, each as {@link #ticket} reads it
+   * (without counting as a poll); a ticket admitted or gone between the two reads is left out.
+   *
+   * @param afterScore where the previous page ended ({@link TicketPage#nextScore}), or null for the
+   *     front of the line
+   * @param count 1 to 1,000
+   * @throws RoomNotFoundException when there is no such room
+   */
+  public TicketPage waiting(Double afterScore, int count) {
+    spec();
+    var entries = rooms.lineup().lineAfter(key.queue(), afterScore, count);
+    java.util.List<Ticket> tickets = new java.util.ArrayList<>(entries.size());
+    for (var entry : entries) {
+      try {
+        Ticket ticket = ticket(entry.getKey());
+        if (ticket.status() == TicketStatus.WAITING) {
+          tickets.add(ticket);
+        }
+      } catch (TicketNotFoundException gone) {
+        // Left the line between the two reads.
+      }
+    }
+    Double next = entries.size() == count ? entries.get(entries.size() - 1).getValue() : null;
+    return new TicketPage(java.util.List.copyOf(tickets), next);
+  }
+
   /** The room's settings and counts, or empty when there is no such room. */
   public Optional<RoomInfo> info() {
     return rooms.catalog().info(key);

@@ -153,6 +153,7 @@ public final class RouteTable {
         // Room controls (issue 55).
         Route.post(room + "/suspend", Access.namespace(MANAGE), rooms::suspend),
         Route.post(room + "/resume", Access.namespace(MANAGE), rooms::resume),
+        Route.get(room + "/tickets", Access.namespace(MANAGE, READ), rooms::waiting),
         Route.post(room + "/tickets", Access.namespace(PUBLISH), rooms::join),
         Route.get(ticket, Access.namespace(PUBLISH, MANAGE), rooms::poll),
         Route.delete(ticket, Access.namespace(PUBLISH, MANAGE), rooms::leave),

@@ -843,6 +843,28 @@ public final class RedisStore implements AutoCloseable {
     return page;
   }
 
+  /**
+   * Entries of the queue's ready line (job id, line score) after {@code afterScore} (exclusive;
+   * null for the front), in line order: one ZRANGEBYSCORE with LIMIT. Scores are unique per job
+   * (they encode priority and arrival), so the score of a page's last entry marks where the next
+   * begins.
+   */
+  public List<Map.Entry<String, Double>> readyAfter(QueueName queue, Double afterScore, int count) {
+    byte[] key = KeySpace.queueKeys(queue)[KeySpace.READY_INDEX];
+    Range<Double> range =
+        afterScore == null
+            ? Range.unbounded()
+            : Range.from(Range.Boundary.excluding(afterScore), Range.Boundary.unbounded());
+    var entries =
+        gateway.await(
+            gateway.commands().zrangebyscoreWithScores(key, range, Limit.create(0, count)));
+    List<Map.Entry<String, Double>> page = new ArrayList<>(entries.size());
+    for (var entry : entries) {
+      page.add(Map.entry(text(entry.getValue()), entry.getScore()));
+    }
+    return page;
+  }
+
   /** Every record of a collection, sorted by id. */
   public Map<String, String> records(String collection) {
     Map<byte[], byte[]> raw =
