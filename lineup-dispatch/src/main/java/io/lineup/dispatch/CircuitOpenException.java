@@ -8,7 +8,7 @@ package io.lineup.dispatch;
  */
 public final class CircuitOpenException extends DispatchException {
   private final EndpointKey key;
-  private final BreakerState breaker;
+  private final String state;
 
   /**
    * @param key the endpoint
@@ -32,7 +32,7 @@ public final class CircuitOpenException extends DispatchException {
             + key.name()
             + "/circuit/reset) to resume now");
     this.key = key;
-    this.breaker = breaker;
+    this.state = breaker.json();
   }
 
   /** The endpoint. */
@@ -40,8 +40,11 @@ public final class CircuitOpenException extends DispatchException {
     return key;
   }
 
-  /** Its breaker as read when the resume was refused. */
-  public BreakerState breaker() {
-    return breaker;
+  /**
+   * Its breaker's state when the resume was refused, as the API writes it ({@code open} or {@code
+   * half_open}): text, so that callers answering it need not know the breaker's type.
+   */
+  public String state() {
+    return state;
   }
 }

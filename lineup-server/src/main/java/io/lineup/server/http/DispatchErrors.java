@@ -26,7 +26,7 @@ final class DispatchErrors {
       case CircuitOpenException held ->
           new ApiException(ErrorCode.CIRCUIT_OPEN, null, held.getMessage())
               .with("endpoint", held.key().name())
-              .with("circuit_breaker_state", held.breaker().json());
+              .with("circuit_breaker_state", held.state());
     };
   }
 }
