@@ -111,6 +111,11 @@ public enum ErrorCode {
    */
   COUNT_MISMATCH(409),
   // ---- end of job lists and actions ----
+  /**
+   * Resuming an endpoint whose circuit breaker holds it (open or half open); reset the circuit
+   * first ({@code POST /v1/endpoints/{ns}/{endpoint}/circuit/reset}).
+   */
+  CIRCUIT_OPEN(409),
   /** A bug: the server failed unexpectedly. The log line with the request id says why. */
   INTERNAL(500);
 

@@ -90,6 +90,43 @@ public final class DispatchClient {
     transport.delete(endpointPath(endpoint));
   }
 
+  /**
+   * Pauses an endpoint (scope {@code manage}): its tasks are accepted and none is sent until it is
+   * resumed.
+   *
+   * @return the endpoint as stored afterwards ({@code paused} true)
+   * @throws NotFoundException when there is no such endpoint
+   */
+  public Endpoint pauseEndpoint(EndpointName endpoint) {
+    return Json.read(
+        transport.post(endpointPath(endpoint) + "/pause", null).body(), Endpoint.class);
+  }
+
+  /**
+   * Resumes an endpoint (scope {@code manage}).
+   *
+   * @return the endpoint as stored afterwards ({@code paused} false)
+   * @throws NotFoundException when there is no such endpoint
+   * @throws ServerErrorException with code {@code circuit_open} (409) while its circuit breaker is
+   *     open or half open: nothing changed; {@link #resetCircuit} resumes it
+   */
+  public Endpoint resumeEndpoint(EndpointName endpoint) {
+    return Json.read(
+        transport.post(endpointPath(endpoint) + "/resume", null).body(), Endpoint.class);
+  }
+
+  /**
+   * Closes an endpoint's circuit breaker and clears its count of failures (scope {@code manage});
+   * its tasks are sent again unless the endpoint itself is paused.
+   *
+   * @return the endpoint as stored afterwards
+   * @throws NotFoundException when there is no such endpoint
+   */
+  public Endpoint resetCircuit(EndpointName endpoint) {
+    return Json.read(
+        transport.post(endpointPath(endpoint) + "/circuit/reset", null).body(), Endpoint.class);
+  }
+
   // ---- tasks
 
   /**

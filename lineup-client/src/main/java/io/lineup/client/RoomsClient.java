@@ -81,6 +81,27 @@ public final class RoomsClient {
     transport.delete(roomPath(room));
   }
 
+  /**
+   * Suspends a room (scope {@code manage}): nobody is admitted until it is resumed; the line keeps
+   * its order and passes already given stay valid.
+   *
+   * @return the room as stored afterwards ({@code suspended} true)
+   * @throws NotFoundException when there is no such room
+   */
+  public Room suspend(RoomName room) {
+    return Json.read(transport.post(roomPath(room) + "/suspend", null).body(), Room.class);
+  }
+
+  /**
+   * Lets a suspended room admit again (scope {@code manage}).
+   *
+   * @return the room as stored afterwards ({@code suspended} false)
+   * @throws NotFoundException when there is no such room
+   */
+  public Room resume(RoomName room) {
+    return Json.read(transport.post(roomPath(room) + "/resume", null).body(), Room.class);
+  }
+
   // ---- tickets
 
   /**

@@ -73,6 +73,18 @@ class DispatchClientTest {
   }
 
   @Test
+  void anEndpointIsPausedResumedAndItsCircuitResetThroughTheClient() {
+    EndpointName name = endpointFor("controls");
+
+    assertThat(admin.dispatch().pauseEndpoint(name).paused()).isTrue();
+    assertThat(admin.dispatch().endpoint(name).paused()).isTrue();
+    assertThat(admin.dispatch().resumeEndpoint(name).paused()).isFalse();
+    Endpoint reset = admin.dispatch().resetCircuit(name);
+    assertThat(reset.circuitBreakerState().state()).isEqualTo("closed");
+    assertThat(reset.circuitBreakerState().consecutiveFailures()).isZero();
+  }
+
+  @Test
   void anEndpointsFairnessAndATasksKeyAreSetAndReadBack() {
     EndpointName name =
         EndpointName.of("dispatch", RedisServerExtension.uniqueName("fair").replace(':', '-'));

@@ -71,6 +71,19 @@ class RoomsClientTest {
   }
 
   @Test
+  void aRoomIsSuspendedAndResumedKeepingItsOtherSettings() {
+    RoomName room = roomWith("controls", RoomSettings.maxActive(4).admitPerMinute(30));
+
+    Room suspended = admin.rooms().suspend(room);
+
+    assertThat(suspended.suspended()).isTrue();
+    assertThat(suspended.maxActive()).isEqualTo(4);
+    assertThat(admin.rooms().room(room).suspended()).isTrue();
+    assertThat(admin.rooms().resume(room).suspended()).isFalse();
+    assertThat(admin.rooms().room(room).admitPerMinute()).isEqualTo(30);
+  }
+
+  @Test
   void theFirstTicketIsAdmittedWithAPassTheNextWaitsAndMovesUpWhenTheSlotIsGivenBack()
       throws Exception {
     RoomName room = roomWith("line", RoomSettings.maxActive(1));

@@ -98,6 +98,65 @@ final class Inspector {
         r.readAt());
   }
 
+  /** Most entries sharing one lease deadline skipped to reach a page (ties are rare: ms scores). */
+  static final int MAX_TIES_SKIPPED = 10_000;
+
+  List<io.lineup.core.model.LeaseEntry> leased(
+      QueueName queue, long fromDeadlineMs, String afterId, int count) {
+    if (count < 1 || count > 1000) {
+      throw new io.lineup.core.model.InvalidArgumentException("count", "must be 1 to 1000");
+    }
+    List<io.lineup.core.model.LeaseEntry> page = new java.util.ArrayList<>(count);
+    int offset = 0;
+    while (page.size() < count && offset <= MAX_TIES_SKIPPED) {
+      var entries = store.leasedFrom(queue, fromDeadlineMs, offset, count);
+      for (var entry : entries) {
+        boolean tie = entry.getValue() == fromDeadlineMs;
+        if (afterId != null && tie && entry.getKey().compareTo(afterId) <= 0) {
+          continue; // on the previous page
+        }
+        if (page.size() < count) {
+          page.add(
+              new io.lineup.core.model.LeaseEntry(
+                  entry.getKey(), java.time.Instant.ofEpochMilli(entry.getValue())));
+        }
+      }
+      if (entries.size() < count || afterId == null) {
+        break;
+      }
+      offset += entries.size();
+    }
+    return page;
+  }
+
+  List<io.lineup.core.model.LeaseEntry> finished(
+      QueueName queue, long toMs, String beforeId, int count) {
+    if (count < 1 || count > 1000) {
+      throw new io.lineup.core.model.InvalidArgumentException("count", "must be 1 to 1000");
+    }
+    List<io.lineup.core.model.LeaseEntry> page = new java.util.ArrayList<>(count);
+    int offset = 0;
+    while (page.size() < count && offset <= MAX_TIES_SKIPPED) {
+      var entries = store.finishedUntil(queue, toMs, offset, count);
+      for (var entry : entries) {
+        boolean tie = entry.getValue() == toMs;
+        if (beforeId != null && tie && entry.getKey().compareTo(beforeId) >= 0) {
+          continue; // on the previous page
+        }
+        if (page.size() < count) {
+          page.add(
+              new io.lineup.core.model.LeaseEntry(
+                  entry.getKey(), java.time.Instant.ofEpochMilli(entry.getValue())));
+        }
+      }
+      if (entries.size() < count || beforeId == null) {
+        break;
+      }
+      offset += entries.size();
+    }
+    return page;
+  }
+
   List<PeekedJob> peek(QueueName queue, int offset, int count) {
     Checks.page(offset, count);
     return store.peek(queue, offset, count);

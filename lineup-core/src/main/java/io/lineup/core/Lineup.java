@@ -43,6 +43,7 @@ import io.lineup.core.model.SettingsCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -571,6 +572,57 @@ public final class Lineup implements AutoCloseable {
   /** The next {@code count} ready jobs in lease order, from {@code offset}. */
   public List<PeekedJob> peek(QueueName queue, int offset, int count) {
     return inspector.peek(queue, offset, count);
+  }
+
+  /**
+   * A page of the jobs leased now, by lease deadline (soonest first), then id: keyset paging that
+   * stays exact while leases come and go (a lease ended meanwhile is simply absent; a new one
+   * appears where its deadline puts it).
+   *
+   * @param fromDeadlineMs the deadline to start from, epoch ms (0 for the first page)
+   * @param afterId the last id of the previous page, whose deadline was {@code fromDeadlineMs};
+   *     null for the first page. Entries with that deadline and an id not after it are skipped
+   * @param count 1 to 1,000 entries
+   * @throws InvalidArgumentException when count is out of range
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public List<io.lineup.core.model.LeaseEntry> leased(
+      QueueName queue, long fromDeadlineMs, String afterId, int count) {
+    return inspector.leased(queue, fromDeadlineMs, afterId, count);
+  }
+
+  /**
+   * A page of the queue's finished jobs (acked, cancelled or expired, kept for the retention
+   * window), newest first, then by id descending: keyset paging as {@link #leased}. The entries'
+   * times are when each job finished.
+   *
+   * @param toMs the finish time to start from, epoch ms ({@link Long#MAX_VALUE} for the first page)
+   * @param beforeId the last id of the previous page, whose time was {@code toMs}; null for the
+   *     first page
+   * @param count 1 to 1,000 entries
+   * @throws InvalidArgumentException when count is out of range
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public List<io.lineup.core.model.LeaseEntry> finished(
+      QueueName queue, long toMs, String beforeId, int count) {
+    return inspector.finished(queue, toMs, beforeId, count);
+  }
+
+  /**
+   * A page of the ready line in lease order (for a queue that is not fair), keyset-paged by line
+   * score: each entry is a job id and its score, and the last entry's score starts the next page,
+   * which then begins right after that job wherever the line has moved.
+   *
+   * @param afterScore the last score of the previous page, or null for the front of the line
+   * @param count 1 to 1,000 entries
+   * @throws InvalidArgumentException when count is out of range
+   * @throws RedisUnavailableException when Redis does not answer in time
+   */
+  public List<Map.Entry<String, Double>> lineAfter(QueueName queue, Double afterScore, int count) {
+    if (count < 1 || count > 1000) {
+      throw new InvalidArgumentException("count", "must be 1 to 1000");
+    }
+    return engine.store().readyAfter(queue, afterScore, count);
   }
 
   /** Whether the queue was ever published to or configured (one cheap lookup). */

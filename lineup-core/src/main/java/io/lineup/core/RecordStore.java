@@ -5,6 +5,7 @@ import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.LineupException;
 import io.lineup.core.model.RedisUnavailableException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -141,6 +142,35 @@ public final class RecordStore {
       throw new InvalidArgumentException("ttl", "must be at least 1 ms");
     }
     return store.expireRecords(collection, ttl);
+  }
+
+  /**
+   * Some records in one command (HMGET), for a caller that knows the ids it wants of a large
+   * collection.
+   *
+   * @param ids the ids, at most a few hundred
+   * @return the value of each id in order, null where there is none
+   * @throws InvalidArgumentException when an id is null
+   */
+  public List<String> getAll(List<String> ids) {
+    ids.forEach(RecordStore::present);
+    return store.records(collection, ids);
+  }
+
+  /**
+   * Deletes records in one command (HDEL).
+   *
+   * @return how many of them existed
+   * @throws InvalidArgumentException when an id is null
+   */
+  public long deleteAll(List<String> ids) {
+    ids.forEach(RecordStore::present);
+    return store.deleteRecords(collection, ids);
+  }
+
+  /** How many records the collection holds, without reading them. */
+  public long size() {
+    return store.recordCount(collection);
   }
 
   /** Every record, sorted by id. */

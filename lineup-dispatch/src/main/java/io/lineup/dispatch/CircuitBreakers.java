@@ -151,6 +151,25 @@ public final class CircuitBreakers {
     return breaker;
   }
 
+  /**
+   * Closes the endpoint's breaker for every instance, with its count of failures cleared, as an
+   * operator's reset: the queue's settings follow at once (resumed unless the endpoint itself is
+   * paused, its concurrency back from the half-open 1). A probe in flight then reports to a closed
+   * breaker, where a failure counts as the first of a new run.
+   *
+   * @return the breaker before the reset
+   */
+  public BreakerState reset(EndpointKey key, EndpointSpec spec) {
+    Breakers.Change done = breakers.change(key, b -> BreakerState.closed());
+    // Forced even when it was closed already: the queue may still hold an open breaker's pause
+    // applied by an instance whose view was late.
+    limits.apply(key, spec, done.after(), true);
+    if (done.moved()) {
+      LOG.info("Endpoint {}: circuit breaker reset by an operator", key);
+    }
+    return done.before();
+  }
+
   /** Whether the endpoint's breaker stops its tasks, as this instance last saw it. */
   boolean stops(EndpointKey key, EndpointSpec spec) {
     return spec.breakerFailures() > 0

@@ -5,7 +5,10 @@ package io.lineup.dispatch;
  * (the server's error mapping) tells apart by type. Nothing was stored, queued or sent.
  */
 public abstract sealed class DispatchException extends RuntimeException
-    permits DispatchInputException, EndpointNotFoundException, TaskNotFoundException {
+    permits CircuitOpenException,
+        DispatchInputException,
+        EndpointNotFoundException,
+        TaskNotFoundException {
   /**
    * @param message what went wrong, for the caller
    */

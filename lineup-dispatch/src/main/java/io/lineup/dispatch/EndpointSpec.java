@@ -216,6 +216,34 @@ public record EndpointSpec(
         adaptive);
   }
 
+  /**
+   * This endpoint paused or resumed: a paused endpoint accepts tasks and sends none.
+   *
+   * @param paused whether it is paused
+   */
+  public EndpointSpec withPaused(boolean paused) {
+    return new EndpointSpec(
+        baseUrl,
+        methods,
+        rate,
+        periodMs,
+        burst,
+        concurrency,
+        attemptTimeoutMs,
+        maxAttempts,
+        backoff,
+        retryOn,
+        retryAfterCapMs,
+        lineTimeoutMs,
+        retentionMs,
+        readGraceMs,
+        expectedServiceMs,
+        paused,
+        breakerFailures,
+        breakerCooldownMs,
+        fairness);
+  }
+
   /** The stored form (also the fields of an endpoint as the API shows it). */
   ObjectNode toStored() {
     ObjectNode node = DispatchJson.object();

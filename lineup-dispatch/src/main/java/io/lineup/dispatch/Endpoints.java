@@ -50,6 +50,47 @@ public final class Endpoints {
     return created;
   }
 
+  /**
+   * Pauses or resumes an endpoint for every instance: its stored settings change ({@code paused})
+   * and its queue follows at once. Resuming does not touch the circuit breaker: while the breaker
+   * is open the queue stays paused ({@link CircuitOpenException}).
+   *
+   * @return the endpoint after the change
+   * @throws EndpointNotFoundException when unknown
+   * @throws CircuitOpenException when resuming an endpoint whose breaker is open or half open:
+   *     nothing was changed
+   */
+  public EndpointView setPaused(EndpointKey key, boolean paused) {
+    EndpointStore.Stored stored =
+        store.get(key).orElseThrow(() -> new EndpointNotFoundException(key));
+    if (!paused) {
+      BreakerState breaker = breakers.read(key);
+      if (stored.spec().breakerFailures() > 0 && breaker.state() != BreakerState.State.CLOSED) {
+        throw new CircuitOpenException(key, breaker);
+      }
+    }
+    if (stored.spec().paused() != paused) {
+      EndpointSpec spec = stored.spec().withPaused(paused);
+      store.put(key, spec);
+      limits.apply(key, spec, breakers.seen(key).state(), true);
+      sync.syncQuietly();
+    }
+    return find(key).orElseThrow(() -> new EndpointNotFoundException(key));
+  }
+
+  /**
+   * Closes the endpoint's circuit breaker and clears its count of failures, for every instance; the
+   * queue is resumed unless the endpoint itself is paused.
+   *
+   * @return the endpoint after the reset
+   * @throws EndpointNotFoundException when unknown
+   */
+  public EndpointView resetCircuit(EndpointKey key) {
+    EndpointSpec spec = spec(key);
+    breakers.reset(key, spec);
+    return find(key).orElseThrow(() -> new EndpointNotFoundException(key));
+  }
+
   /** An endpoint as it stands, or empty when unknown. */
   public Optional<EndpointView> find(EndpointKey key) {
     return store.get(key).map(stored -> view(key, stored));

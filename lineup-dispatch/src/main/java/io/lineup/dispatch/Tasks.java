@@ -373,6 +373,21 @@ public final class Tasks {
   }
 
   /**
+   * Some of an endpoint's tasks by id, in order, each as {@link #task} shows it from Redis; ids
+   * without a record any more are left out. Reading them starts no read grace.
+   *
+   * @throws EndpointNotFoundException for an unknown endpoint
+   */
+  public List<Task> tasks(EndpointKey key, List<String> ids) {
+    endpoints.spec(key);
+    List<Task> tasks = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      lineup.get(key.queue(), id).ifPresent(info -> tasks.add(TaskReader.task(key, info)));
+    }
+    return List.copyOf(tasks);
+  }
+
+  /**
    * A page of an endpoint's tasks that ran out of attempts, oldest death first. Reading them starts
    * no read grace.
    *

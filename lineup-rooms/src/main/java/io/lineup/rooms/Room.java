@@ -35,6 +35,49 @@ public final class Room {
     return rooms.catalog().put(key, spec);
   }
 
+  /**
+   * Suspends the room (nobody is admitted; the line keeps its order, passes already given stay
+   * valid) or lets it admit again, on every instance within a second, by changing its stored {@code
+   * suspended} setting.
+   *
+   * @return the room after the change, as stored
+   * @throws RoomNotFoundException when there is no such room
+   */
+  public RoomInfo setSuspended(boolean suspended) {
+    RoomInfo before = info().orElseThrow(() -> new RoomNotFoundException(key));
+    if (before.spec().suspended() != suspended) {
+      put(before.spec().withSuspended(suspended));
+    }
+    return info().orElseThrow(() -> new RoomNotFoundException(key));
+  }
+
+  /**
+   * A page of the tickets waiting in line, in admission order, each as {@link #ticket} reads it
+   * (without counting as a poll); a ticket admitted or gone between the two reads is left out.
+   *
+   * @param afterScore where the previous page ended ({@link TicketPage#nextScore}), or null for the
+   *     front of the line
+   * @param count 1 to 1,000
+   * @throws RoomNotFoundException when there is no such room
+   */
+  public TicketPage waiting(Double afterScore, int count) {
+    spec();
+    var entries = rooms.lineup().lineAfter(key.queue(), afterScore, count);
+    java.util.List<Ticket> tickets = new java.util.ArrayList<>(entries.size());
+    for (var entry : entries) {
+      try {
+        Ticket ticket = ticket(entry.getKey());
+        if (ticket.status() == TicketStatus.WAITING) {
+          tickets.add(ticket);
+        }
+      } catch (TicketNotFoundException gone) {
+        // Left the line between the two reads.
+      }
+    }
+    Double next = entries.size() == count ? entries.get(entries.size() - 1).getValue() : null;
+    return new TicketPage(java.util.List.copyOf(tickets), next);
+  }
+
   /** The room's settings and counts, or empty when there is no such room. */
   public Optional<RoomInfo> info() {
     return rooms.catalog().info(key);

@@ -109,6 +109,12 @@ public record RoomSpec(
         maxActive, admitPerMinute, ms, renewable, method, eventStartAt, graceMs, suspended);
   }
 
+  /** The same settings, suspended (nobody is admitted) or not. */
+  public RoomSpec withSuspended(boolean suspended) {
+    return new RoomSpec(
+        maxActive, admitPerMinute, passTtlMs, renewable, method, eventStartAt, graceMs, suspended);
+  }
+
   /** The same settings with another abandonment grace, in ms. */
   public RoomSpec withGraceMs(long ms) {
     return new RoomSpec(

@@ -74,6 +74,7 @@ public final class Rooms implements AutoCloseable {
   /** What a ticket id is, for error messages. */
   public static final String TICKET_ID_RULE = "a ticket id is t and 22 characters of base64url";
 
+  private final Lineup lineup;
   private final RoomSettingsStore settings;
   private final RoomSigningKeys signingKeys;
   private final RoomGrants grants;
@@ -107,6 +108,7 @@ public final class Rooms implements AutoCloseable {
    * copy stale with a long one).
    */
   Rooms(Lineup lineup, Duration syncInterval) {
+    this.lineup = lineup;
     RoomIds ids = new RoomIds();
     this.settings = new RoomSettingsStore(lineup, syncInterval);
     this.signingKeys = new RoomSigningKeys(lineup, ids);
@@ -210,6 +212,10 @@ public final class Rooms implements AutoCloseable {
     if (!isTicketId(ticket)) {
       throw new MalformedIdException("ticket", TICKET_ID_RULE);
     }
+  }
+
+  Lineup lineup() {
+    return lineup;
   }
 
   RoomSettingsStore settings() {

@@ -15,6 +15,7 @@ import io.lineup.server.auth.AdminToken;
 import io.lineup.server.auth.Authenticator;
 import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
+import io.lineup.server.consumers.ConsumerActivity;
 import io.lineup.server.history.QueueHistory;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
@@ -53,6 +54,7 @@ public final class LineupServer implements AutoCloseable {
   private final Dispatcher dispatch;
   private final Rooms rooms;
   private final QueueHistory history;
+  private final ConsumerActivity consumers;
   private final JobArchive archive;
   private boolean closed;
 
@@ -64,6 +66,7 @@ public final class LineupServer implements AutoCloseable {
     Dispatcher dispatch = null;
     Rooms rooms = null;
     QueueHistory history = null;
+    ConsumerActivity consumers = null;
     JobArchive archive = null;
     try {
       String redisUrl = settings.redisUrl();
@@ -100,11 +103,12 @@ public final class LineupServer implements AutoCloseable {
       dispatch = new Dispatcher(engine, settings.maxPayloadBytes(), archive, egress);
       rooms = new Rooms(engine);
       history = new QueueHistory(engine);
+      consumers = new ConsumerActivity(engine, instanceId());
       ApiContext api =
           new ApiContext(
               engine,
               new ApiContext.AuthStores(tokens, new NamespaceStore(engine, clock)),
-              new ApiContext.ServerState(metrics, waiters, draining),
+              new ApiContext.ServerState(metrics, waiters, draining, consumers),
               new ApiContext.RequestLimits(maxBody, settings.maxPayloadBytes()),
               dispatch,
               rooms,
@@ -152,7 +156,9 @@ public final class LineupServer implements AutoCloseable {
       dispatch.start();
       rooms.start();
       history.start();
+      consumers.start();
       this.history = history;
+      this.consumers = consumers;
       this.dispatch = dispatch;
       this.rooms = rooms;
       this.archive = archive;
@@ -168,6 +174,9 @@ public final class LineupServer implements AutoCloseable {
       }
       if (history != null) {
         history.close();
+      }
+      if (consumers != null) {
+        consumers.close();
       }
       if (archive != null) {
         archive.close();
@@ -271,6 +280,7 @@ public final class LineupServer implements AutoCloseable {
     dispatch.close();
     rooms.close();
     history.close();
+    consumers.close();
     // Before the engine: the archiver finishes its batch (what it did not acknowledge stays in the
     // outboxes for the next start or another instance).
     archive.close();

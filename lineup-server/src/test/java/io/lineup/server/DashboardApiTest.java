@@ -124,8 +124,9 @@ class DashboardApiTest {
         .until(() -> admin.get(queue + "/history").json().get("samples").size() >= 2);
 
     JsonNode history = admin.get(queue + "/history").json();
-    assertThat(history.get("interval_ms").asLong()).isEqualTo(5_000);
+    assertThat(history.get("interval_ms").asLong()).isEqualTo(1_000);
     assertThat(history.get("window_ms").asLong()).isEqualTo(900_000);
+    assertThat(history.get("range").asText()).isEqualTo("15m");
     JsonNode first = history.get("samples").get(0);
     assertThat(first.get("ready").asLong()).isEqualTo(4);
     assertThat(first.get("published").asLong()).isEqualTo(4);
@@ -140,6 +141,14 @@ class DashboardApiTest {
     assertThat(
             find(overview.get("queues"), "/v1/queues/", queue).get("rates").has("published_per_s"))
         .isTrue();
+    JsonNode hour = admin.get(queue + "/history?range=1h").json();
+    assertThat(hour.get("interval_ms").asLong()).isEqualTo(60_000);
+    assertThat(hour.get("window_ms").asLong()).isEqualTo(3_600_000);
+    assertThat(hour.get("samples").size()).isBetween(1, 2);
+    assertThat(hour.get("samples").get(0).get("ready").asLong()).isEqualTo(4);
+    JsonNode day = admin.get(queue + "/history?range=24h").json();
+    assertThat(day.get("window_ms").asLong()).isEqualTo(86_400_000);
+    assertRefused(admin.get(queue + "/history?range=2h"), 400, "invalid_field", "range");
     assertRefused(admin.get("/v1/queues/hist-ns/never-used/history"), 404, "not_found", null);
     assertRefused(admin.get("/v1/queues/hist-ns/bad!name/history"), 400, "invalid_name", null);
   }

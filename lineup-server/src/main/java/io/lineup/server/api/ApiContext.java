@@ -6,6 +6,7 @@ import io.lineup.rooms.Rooms;
 import io.lineup.server.archive.JobArchive;
 import io.lineup.server.auth.NamespaceStore;
 import io.lineup.server.auth.TokenStore;
+import io.lineup.server.consumers.ConsumerActivity;
 import io.lineup.server.history.QueueHistory;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.LeaseWaiters;
@@ -48,8 +49,10 @@ public record ApiContext(
    * @param metrics the server's metrics
    * @param waiters the long-polls in progress
    * @param draining whether the server is shutting down
+   * @param consumers the consumers seen by this instance, shared through Redis
    */
-  public record ServerState(ServerMetrics metrics, LeaseWaiters waiters, Draining draining) {}
+  public record ServerState(
+      ServerMetrics metrics, LeaseWaiters waiters, Draining draining, ConsumerActivity consumers) {}
 
   /**
    * The request limits.

@@ -11,6 +11,7 @@ import io.lineup.core.model.QueueStats;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.auth.Scope;
 import io.lineup.server.history.EtaCheck;
+import io.lineup.server.history.HistoryRange;
 import io.lineup.server.history.QueueHistory;
 import io.lineup.server.history.QueueSample;
 import io.lineup.server.http.ApiException;
@@ -146,15 +147,25 @@ public final class DashboardHandlers {
     return "queue";
   }
 
-  /** {@code GET /v1/queues/{ns}/{queue}/history}: the readings of the last 15 minutes. */
+  /**
+   * {@code GET /v1/queues/{ns}/{queue}/history?range=}: the readings of the last 15 minutes (a
+   * reading per second, the default), hour or day (a reading per minute).
+   */
   public void history(Context ctx, Principal principal) {
     QueueName queue = PathNames.queue(ctx);
+    String asked = ctx.queryParam("range");
+    HistoryRange range =
+        asked == null || asked.isEmpty() ? HistoryRange.MINUTES_15 : HistoryRange.of(asked);
+    if (range == null) {
+      throw ApiException.invalidField("range", "must be 15m, 1h or 24h");
+    }
     queues.requireKnown(queue);
     ObjectNode answer = Json.object();
     answer.put("queue", queue.toString());
-    answer.put("interval_ms", api.history().intervalMs());
-    answer.put("window_ms", api.history().windowMs());
-    List<QueueSample> kept = api.history().samples(queue);
+    answer.put("range", range.text());
+    answer.put("interval_ms", api.history().intervalMs(range));
+    answer.put("window_ms", api.history().windowMs(range));
+    List<QueueSample> kept = api.history().samples(queue, range);
     ArrayNode samples = answer.putArray("samples");
     for (QueueSample s : kept) {
       ObjectNode node = samples.addObject();

@@ -14,6 +14,8 @@ import io.lineup.core.model.LineupException;
 import io.lineup.core.model.NackResult;
 import io.lineup.core.model.QueueName;
 import io.lineup.server.auth.Principal;
+import io.lineup.server.consumers.ConsumerActivity;
+import io.lineup.server.consumers.ConsumerNames;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.DisconnectWatch;
 import io.lineup.server.http.ErrorMapper;
@@ -23,6 +25,7 @@ import io.lineup.server.http.RequestBody;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +37,7 @@ public final class LeaseHandlers {
   /** Longest lease token read, in characters. */
   static final int MAX_TOKEN_LENGTH = 64;
 
-  private static final Set<String> LEASE_FIELDS = Set.of("count", "wait_ms");
+  private static final Set<String> LEASE_FIELDS = Set.of("count", "wait_ms", "consumer");
   private static final Set<String> ACK_FIELDS = Set.of("token", "result");
   private static final Set<String> ACKS_FIELDS = Set.of("acks");
   private static final Set<String> ACKS_ITEM_FIELDS = Set.of("id", "token", "result");
@@ -60,14 +63,26 @@ public final class LeaseHandlers {
         JsonFields.of(RequestBody.read(ctx, api.limits().maxBodyBytes(), false), "", LEASE_FIELDS);
     int count = (int) f.longOr("count", 1, Limits.MAX_BATCH, 1);
     long waitMs = f.longOr("wait_ms", 0, Limits.MAX_WAIT_MS, 0);
+    String given = f.optionalText("consumer", ConsumerNames.MAX_LENGTH);
+    String consumer =
+        given != null
+            ? ConsumerNames.checked("consumer", given)
+            : ConsumerNames.derived(principal, ctx.ip());
     if (api.state().draining().isOn()) {
       Responses.noContent(ctx);
       return;
     }
-    Leases leases =
-        waitMs == 0
-            ? api.lineup().lease(queues, count, Duration.ZERO)
-            : leaseWatched(ctx, queues, count, waitMs);
+    Leases leases;
+    ConsumerActivity consumers = api.state().consumers();
+    consumers.waitStarted(queues, consumer);
+    try {
+      leases =
+          waitMs == 0
+              ? api.lineup().lease(queues, count, Duration.ZERO)
+              : leaseWatched(ctx, queues, count, waitMs);
+    } finally {
+      consumers.waitEnded(queues, consumer);
+    }
     if (leases == null) {
       Responses.noContent(ctx);
       return;
@@ -75,7 +90,17 @@ public final class LeaseHandlers {
     if (waitMs > 0 && !leases.isEmpty()) {
       requireStillIssued(principal, leases);
     }
+    recordLeased(consumer, leases);
     answer(ctx, leases, encoding);
+  }
+
+  /** Counts the jobs leased for the consumer and records it as their holder, per queue. */
+  private void recordLeased(String consumer, Leases leases) {
+    Map<QueueName, Map<String, String>> byQueue = new LinkedHashMap<>();
+    for (LeasedJob job : leases.jobs()) {
+      byQueue.computeIfAbsent(job.queue(), q -> new LinkedHashMap<>()).put(job.id(), job.token());
+    }
+    byQueue.forEach((queue, jobs) -> api.state().consumers().leased(queue, consumer, jobs));
   }
 
   /**
@@ -190,6 +215,9 @@ public final class LeaseHandlers {
     }
     api.lineup().ack(queue, id, token, bytes);
     api.state().metrics().recordSettled(token, "acked");
+    api.state()
+        .consumers()
+        .acked(queue, Map.of(id, token), ConsumerNames.derived(principal, ctx.ip()));
     Responses.noContent(ctx);
   }
 
@@ -237,6 +265,7 @@ public final class LeaseHandlers {
     ObjectNode answer = Json.object();
     ArrayNode results = answer.putArray("results");
     int acked = 0;
+    Map<String, String> settled = new LinkedHashMap<>();
     for (int i = 0; i < outcomes.size(); i++) {
       AckOutcome outcome = outcomes.get(i);
       ObjectNode item = results.addObject();
@@ -245,11 +274,13 @@ public final class LeaseHandlers {
       if (outcome.acked()) {
         acked++;
         api.state().metrics().recordSettled(acks.get(i).token(), "acked");
+        settled.put(outcome.id(), acks.get(i).token());
       } else {
         item.set("error", ErrorMapper.body(ErrorMapper.toApiException(outcome.failure())));
       }
     }
     answer.put("acked", acked);
+    api.state().consumers().acked(queue, settled, ConsumerNames.derived(principal, ctx.ip()));
     Responses.json(ctx, 200, answer);
   }
 

@@ -3,9 +3,11 @@ package io.lineup.server.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
+import io.lineup.api.ErrorCode;
 import io.lineup.core.model.QueueName;
 import io.lineup.core.model.QueueSetting;
 import io.lineup.core.model.QueueSettings;
+import io.lineup.dispatch.EndpointKey;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.Json;
@@ -48,6 +50,7 @@ public final class QueueHandlers {
    * part keeps its other fields); answers the new state. The engine checks the values.
    */
   public void patch(Context ctx, Principal principal) {
+    refuseEndpointQueue(PathNames.queue(ctx));
     QueueName queue = PathNames.publicQueue(ctx);
     JsonFields f =
         JsonFields.of(
@@ -62,6 +65,36 @@ public final class QueueHandlers {
     QueueSettings change = QueueSettings.change(values, () -> api.lineup().stats(queue).settings());
     api.lineup().configure(queue, change);
     Responses.json(ctx, 200, Views.queue(api.lineup().stats(queue)));
+  }
+
+  /**
+   * Refuses to change an endpoint's queue through the queue route: its settings ({@code rate},
+   * {@code rate_period}, {@code ttr}, {@code paused}, ...) are derived from the endpoint's and its
+   * circuit breaker's, and a change here would be undone at the next sync or hide an open breaker.
+   *
+   * @throws ApiException 403 {@code reserved_queue} naming the endpoint and its routes
+   */
+  private static void refuseEndpointQueue(QueueName queue) {
+    if (!queue.name().startsWith(EndpointKey.QUEUE_PREFIX)) {
+      return;
+    }
+    String endpoint = queue.name().substring(EndpointKey.QUEUE_PREFIX.length());
+    String path = "/v1/endpoints/" + queue.namespace() + "/" + endpoint;
+    throw new ApiException(
+            ErrorCode.RESERVED_QUEUE,
+            "queue",
+            "queue "
+                + queue.name()
+                + " holds the tasks of endpoint "
+                + endpoint
+                + " and its settings follow the endpoint's: change them with PUT "
+                + path
+                + ", pause and resume with POST "
+                + path
+                + "/pause and /resume, reset its circuit breaker with POST "
+                + path
+                + "/circuit/reset")
+        .with("endpoint", endpoint);
   }
 
   /**

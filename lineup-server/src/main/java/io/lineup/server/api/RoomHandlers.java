@@ -10,6 +10,7 @@ import io.lineup.rooms.RoomNotFoundException;
 import io.lineup.rooms.Rooms;
 import io.lineup.rooms.Ticket;
 import io.lineup.rooms.TicketFollower;
+import io.lineup.rooms.TicketPage;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
 import io.lineup.server.http.DisconnectWatch;
@@ -61,6 +62,69 @@ public final class RoomHandlers {
     JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true);
     boolean created = room.put(RoomRequests.spec(body));
     Responses.json(ctx, created ? 201 : 200, RoomJson.info(room.info().orElseThrow()));
+  }
+
+  /**
+   * {@code POST /v1/rooms/{ns}/{room}/suspend}: nobody is admitted until it is resumed; answers the
+   * room as stored afterwards ({@code suspended: true}).
+   */
+  public void suspend(Context ctx, Principal principal) {
+    Responses.json(ctx, 200, RoomJson.info(room(ctx).setSuspended(true)));
+  }
+
+  /**
+   * {@code POST /v1/rooms/{ns}/{room}/resume}: the room admits again; answers the room as stored
+   * afterwards ({@code suspended: false}).
+   */
+  public void resume(Context ctx, Principal principal) {
+    Responses.json(ctx, 200, RoomJson.info(room(ctx).setSuspended(false)));
+  }
+
+  /** Waiting tickets per page when the request names no limit. */
+  static final int DEFAULT_TICKET_PAGE = 50;
+
+  /** Most waiting tickets per page. */
+  public static final int MAX_TICKET_PAGE = 100;
+
+  /**
+   * {@code GET /v1/rooms/{ns}/{room}/tickets?cursor=&limit=}: the tickets waiting in line, in
+   * admission order, each as a poll shows it (without counting as one); keyset paging by the line's
+   * order, so a page begins right after the previous page's last ticket however the line moved.
+   */
+  public void waiting(Context ctx, Principal principal) {
+    Room room = room(ctx);
+    int limit = DeadLetterHandlers.queryInt(ctx, "limit", 1, MAX_TICKET_PAGE, DEFAULT_TICKET_PAGE);
+    Double after = lineCursor(ctx.queryParam("cursor"));
+    TicketPage page = room.waiting(after, limit);
+    StringBuilder json = new StringBuilder("{\"tickets\":[");
+    for (int i = 0; i < page.tickets().size(); i++) {
+      if (i > 0) {
+        json.append(',');
+      }
+      json.append(new String(TicketJson.write(page.tickets().get(i)), StandardCharsets.UTF_8));
+    }
+    json.append("],\"next_cursor\":");
+    json.append(
+        page.nextScore() == null ? "null" : "\"" + Double.toHexString(page.nextScore()) + "\"");
+    json.append('}');
+    Responses.jsonText(ctx, 200, json.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A cursor as {@link #waiting} writes it: the line score in hexadecimal floating point. */
+  private static Double lineCursor(String text) {
+    if (text == null || text.isEmpty()) {
+      return null;
+    }
+    try {
+      double score = Double.parseDouble(text);
+      if (Double.isFinite(score) && (text.startsWith("0x") || text.startsWith("-0x"))) {
+        return score;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw ApiException.invalidField(
+        "cursor", "is not a cursor of this list: give the next_cursor of the previous page");
   }
 
   /** {@code GET /v1/rooms/{ns}/{room}}: settings and counts. */

@@ -27,6 +27,8 @@ public final class RouteTable {
     AdminHandlers admin = new AdminHandlers(api);
     SystemHandlers system = new SystemHandlers(api);
     DispatchHandlers dispatch = new DispatchHandlers(api);
+    EndpointControlHandlers endpointControls = new EndpointControlHandlers(api);
+    EndpointTaskListHandlers taskLists = new EndpointTaskListHandlers(api);
     String endpoint = "/v1/endpoints/{ns}/{endpoint}";
     String task = endpoint + "/tasks/{id}";
     RoomHandlers rooms = new RoomHandlers(api);
@@ -37,6 +39,7 @@ public final class RouteTable {
     String job = queue + "/jobs/{id}";
     DashboardHandlers dashboard = new DashboardHandlers(api, queues);
     DashboardAssets ui = new DashboardAssets();
+    RunningHandlers running = new RunningHandlers(api, queues);
     ScheduleHandlers schedules = new ScheduleHandlers(api);
     String schedule = queue + "/schedules/{name}";
     String endpointSchedule = endpoint + "/schedules/{name}";
@@ -74,6 +77,13 @@ public final class RouteTable {
             queue + "/fairness",
             Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
             dashboard::fairness),
+        // Running now and consumers (issue 55).
+        Route.get(
+            queue + "/running", Access.namespace(PUBLISH, CONSUME, MANAGE, READ), running::running),
+        Route.get(
+            queue + "/consumers",
+            Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
+            running::consumers),
         Route.get(
             job + "/events",
             Access.namespace(PUBLISH, CONSUME, MANAGE, READ),
@@ -109,6 +119,12 @@ public final class RouteTable {
         Route.get(endpoint, Access.namespace(MANAGE, READ), dispatch::getEndpoint),
         Route.delete(endpoint, Access.namespace(MANAGE), dispatch::deleteEndpoint),
         Route.get("/v1/endpoints/{ns}", Access.namespace(MANAGE, READ), dispatch::listEndpoints),
+        // Endpoint controls (issue 55).
+        Route.post(endpoint + "/pause", Access.namespace(MANAGE), endpointControls::pause),
+        Route.post(endpoint + "/resume", Access.namespace(MANAGE), endpointControls::resume),
+        Route.post(
+            endpoint + "/circuit/reset", Access.namespace(MANAGE), endpointControls::resetCircuit),
+        Route.get(SUBMIT_PATH, Access.namespace(MANAGE, READ), taskLists::list),
         Route.post(SUBMIT_PATH, Access.namespace(PUBLISH), dispatch::submit)
             .onLane(dispatch::submitOnLane),
         Route.get(task, Access.namespace(PUBLISH, MANAGE, READ), dispatch::getTask),
@@ -141,6 +157,10 @@ public final class RouteTable {
         Route.get(room, Access.namespace(MANAGE, READ), rooms::get),
         Route.get("/v1/rooms/{ns}", Access.namespace(MANAGE, READ), dashboard::rooms),
         Route.delete(room, Access.namespace(MANAGE), rooms::delete),
+        // Room controls (issue 55).
+        Route.post(room + "/suspend", Access.namespace(MANAGE), rooms::suspend),
+        Route.post(room + "/resume", Access.namespace(MANAGE), rooms::resume),
+        Route.get(room + "/tickets", Access.namespace(MANAGE, READ), rooms::waiting),
         Route.post(room + "/tickets", Access.namespace(PUBLISH), rooms::join),
         Route.get(ticket, Access.namespace(PUBLISH, MANAGE), rooms::poll),
         Route.delete(ticket, Access.namespace(PUBLISH, MANAGE), rooms::leave),

@@ -72,6 +72,36 @@ public record QueueSample(
         f);
   }
 
+  /**
+   * This reading with its rates taken over the time since {@code before} (a minute reading's rates
+   * are then the minute's means); with rates 0 when {@code before} is null or not older.
+   */
+  public QueueSample withRatesSince(QueueSample before) {
+    double p = 0;
+    double c = 0;
+    double f = 0;
+    if (before != null && before.at < at) {
+      double seconds = (at - before.at) / 1000.0;
+      p = perSecond(published - before.published, seconds);
+      c = perSecond(completed - before.completed, seconds);
+      f = perSecond(failed - before.failed, seconds);
+    }
+    return new QueueSample(
+        at,
+        ready,
+        delayed,
+        leased,
+        dead,
+        published,
+        completed,
+        failed,
+        leasedTotal,
+        drainEtaMs,
+        p,
+        c,
+        f);
+  }
+
   private static long counter(QueueStats stats, String name) {
     Long value = stats.counters().get(name);
     return value == null ? 0 : value;
@@ -82,62 +112,43 @@ public record QueueSample(
     return delta <= 0 ? 0 : Math.round(delta / seconds * 100.0) / 100.0;
   }
 
-  /** The stored form: the fields in order, comma-separated. */
+  /**
+   * The stored form: the reading's numbers in base 36, comma-separated, without its rates (derived
+   * when read, from the reading before: {@link #withRatesSince}). About 60 characters for a busy
+   * queue instead of 110 in decimal with rates, which halves the history's memory.
+   */
   public String encode() {
-    return at
-        + ","
-        + ready
-        + ","
-        + delayed
-        + ","
-        + leased
-        + ","
-        + dead
-        + ","
-        + published
-        + ","
-        + completed
-        + ","
-        + failed
-        + ","
-        + leasedTotal
-        + ","
-        + drainEtaMs
-        + ","
-        + publishedPerSecond
-        + ","
-        + completedPerSecond
-        + ","
-        + failedPerSecond;
+    long[] values = {
+      at, ready, delayed, leased, dead, published, completed, failed, leasedTotal, drainEtaMs
+    };
+    StringBuilder text = new StringBuilder(64);
+    for (int i = 0; i < values.length; i++) {
+      if (i > 0) {
+        text.append(',');
+      }
+      text.append(Long.toString(values[i], Character.MAX_RADIX));
+    }
+    return text.toString();
   }
 
   /**
-   * A stored reading.
+   * A stored reading, with rates 0 (see {@link #withRatesSince}).
    *
    * @throws IllegalArgumentException when the text is not one written by {@link #encode()}
    */
   public static QueueSample decode(String text) {
     String[] f = text.split(",");
-    if (f.length != 13) {
+    if (f.length != 10) {
       throw new IllegalArgumentException("not a stored queue sample: " + text);
     }
+    long[] v = new long[10];
     try {
-      return new QueueSample(
-          Long.parseLong(f[0]),
-          Long.parseLong(f[1]),
-          Long.parseLong(f[2]),
-          Long.parseLong(f[3]),
-          Long.parseLong(f[4]),
-          Long.parseLong(f[5]),
-          Long.parseLong(f[6]),
-          Long.parseLong(f[7]),
-          Long.parseLong(f[8]),
-          Long.parseLong(f[9]),
-          Double.parseDouble(f[10]),
-          Double.parseDouble(f[11]),
-          Double.parseDouble(f[12]));
+      for (int i = 0; i < v.length; i++) {
+        v[i] = Long.parseLong(f[i], Character.MAX_RADIX);
+      }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not a stored queue sample: " + text, e);
     }
+    return new QueueSample(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], 0, 0, 0);
   }
 }

@@ -1,6 +1,7 @@
 package io.lineup.server.http;
 
 import io.lineup.api.ErrorCode;
+import io.lineup.dispatch.CircuitOpenException;
 import io.lineup.dispatch.DispatchException;
 import io.lineup.dispatch.DispatchInputException;
 import io.lineup.dispatch.EndpointNotFoundException;
@@ -22,6 +23,10 @@ final class DispatchErrors {
           new ApiException(ErrorCode.NOT_FOUND, "endpoint", unknown.getMessage())
               .with("endpoint", unknown.key().name());
       case TaskNotFoundException unknown -> ApiException.notFound(unknown.getMessage());
+      case CircuitOpenException held ->
+          new ApiException(ErrorCode.CIRCUIT_OPEN, null, held.getMessage())
+              .with("endpoint", held.key().name())
+              .with("circuit_breaker_state", held.state());
     };
   }
 }

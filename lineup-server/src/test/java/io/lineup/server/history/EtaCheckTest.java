@@ -40,9 +40,14 @@ class EtaCheckTest {
   }
 
   @Test
-  void aReadingSurvivesBeingStoredAndReadBack() {
-    QueueSample sample = new QueueSample(1, 2, 3, 4, 5, 6, 7, 8, 9, -1, 1.5, 2.25, 0);
+  void aReadingSurvivesBeingStoredAndReadBackWithItsRatesDerivedFromTheOneBefore() {
+    QueueSample before = new QueueSample(1_000, 0, 0, 0, 0, 3, 1, 8, 0, 0, 0, 0, 0);
+    QueueSample sample = new QueueSample(3_000, 2, 3, 4, 5, 6, 7, 8, 9_876_543_210L, -1, 0, 0, 0);
 
     assertThat(QueueSample.decode(sample.encode())).isEqualTo(sample);
+    QueueSample withRates = QueueSample.decode(sample.encode()).withRatesSince(before);
+    assertThat(withRates.publishedPerSecond()).isEqualTo(1.5);
+    assertThat(withRates.completedPerSecond()).isEqualTo(3.0);
+    assertThat(withRates.failedPerSecond()).isZero();
   }
 }

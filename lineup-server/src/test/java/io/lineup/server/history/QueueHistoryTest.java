@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class QueueHistoryTest {
   @RegisterExtension static RedisServerExtension redis = RedisServerExtension.withDefaults();
 
-  /** A short interval, so the window (180 readings) is 18 s and a test sees it roll. */
+  /** A short interval, so the 15-minute window (900 readings) is 90 s and a minute 6 s. */
   static final long INTERVAL_MS = 100;
 
   static Lineup lineup;
@@ -97,8 +97,8 @@ class QueueHistoryTest {
     QueueName queue = aQueueWithJobs(1);
     QueueHistory history = new QueueHistory(lineup, INTERVAL_MS);
     long slot = now();
-    history.sample(queue, slot - QueueHistory.SLOTS - 3);
-    history.sample(queue, slot - QueueHistory.SLOTS);
+    history.sample(queue, slot - QueueHistory.FINE_SLOTS - 3);
+    history.sample(queue, slot - QueueHistory.FINE_SLOTS);
 
     assertThat(history.samples(queue)).isEmpty();
 
@@ -106,8 +106,63 @@ class QueueHistoryTest {
 
     assertThat(history.samples(queue)).hasSize(1);
     // Writing slot s deletes slot s - SLOTS: only the older stray reading may be left.
-    assertThat(lineup.records("history:" + QueueHistory.digest(queue.toString())).all())
-        .doesNotContainKey(Long.toString(slot - QueueHistory.SLOTS));
+    assertThat(history.store(queue).all())
+        .doesNotContainKey("s" + (slot - QueueHistory.FINE_SLOTS));
+  }
+
+  @Test
+  void aMinuteReadingIsTheLastSecondOfItsMinuteWithTheMinutesMeanRates() {
+    QueueName queue = aQueueWithJobs(1);
+    QueueHistory history = new QueueHistory(lineup, INTERVAL_MS);
+    long minute = now() / QueueHistory.SECONDS_PER_MINUTE;
+    long firstOfLastMinute = (minute - 1) * QueueHistory.SECONDS_PER_MINUTE;
+    history.sample(queue, firstOfLastMinute - 1); // the minute before's last second
+    for (int i = 0; i < 30; i++) {
+      lineup.publish(queue, NewJob.ofText("{}"));
+    }
+    history.sample(queue, firstOfLastMinute + 10);
+    for (int i = 0; i < 30; i++) {
+      lineup.publish(queue, NewJob.ofText("{}"));
+    }
+    history.sample(queue, firstOfLastMinute + 20);
+
+    List<QueueSample> minutes = history.samples(queue, HistoryRange.HOUR_1);
+    assertThat(minutes).hasSize(2);
+    QueueSample before = minutes.get(0);
+    QueueSample last = minutes.get(1);
+    assertThat(last.published()).as("the minute's last reading").isEqualTo(61);
+    assertThat(last.ready()).isEqualTo(61);
+    double seconds = (last.at() - before.at()) / 1000.0;
+    assertThat(last.publishedPerSecond())
+        .as("the mean over the minute, not the last second's rate")
+        .isCloseTo(60 / seconds, within(0.01 + 60 / seconds / 1000));
+    assertThat(history.samples(queue, HistoryRange.HOURS_24)).hasSize(2);
+  }
+
+  @Test
+  void twoRunningSamplersStoreOneReadingPerSecond() {
+    QueueName queue = aQueueWithJobs(2);
+    try (QueueHistory one = new QueueHistory(lineup, INTERVAL_MS);
+        QueueHistory two = new QueueHistory(lineup, INTERVAL_MS)) {
+      one.start();
+      two.start();
+      await().atMost(Duration.ofSeconds(10)).until(() -> one.samples(queue).size() >= 10);
+      one.close();
+      two.close();
+      long seconds =
+          new QueueHistory(lineup, INTERVAL_MS)
+              .store(queue).all().keySet().stream().filter(field -> field.startsWith("s")).count();
+      // Each second was read by one sampler only: the other skipped it (its lock was taken).
+      assertThat(one.readings(queue) + two.readings(queue)).isEqualTo(seconds);
+      assertThat(seconds).isGreaterThanOrEqualTo(10);
+    }
+  }
+
+  @Test
+  void aRangeThatIsNoneOfTheThreeIsNotOne() {
+    assertThat(HistoryRange.of("15m")).isEqualTo(HistoryRange.MINUTES_15);
+    assertThat(HistoryRange.of("24H")).isEqualTo(HistoryRange.HOURS_24);
+    assertThat(HistoryRange.of("2h")).isNull();
   }
 
   @Test

@@ -48,6 +48,9 @@ public final class KeySpace {
   /** Index of the leased set (jobs by lease deadline) within {@link #queueKeys(QueueName)}. */
   public static final int LEASED_INDEX = 3;
 
+  /** Index of the finished set (done, cancelled and expired jobs by finish time). */
+  public static final int FINISHED_INDEX = 4;
+
   /** Index of the TTL set within {@link #queueKeys(QueueName)}. */
   public static final int TTL_INDEX = 6;
 

@@ -851,6 +851,112 @@ public final class RedisStore implements AutoCloseable {
             gateway.commands().pexpire(KeySpace.recordCollection(collection), ttl.toMillis())));
   }
 
+  /** Some records of a collection in one HMGET: the value of each id asked, or null. */
+  public List<String> records(String collection, List<String> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    byte[][] fields = new byte[ids.size()][];
+    for (int i = 0; i < fields.length; i++) {
+      fields[i] = utf8(ids.get(i));
+    }
+    List<io.lettuce.core.KeyValue<byte[], byte[]>> values =
+        gateway.await(gateway.commands().hmget(KeySpace.recordCollection(collection), fields));
+    List<String> found = new ArrayList<>(values.size());
+    for (var value : values) {
+      found.add(value.hasValue() ? text(value.getValue()) : null);
+    }
+    return found;
+  }
+
+  /** Deletes records of a collection in one HDEL; returns how many existed. */
+  public long deleteRecords(String collection, List<String> ids) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    byte[][] fields = new byte[ids.size()][];
+    for (int i = 0; i < fields.length; i++) {
+      fields[i] = utf8(ids.get(i));
+    }
+    Long removed =
+        gateway.await(gateway.commands().hdel(KeySpace.recordCollection(collection), fields));
+    return removed == null ? 0 : removed;
+  }
+
+  /** How many records a collection holds (HLEN). */
+  public long recordCount(String collection) {
+    Long count = gateway.await(gateway.commands().hlen(KeySpace.recordCollection(collection)));
+    return count == null ? 0 : count;
+  }
+
+  /**
+   * Entries of the queue's leased set (job id, lease deadline in epoch ms as its score) whose
+   * deadline is at least {@code fromMs}, in deadline order (ids in byte order within one deadline),
+   * skipping {@code offset} of them: one ZRANGEBYSCORE with LIMIT.
+   */
+  public List<Map.Entry<String, Long>> leasedFrom(
+      QueueName queue, long fromMs, int offset, int count) {
+    byte[] key = KeySpace.queueKeys(queue)[KeySpace.LEASED_INDEX];
+    var entries =
+        gateway.await(
+            gateway
+                .commands()
+                .zrangebyscoreWithScores(
+                    key,
+                    Range.create((double) fromMs, Double.POSITIVE_INFINITY),
+                    Limit.create(offset, count)));
+    List<Map.Entry<String, Long>> page = new ArrayList<>(entries.size());
+    for (var entry : entries) {
+      page.add(Map.entry(text(entry.getValue()), (long) entry.getScore()));
+    }
+    return page;
+  }
+
+  /**
+   * Entries of the queue's finished set (job id, finish time in epoch ms as its score) whose finish
+   * time is at most {@code toMs}, newest first (ids in reverse byte order within one time),
+   * skipping {@code offset} of them: one ZREVRANGEBYSCORE with LIMIT.
+   */
+  public List<Map.Entry<String, Long>> finishedUntil(
+      QueueName queue, long toMs, int offset, int count) {
+    byte[] key = KeySpace.queueKeys(queue)[KeySpace.FINISHED_INDEX];
+    var entries =
+        gateway.await(
+            gateway
+                .commands()
+                .zrevrangebyscoreWithScores(
+                    key,
+                    Range.create(Double.NEGATIVE_INFINITY, (double) toMs),
+                    Limit.create(offset, count)));
+    List<Map.Entry<String, Long>> page = new ArrayList<>(entries.size());
+    for (var entry : entries) {
+      page.add(Map.entry(text(entry.getValue()), (long) entry.getScore()));
+    }
+    return page;
+  }
+
+  /**
+   * Entries of the queue's ready line (job id, line score) after {@code afterScore} (exclusive;
+   * null for the front), in line order: one ZRANGEBYSCORE with LIMIT. Scores are unique per job
+   * (they encode priority and arrival), so the score of a page's last entry marks where the next
+   * begins.
+   */
+  public List<Map.Entry<String, Double>> readyAfter(QueueName queue, Double afterScore, int count) {
+    byte[] key = KeySpace.queueKeys(queue)[KeySpace.READY_INDEX];
+    Range<Double> range =
+        afterScore == null
+            ? Range.unbounded()
+            : Range.from(Range.Boundary.excluding(afterScore), Range.Boundary.unbounded());
+    var entries =
+        gateway.await(
+            gateway.commands().zrangebyscoreWithScores(key, range, Limit.create(0, count)));
+    List<Map.Entry<String, Double>> page = new ArrayList<>(entries.size());
+    for (var entry : entries) {
+      page.add(Map.entry(text(entry.getValue()), entry.getScore()));
+    }
+    return page;
+  }
+
   /** Every record of a collection, sorted by id. */
   public Map<String, String> records(String collection) {
     Map<byte[], byte[]> raw =
