@@ -249,6 +249,16 @@ class DashboardBrowserTest {
 
     assertNothingRan();
     assertThat(js("return document.querySelectorAll('main img').length")).isEqualTo(0L);
+    // The icon is there (no error on each load), and the page's files came compressed.
+    assertThat(js("return fetch('/favicon.ico').then((r) => r.status)")).isEqualTo(200L);
+    assertThat(
+            (Boolean)
+                js(
+                    "return fetch('/ui/queue.js', {cache: 'no-store'}).then((r) => r.text())"
+                        + ".then(() => { const e = performance.getEntriesByType('resource')"
+                        + ".filter((x) => x.name.endsWith('/ui/queue.js')).pop();"
+                        + " return e.encodedBodySize > 0 && e.encodedBodySize * 2 < e.decodedBodySize; })"))
+        .isTrue();
     assertThat(browser.getCurrentUrl()).doesNotContain(LineupServerExtension.ADMIN_TOKEN);
   }
 
@@ -415,6 +425,7 @@ class DashboardBrowserTest {
   @Test
   @Order(5)
   void aQueueThatDoesNotExistSaysSoOffersNoActionAndIsNotAskedForAgain() {
+    assertAccessible("log in");
     logIn(LineupServerExtension.ADMIN_TOKEN);
     browser.get(server.baseUrl() + "/ui#/queue/shop/no-such-queue");
     waitForElement(By.id("stopped"));
@@ -511,6 +522,13 @@ class DashboardBrowserTest {
     screenshot("overview-1000");
     assertAccessible("overview of 1,000 queues");
 
+    // The next page holds the next rows, as few.
+    String first = firstQueueRow();
+    click(By.id("page-next"));
+    waitFor(() -> !firstQueueRow().equals(first));
+    assertThat(queueRows()).isLessThanOrEqualTo(100L);
+    assertThat(browser.findElement(By.id("pager-text")).getText()).contains("rows 101–200 of");
+
     // Lineup's own queues are hidden until asked for.
     assertThat(browser.findElements(By.cssSelector("tr[data-queue='scale/dispatch.slow']")))
         .isEmpty();
@@ -574,6 +592,12 @@ class DashboardBrowserTest {
         assertThat(reply.get().status()).as(reply.get().toString()).isEqualTo(201);
       }
     }
+  }
+
+  String firstQueueRow() {
+    return browser
+        .findElement(By.cssSelector("#queues-body tr[data-queue]"))
+        .getAttribute("data-queue");
   }
 
   long queueRows() {

@@ -31,6 +31,11 @@ function queueLink(q) {
   return link(q.queue, 'queue', q.namespace, q.name);
 }
 
+/** "1 queue", "12 queues". */
+function count(n, one, many = one + 's') {
+  return num(n) + ' ' + (n === 1 ? one : many);
+}
+
 function queueRow(q) {
   const cell = (col, label, value, props = {}) => h('td', { data: { col, label }, ...props }, value);
   return h('tr', { key: 'q:' + q.queue, data: { queue: q.queue }, class: reserved(q.name) ? 'internal' : null },
@@ -137,7 +142,7 @@ export function overviewView(main) {
         h('th', { scope: 'rowgroup', attrs: { colspan: COLUMNS.length } },
           h('button', { type: 'button', class: 'fold', attrs: { 'aria-expanded': String(!folded) }, on: { click: () => toggle(ns) } },
             (folded ? '▸ ' : '▾ ') + ns),
-          h('span', { class: 'muted' }, ' ' + num(list.length) + (list.length === 1 ? ' queue' : ' queues') + (dead > 0 ? ', ' + num(dead) + ' dead' : '')))));
+          h('span', { class: 'muted' }, ' ' + count(list.length, 'queue') + (dead > 0 ? ', ' + num(dead) + ' dead' : '')))));
       if (!folded) for (const q of list) items.push(q);
     }
     const pages = Math.max(1, Math.ceil(items.length / PAGE_ROWS));
@@ -158,8 +163,9 @@ export function overviewView(main) {
     };
     update(
       pager,
-      h('span', { id: 'pager-text' }, items.length === 0 ? '' : 'Rows ' + num(from + 1) + '–' + num(from + page.length) + ' of ' + num(items.length)
-        + ' (' + num(shown.length) + ' queues' + (!state.internal && hiddenInternal > 0 ? ', ' + num(hiddenInternal) + ' of Lineup\'s own hidden' : '') + ')'),
+      h('span', { id: 'pager-text' }, count(shown.length, 'queue')
+        + (!state.internal && hiddenInternal > 0 ? ', ' + count(hiddenInternal, 'of Lineup\'s own', 'of Lineup\'s own') + ' hidden' : '')
+        + (pages > 1 ? '; rows ' + num(from + 1) + '–' + num(from + page.length) + ' of ' + num(items.length) : '')),
       pages > 1 ? h('button', { type: 'button', class: 'quiet', id: 'page-previous', disabled: state.page === 0, on: { click: go(state.page - 1) } }, 'Previous') : null,
       pages > 1 ? h('button', { type: 'button', class: 'quiet', id: 'page-next', disabled: state.page >= pages - 1, on: { click: go(state.page + 1) } }, 'Next') : null,
     );
