@@ -308,6 +308,7 @@ class DashboardBrowserTest {
             + " \"concurrency\": 4}");
     String room =
         RoomFixtures.room(admin, "shop", "checkout", "\"max_active\": 2, \"admit_per_minute\": 30");
+    admin.post("/v1/queues/shop/phone/jobs", "{\"payload\": 1}");
     Reply task = admin.post("/v1/endpoints/shop/images/tasks", "{\"path\": \"/x\", \"body\": {}}");
     assertThat(task.status()).as(task.toString()).isIn(200, 201, 202);
     String taskId = task.json().get("id").asText();
@@ -322,6 +323,14 @@ class DashboardBrowserTest {
     assertThat(field("base-url")).isEqualTo("http://127.0.0.1:9/api");
     screenshot("endpoint");
     assertAccessible("endpoint");
+
+    // The endpoint's queue is Lineup's own: its counts and the circuit, no settings to edit.
+    browser.get(server.baseUrl() + "/ui#/queue/shop/dispatch.images");
+    waitFor(() -> browser.findElement(By.id("queue-state")).getText().contains("circuit closed"));
+    waitForElement(By.cssSelector("#settings tr[data-setting='paused']"));
+    assertThat(browser.findElements(By.id("settings-form"))).isEmpty();
+    assertThat(browser.findElements(By.id("pause"))).isEmpty();
+    assertThat(browser.findElement(By.id("own-queue")).getText()).contains("Lineup uses itself");
 
     // A task's page reads as sentences: dates, a place in line, no raw field dump.
     browser.get(server.baseUrl() + "/ui#/task/shop/images/" + taskId);
@@ -353,6 +362,14 @@ class DashboardBrowserTest {
     assertThat(field("admitted")).isEqualTo("2 (limit 30 per minute)");
     assertThat(chartMax("admissions-chart", 3)).isEqualTo(30);
     assertChartLabelsFit("admissions-chart");
+    // One minute of readings spans minutes on the time axis, not years.
+    assertThat(
+            ((Number)
+                    js(
+                        "const u = document.getElementById('admissions-chart').lineupPlot;"
+                            + " return u.scales.x.max - u.scales.x.min"))
+                .doubleValue())
+        .isLessThanOrEqualTo(15 * 60 + 60);
     screenshot("room");
     assertAccessible("room");
 
@@ -364,7 +381,7 @@ class DashboardBrowserTest {
     assertChartLabelsFit("admissions-chart");
     click(By.linkText("Overview"));
     waitForElement(By.cssSelector("tr[data-room='shop/checkout']"));
-    waitForElement(By.cssSelector("tr[data-queue='shop/emails']"));
+    waitForElement(By.cssSelector("tr[data-queue='shop/phone']"));
     assertThat(js("return matchMedia('(prefers-color-scheme: dark)').matches")).isEqualTo(true);
     assertThat(js("return getComputedStyle(document.body).backgroundColor"))
         .isEqualTo("rgb(17, 20, 24)");
@@ -375,7 +392,7 @@ class DashboardBrowserTest {
       assertThat(
               (Boolean)
                   js(
-                      "const r = document.querySelector(\"tr[data-queue='shop/emails']"
+                      "const r = document.querySelector(\"tr[data-queue='shop/phone']"
                           + " td[data-col='"
                           + column
                           + "']\").getBoundingClientRect();"
@@ -728,6 +745,9 @@ class DashboardBrowserTest {
                     + "     .map((line) => ctx.measureText(line).width));"
                     + "   const at = u.valToPos(v, 'x');"
                     + "   if (at - w / 2 < right) out.push('x label ' + label + ' overlaps');"
+                    + "   const left = u.bbox.left / devicePixelRatio + at - w / 2;"
+                    + "   if (left < 0 || left + w > u.width) out.push('x label ' + label"
+                    + "     + ' cut at the edge');"
                     + "   right = at + w / 2; });"
                     + " if (u.width > box.clientWidth) out.push('chart ' + u.width"
                     + "   + ' px in a box of ' + box.clientWidth);"

@@ -17,6 +17,12 @@ export const X_LABEL_SPACE = 90;
 /** The font the axes are drawn in, also used to measure their labels. */
 export const AXIS_FONT = '12px system-ui, sans-serif';
 
+/**
+ * Room kept on each side of the plot for half of the widest time label ("12:07:35 AM" is about
+ * 75 px), which uPlot centres on its tick, in CSS pixels: the first and last are not cut.
+ */
+export const EDGE_ROOM = 44;
+
 /** The tick length and the gap between tick and label that uPlot draws, in CSS pixels. */
 const TICK_AND_GAP = 10 + 5;
 
@@ -31,21 +37,35 @@ export function labelWidth(text) {
 
 /** The y axis's width for these labels: the longest label, the tick and gap, and a margin. */
 function yAxisSize(self, values) {
-  if (!values || values.length === 0) return 40;
+  if (!values || values.length === 0) return EDGE_ROOM;
   const widest = Math.max(...values.map((v) => labelWidth(String(v))));
-  return Math.ceil(widest + TICK_AND_GAP + 8);
+  return Math.max(EDGE_ROOM, Math.ceil(widest + TICK_AND_GAP + 8));
 }
 
 /**
- * The time axis's range: the data's, widened around a single reading (uPlot would stretch one point
- * over years) to the five minutes before it and one after.
+ * The time axis's range: the data's, but around a single reading the five minutes before it and
+ * one after (uPlot would give one point a range of 86,400 units, which in seconds is years).
  */
 function timeRange(self, min, max) {
-  if (min === null || max === null) {
+  const xs = self.data && self.data[0];
+  if (min === null || max === null || !xs || xs.length === 0) {
     const now = Date.now() / 1000;
     return [now - 300, now];
   }
-  return min === max ? [min - 300, max + 60] : [min, max];
+  return xs.length === 1 ? [xs[0] - 300, xs[0] + 60] : [min, max];
+}
+
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const CLOCK_SECONDS = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/**
+ * Time labels on one line, the clock only (the charts span 15 minutes): uPlot's default adds a
+ * date line under the first label, which the chart's left edge cut. Seconds show when ticks are
+ * under a minute apart.
+ */
+function timeLabels(self, splits, axisIdx, space, increment) {
+  const format = increment < 60 ? CLOCK_SECONDS : CLOCK;
+  return splits.map((s) => format.format(new Date(s * 1000)));
 }
 
 function cssColor(name) {
@@ -71,8 +91,9 @@ export function chart(box, title, series) {
       width: width(),
       height: CHART_HEIGHT,
       scales: { x: { time: true, range: timeRange } },
+      padding: [null, EDGE_ROOM, null, null],
       axes: [
-        { ...axis, space: X_LABEL_SPACE },
+        { ...axis, space: X_LABEL_SPACE, values: timeLabels },
         { ...axis, size: yAxisSize, values: (self, splits) => splits.map((v) => num(v)) },
       ],
       series: [{}].concat(series.map((s) => ({ label: s.label, stroke: cssColor(s.color), width: 2, dash: s.dash }))),
