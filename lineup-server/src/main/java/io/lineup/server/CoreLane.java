@@ -5,6 +5,7 @@ import io.lineup.server.api.LaneAction;
 import io.lineup.server.api.PathNames;
 import io.lineup.server.auth.Principal;
 import io.lineup.server.http.ApiException;
+import io.lineup.server.http.ApiHeaders;
 import io.lineup.server.http.CoreAnswers;
 import io.lineup.server.http.ErrorMapper;
 import io.lineup.server.http.RequestBody;
@@ -79,6 +80,8 @@ final class CoreLane extends Handler.Wrapper {
     long start = System.nanoTime();
     String id = gate.open(request.getHeaders().get(RequestIds.HEADER));
     response.getHeaders().put(RequestIds.HEADER, id);
+    // The lane serves /v1 routes only.
+    ApiHeaders.put(response.getHeaders()::put);
     // What Jetty answers when an Error escapes; set to the real status on every other way out.
     int status = 500;
     try {

@@ -11,6 +11,7 @@ import io.lineup.server.api.PathNames;
 import io.lineup.server.api.Route;
 import io.lineup.server.auth.Authenticator;
 import io.lineup.server.auth.Principal;
+import io.lineup.server.http.ApiHeaders;
 import io.lineup.server.http.Draining;
 import io.lineup.server.http.ErrorMapper;
 import io.lineup.server.http.JsonErrorHandler;
@@ -195,6 +196,9 @@ final class HttpApi implements AutoCloseable {
 
   private static void begin(Context ctx, RequestGate gate) {
     ctx.header(RequestIds.HEADER, gate.open(ctx.header(RequestIds.HEADER)));
+    if (ApiHeaders.appliesTo(ctx.path())) {
+      ApiHeaders.put(ctx::header);
+    }
     if (gate.refuses(ctx.path())) {
       ctx.header("Connection", "close");
       throw RequestGate.shuttingDown();

@@ -251,7 +251,7 @@ class DashboardApiTest {
     assertThat(script.status()).isEqualTo(200);
     assertThat(script.header("Content-Type")).startsWith("text/javascript");
     assertThat(anyone.get("/ui/dom.js").text()).contains("createTextNode");
-    for (String file : List.of("app.js", "api.js", "dom.js")) {
+    for (String file : DashboardAssets.SCRIPTS) {
       // Data reaches the page as text nodes only: no HTML parsing anywhere in the dashboard.
       assertThat(anyone.get("/ui/" + file).text())
           .as(file)

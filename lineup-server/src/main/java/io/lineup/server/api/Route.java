@@ -34,6 +34,11 @@ public record Route(
     return new Route(HandlerType.GET, path, access, handler);
   }
 
+  /** A HEAD route: the headers a GET of the same path would answer, without its body. */
+  public static Route head(String path, Access access, ApiHandler handler) {
+    return new Route(HandlerType.HEAD, path, access, handler);
+  }
+
   /** A POST route. */
   public static Route post(String path, Access access, ApiHandler handler) {
     return new Route(HandlerType.POST, path, access, handler);

@@ -54,6 +54,11 @@ public final class RouteTable {
         Route.get("/ui", Access.open(), ui::page),
         Route.get("/ui/{file}", Access.open(), ui::file),
         Route.get("/ui/vendor/{file}", Access.open(), ui::vendor),
+        Route.get("/favicon.ico", Access.open(), ui::icon),
+        Route.head("/ui", Access.open(), ui::page),
+        Route.head("/ui/{file}", Access.open(), ui::file),
+        Route.head("/ui/vendor/{file}", Access.open(), ui::vendor),
+        Route.head("/favicon.ico", Access.open(), ui::icon),
         Route.get("/v1/me", Access.anyToken(), dashboard::me),
         Route.get("/v1/overview", Access.anyToken(), dashboard::overview),
         Route.post(PUBLISH_PATH, Access.namespace(PUBLISH), jobs::publish)

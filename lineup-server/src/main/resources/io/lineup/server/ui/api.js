@@ -25,7 +25,8 @@ export class ApiError extends Error {
     }
     if (this.status === 401) return 'The token was refused (' + this.message + '). Log in again.';
     if (this.status === 404) return 'Not found: ' + this.message + '.';
-    if (this.status === 503) return 'The server cannot reach Redis right now; try again shortly.';
+    if (this.status === 503) return 'The server cannot reach Redis right now.';
+    if (this.status === 502 || this.status === 504) return 'The server did not answer (HTTP ' + this.status + ' from the way to it).';
     if (this.status === 0) return 'The server did not answer (' + this.message + ').';
     return 'The server refused this (' + (this.code || this.status) + '): ' + this.message;
   }
