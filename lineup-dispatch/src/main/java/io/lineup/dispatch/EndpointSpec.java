@@ -241,7 +241,8 @@ public record EndpointSpec(
         paused,
         breakerFailures,
         breakerCooldownMs,
-        fairness);
+        fairness,
+        adaptive);
   }
 
   /** The stored form (also the fields of an endpoint as the API shows it). */
