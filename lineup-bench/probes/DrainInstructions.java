@@ -42,7 +42,10 @@ import java.util.List;
  * the same instead of the engine: the same jobs, the same drain shape, no tokens, attempts, events,
  * retries, retention or limits.
  *
- * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed|publish|archived|floor]
+ * <p>With fair, the queue is fair and each job's key is drawn at random from KEYS keys (default
+ * 1,000), as the bench's fair_consume_per_s does.
+ *
+ * <p>Usage: java -cp lineup-bench.jar DrainInstructions.java REDIS_URI JOBS [delayed|publish|archived|floor|fair]
  */
 public class DrainInstructions {
   private static final int BULK = Integer.parseInt(System.getenv().getOrDefault("BULK", "100"));
@@ -54,6 +57,9 @@ public class DrainInstructions {
     boolean delayed = args.length > 2 && args[2].equals("delayed");
     boolean publishOnly = args.length > 2 && args[2].equals("publish");
     boolean archived = args.length > 2 && args[2].equals("archived");
+    boolean fair = args.length > 2 && args[2].equals("fair");
+    int keys = Integer.parseInt(System.getenv().getOrDefault("KEYS", "1000"));
+    java.util.Random random = new java.util.Random(52);
     if (args.length > 2 && args[2].equals("floor")) {
       floor(uri, jobs);
       return;
@@ -62,6 +68,9 @@ public class DrainInstructions {
       QueueName queue = QueueName.of("probe", "drain-" + System.nanoTime());
       if (archived) {
         lineup.archiveOutbox().enable(queue, ArchiveOutbox.MAX_ENTRIES);
+      }
+      if (fair) {
+        lineup.configure(queue, io.lineup.core.model.QueueSettings.builder().fair(true).build());
       }
       byte[] payload = new byte[Integer.parseInt(System.getenv().getOrDefault("PAYLOAD_BYTES", "100"))];
       Arrays.fill(payload, (byte) 'x');
@@ -73,7 +82,8 @@ public class DrainInstructions {
       for (int published = 0; published < jobs; published += BULK) {
         List<NewJob> bulk = new ArrayList<>();
         for (int k = 0; k < Math.min(BULK, jobs - published); k++) {
-          bulk.add(delayed ? NewJob.of(payload).delay(Duration.ofMillis(1)) : NewJob.of(payload));
+          NewJob job = delayed ? NewJob.of(payload).delay(Duration.ofMillis(1)) : NewJob.of(payload);
+          bulk.add(fair ? job.key("k" + random.nextInt(keys)) : job);
         }
         lineup.publishAll(queue, bulk);
       }

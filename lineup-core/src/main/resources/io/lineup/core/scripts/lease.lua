@@ -155,10 +155,7 @@ local fair = s.fair == 1
 local ids, raws, lines, fair_keys, fair_wait, fair_limited
 if fair then
   ids, lines, fair_keys, fair_wait, fair_limited = fair_pick(count, now)
-  -- Not made hash tables first (records_get's `leasing`): a fair lease takes a job or two from
-  -- each of many hashes, each checked for its encoding a command apiece, and rewrites too few
-  -- records in any one for the listpack's search to matter.
-  raws = records_get_spread(ids, false)
+  raws = records_get_spread(ids, true)
 else
   ids = redis.call('ZRANGE', K_READY, 0, count - 1)
   raws = records_get(ids, true)

@@ -65,6 +65,8 @@ public final class RedisStore implements AutoCloseable {
   public RedisStore(RedisGateway gateway, Supplier<String> scriptTime) {
     this.gateway = gateway;
     this.scriptTime = scriptTime;
+    // Before any call's timeout runs, not inside the first one's.
+    ScriptLibrary.prepare();
   }
 
   /** The schedules' state, on the same connections and clock. */

@@ -30,6 +30,15 @@ public final class ScriptLibrary {
   /** Folder of the scripts on the classpath. */
   public static final String ROOT = "io/lineup/core/scripts/";
 
+  /**
+   * Assembles every script now, if that has not happened yet: resolving their includes and writing
+   * their constants in takes hundreds of milliseconds of CPU, and seconds on a busy machine, which
+   * must not count against the first call's command timeout.
+   */
+  public static void prepare() {
+    // Initialising this class assembles the scripts; nothing else to do.
+  }
+
   /** Every top-level script the engine calls. */
   public static final List<String> NAMES =
       List.of(
