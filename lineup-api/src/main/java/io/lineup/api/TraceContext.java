@@ -110,18 +110,19 @@ public record TraceContext(String traceparent, String tracestate) {
   }
 
   /**
-   * The context of a stored form ({@link #stored()}), or null when {@code stored} is null or empty.
-   *
-   * @throws IllegalArgumentException when it is no stored context
+   * The context of a stored form ({@link #stored()}), read as a receiver reads headers ({@link
+   * #lenient}): null when {@code stored} is null, empty or holds no valid traceparent (a record
+   * written some other way never fails the read of its job), the tracestate dropped when invalid.
    */
   public static TraceContext ofStored(String stored) {
     if (stored == null || stored.isEmpty()) {
       return null;
     }
     int space = stored.indexOf(' ');
-    return space < 0
-        ? new TraceContext(stored, null)
-        : new TraceContext(stored.substring(0, space), stored.substring(space + 1));
+    return (space < 0
+            ? lenient(stored, null)
+            : lenient(stored.substring(0, space), stored.substring(space + 1)))
+        .orElse(null);
   }
 
   /** Lower-case hex from {@code from} to {@code to} (exclusive), not all zeros. */
