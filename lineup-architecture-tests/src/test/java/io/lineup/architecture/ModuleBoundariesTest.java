@@ -117,7 +117,10 @@ class ModuleBoundariesTest {
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage(
-            "io.lineup.consumer..", "java..", "io.micrometer.observation..", "io.micrometer.common..")
+            "io.lineup.consumer..",
+            "java..",
+            "io.micrometer.observation..",
+            "io.micrometer.common..")
         .because(
             "the engine's worker and the client's both run on it, and the client runs no engine;"
                 + " Micrometer's Observation API (no-op without a registry) instruments both")
