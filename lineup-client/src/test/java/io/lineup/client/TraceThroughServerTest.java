@@ -102,28 +102,45 @@ class TraceThroughServerTest {
   @Test
   void anInvalidTraceparentHeaderIsIgnoredAndThePublishAccepted() throws Exception {
     QueueName queue = queue("bad");
-    HttpResponse<String> answer =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            server.url()
-                                + "/v1/queues/"
-                                + queue.namespace()
-                                + "/"
-                                + queue.name()
-                                + "/jobs"))
-                    .header("Authorization", "Bearer " + TestServer.ADMIN_TOKEN)
-                    .header("Content-Type", "application/json")
-                    .header("traceparent", PARENT.toUpperCase())
-                    .header("tracestate", "rojo=1")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"payload\":1,\"id\":\"x\"}"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).isEqualTo(201);
+    assertThat(publishRaw(queue, "", PARENT.toUpperCase(), "rojo=1")).isEqualTo(201);
     Job job = plain.get(queue, "x");
     assertThat(job.traceparent()).isNull();
     assertThat(job.tracestate()).isNull();
+  }
+
+  @Test
+  void aPublishWithAQueryStoresTheHeadersTooAndDropsAnInvalidTracestate() throws Exception {
+    // A query sends the request through the servlet routes rather than the server's core lane.
+    QueueName queue = queue("query");
+    String tooLong = "rojo=" + "1".repeat(600);
+    assertThat(publishRaw(queue, "?durable_replicas=0", PARENT, tooLong)).isEqualTo(201);
+    Job job = plain.get(queue, "x");
+    assertThat(job.traceparent()).isEqualTo(PARENT);
+    assertThat(job.tracestate()).isNull();
+  }
+
+  /** Publishes job "x" with these trace headers over plain HTTP; returns the status. */
+  private static int publishRaw(QueueName queue, String query, String parent, String state)
+      throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        server.url()
+                            + "/v1/queues/"
+                            + queue.namespace()
+                            + "/"
+                            + queue.name()
+                            + "/jobs"
+                            + query))
+                .header("Authorization", "Bearer " + TestServer.ADMIN_TOKEN)
+                .header("Content-Type", "application/json")
+                .header("traceparent", parent)
+                .header("tracestate", state)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"payload\":1,\"id\":\"x\"}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .statusCode();
   }
 
   private static SpanData only(OtelTracing tracing, SpanKind kind) {

@@ -313,7 +313,7 @@ public final class ConsumerLoop<J> implements AutoCloseable {
   private void run(RunningJob<J> run) {
     run.thread = Thread.currentThread();
     J job = run.job;
-    JobObservation observation = JobObservation.start(options.observation(), source, job);
+    JobObservation observation = JobObservation.start(options.observation(), source, job, log);
     // The settlement is made (or handed to the source) before the slot is freed, so close(), which
     // waits for the slots, never returns while a settlement is still on its way.
     try {
@@ -342,7 +342,7 @@ public final class ConsumerLoop<J> implements AutoCloseable {
       running.remove(run.id);
       slotFreed.release();
       if (observation != null) {
-        observation.stop();
+        observation.stop(log);
       }
     }
   }

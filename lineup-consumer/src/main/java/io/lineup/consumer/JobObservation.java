@@ -4,6 +4,7 @@ import io.lineup.consumer.observation.ObservationSettings;
 import io.lineup.consumer.observation.ProcessContext;
 import io.lineup.consumer.observation.ProcessOutcome;
 import io.micrometer.observation.Observation;
+import java.lang.System.Logger.Level;
 
 /**
  * The {@code lineup.process} observation of one job, opened in the job's thread around its handler,
@@ -26,15 +27,22 @@ final class JobObservation {
    * @return the observation, or null when nothing is observed (no registry, or a source that gives
    *     no context): the loop's cost then is this check
    */
-  static <J> JobObservation start(ObservationSettings settings, LeaseSource<J> source, J job) {
+  static <J> JobObservation start(
+      ObservationSettings settings, LeaseSource<J> source, J job, ConsumerLog log) {
     if (!settings.enabled()) {
       return null;
     }
-    ProcessContext context = source.processContext(job);
-    if (context == null) {
+    try {
+      ProcessContext context = source.processContext(job);
+      if (context == null) {
+        return null;
+      }
+      return new JobObservation(settings.process(context).start(), context);
+    } catch (RuntimeException e) {
+      // A failing handler of the registry must not keep the job from running.
+      log.log(Level.WARNING, () -> "Could not observe a job: " + e);
       return null;
     }
-    return new JobObservation(settings.process(context).start(), context);
   }
 
   /** The handler returned: acked, unless the job was taken from it. */
@@ -54,9 +62,13 @@ final class JobObservation {
     }
   }
 
-  /** Closes the scope and stops the observation (in the thread that started it). */
-  void stop() {
-    scope.close();
-    observation.stop();
+  /** Closes the scope and stops the observation (in the thread that started it); never throws. */
+  void stop(ConsumerLog log) {
+    try {
+      scope.close();
+      observation.stop();
+    } catch (RuntimeException e) {
+      log.log(Level.WARNING, () -> "Could not end a job's observation: " + e);
+    }
   }
 }
