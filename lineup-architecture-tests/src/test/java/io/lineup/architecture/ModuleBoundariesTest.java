@@ -120,15 +120,20 @@ class ModuleBoundariesTest {
   }
 
   @Test
-  void theConsumerLoopNeedsNothingButTheJdk() {
+  void theConsumerLoopNeedsNothingButTheJdkAndTheObservationApi() {
     classes()
         .that()
         .resideInAPackage("io.lineup.consumer..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("io.lineup.consumer..", "java..")
+        .resideInAnyPackage(
+            "io.lineup.consumer..",
+            "java..",
+            "io.micrometer.observation..",
+            "io.micrometer.common..")
         .because(
-            "the engine's worker and the client's both run on it, and the client runs no engine")
+            "the engine's worker and the client's both run on it, and the client runs no engine;"
+                + " Micrometer's Observation API (no-op without a registry) instruments both")
         .check(LineupClasses.all());
   }
 
@@ -144,10 +149,13 @@ class ModuleBoundariesTest {
             "io.lineup.api..",
             "io.lineup.consumer..",
             "java..",
-            "com.fasterxml.jackson..")
+            "com.fasterxml.jackson..",
+            "io.micrometer.observation..",
+            "io.micrometer.common..")
         .because(
             "the client talks HTTP to a server; it never runs the server's or engine's code (its"
-                + " worker runs on the shared consumer loop, which needs only the JDK)")
+                + " worker runs on the shared consumer loop, which needs only the JDK and the"
+                + " Observation API)")
         .check(LineupClasses.all());
   }
 

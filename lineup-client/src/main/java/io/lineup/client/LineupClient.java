@@ -3,6 +3,7 @@ package io.lineup.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lineup.api.TraceContext;
 import io.lineup.api.resource.DeadPage;
 import io.lineup.api.resource.Job;
 import io.lineup.api.resource.LeasedJob;
@@ -10,11 +11,16 @@ import io.lineup.api.resource.PublishResult;
 import io.lineup.api.resource.QueueStats;
 import io.lineup.consumer.JobHandler;
 import io.lineup.consumer.WorkerOptions;
+import io.lineup.consumer.observation.ObservationSettings;
+import io.lineup.consumer.observation.ProcessObservationConvention;
+import io.lineup.consumer.observation.PublishObservationConvention;
+import io.micrometer.observation.ObservationRegistry;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -63,6 +69,7 @@ public final class LineupClient implements AutoCloseable {
   private final RoomsClient rooms;
   private final SchedulesClient schedules;
   private final KeysClient keys;
+  private final ObservationSettings observation;
 
   private LineupClient(Builder builder) {
     // Virtual threads carry the HTTP client's work, so a thousand long-polls cost no platform
@@ -81,6 +88,12 @@ public final class LineupClient implements AutoCloseable {
     this.rooms = new RoomsClient(transport, builder.requestTimeout);
     this.schedules = new SchedulesClient(transport);
     this.keys = new KeysClient(transport);
+    this.observation =
+        new ObservationSettings(
+            builder.observationRegistry,
+            builder.observationTenantTags,
+            builder.publishObservationConvention,
+            builder.processObservationConvention);
   }
 
   /**
@@ -109,6 +122,10 @@ public final class LineupClient implements AutoCloseable {
     private String token;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+    private boolean observationTenantTags;
+    private PublishObservationConvention publishObservationConvention;
+    private ProcessObservationConvention processObservationConvention;
 
     private Builder(String baseUrl) {
       Objects.requireNonNull(baseUrl, "baseUrl");
@@ -144,6 +161,40 @@ public final class LineupClient implements AutoCloseable {
      */
     public Builder requestTimeout(Duration timeout) {
       this.requestTimeout = positive(timeout, "requestTimeout");
+      return this;
+    }
+
+    /**
+     * The registry that observes publishes ({@code lineup.publish}, a producer span whose W3C trace
+     * context goes to the server in the {@code traceparent} header and is stored with the jobs) and
+     * the jobs remote workers handle ({@code lineup.process}, a consumer span continuing it).
+     * {@link ObservationRegistry#NOOP} by default: nothing is observed.
+     *
+     * @throws NullPointerException when null
+     */
+    public Builder observationRegistry(ObservationRegistry registry) {
+      this.observationRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * Whether observations carry the queue's namespace as a low-cardinality tag ({@code
+     * lineup.namespace}); off by default, as it multiplies the metric series by the tenants.
+     */
+    public Builder observationTenantTags(boolean on) {
+      this.observationTenantTags = on;
+      return this;
+    }
+
+    /** Replaces the default names and tags of publish observations; null for the default. */
+    public Builder publishObservationConvention(PublishObservationConvention convention) {
+      this.publishObservationConvention = convention;
+      return this;
+    }
+
+    /** Replaces the default names and tags of process observations; null for the default. */
+    public Builder processObservationConvention(ProcessObservationConvention convention) {
+      this.processObservationConvention = convention;
       return this;
     }
 
@@ -223,8 +274,18 @@ public final class LineupClient implements AutoCloseable {
    * @throws PayloadTooLargeException when the payload is over the server's limit
    */
   public PublishResult publish(QueueName queue, NewJob job) {
-    return Json.read(
-        transport.post(queuePath(queue) + "/jobs", job.toJson()).body(), PublishResult.class);
+    return ClientPublishObservation.around(
+            observation,
+            queue,
+            List.of(job),
+            () -> {
+              JsonNode answer =
+                  transport
+                      .post(queuePath(queue) + "/jobs", job.toJson(), traceHeaders(List.of(job)))
+                      .body();
+              return List.of(Json.read(answer, PublishResult.class));
+            })
+        .get(0);
   }
 
   /**
@@ -239,12 +300,38 @@ public final class LineupClient implements AutoCloseable {
       throw new IllegalArgumentException(
           "a bulk publish takes 1 to " + MAX_BATCH + " jobs; got " + jobs.size());
     }
-    ArrayNode body = Json.array();
-    jobs.forEach(job -> body.add(job.toJson()));
-    JsonNode answer = transport.post(queuePath(queue) + "/jobs", body).body();
-    List<PublishResult> results = new ArrayList<>(jobs.size());
-    answer.forEach(item -> results.add(Json.read(item, PublishResult.class)));
-    return List.copyOf(results);
+    return ClientPublishObservation.around(
+        observation,
+        queue,
+        jobs,
+        () -> {
+          ArrayNode body = Json.array();
+          jobs.forEach(job -> body.add(job.toJson()));
+          JsonNode answer =
+              transport.post(queuePath(queue) + "/jobs", body, traceHeaders(jobs)).body();
+          List<PublishResult> results = new ArrayList<>(jobs.size());
+          answer.forEach(item -> results.add(Json.read(item, PublishResult.class)));
+          return List.copyOf(results);
+        });
+  }
+
+  /**
+   * The trace headers of a publish: the first traceparent the jobs carry, with its tracestate (the
+   * server stores one context per request, with every job of it).
+   */
+  private static Map<String, String> traceHeaders(List<NewJob> jobs) {
+    for (NewJob job : jobs) {
+      if (job.traceparent() != null) {
+        return job.tracestate() == null
+            ? Map.of(TraceContext.TRACEPARENT, job.traceparent())
+            : Map.of(
+                TraceContext.TRACEPARENT,
+                job.traceparent(),
+                TraceContext.TRACESTATE,
+                job.tracestate());
+      }
+    }
+    return Map.of();
   }
 
   /**
@@ -534,7 +621,7 @@ public final class LineupClient implements AutoCloseable {
    */
   public RemoteWorker worker(
       QueueName queue, JobHandler<LeasedJob> handler, WorkerOptions options) {
-    return new RemoteWorker(this, queue, handler, options);
+    return new RemoteWorker(this, queue, handler, options, observation);
   }
 
   /** Closes the connections. Calls in progress fail. */

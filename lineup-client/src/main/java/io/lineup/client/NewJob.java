@@ -30,6 +30,8 @@ public final class NewJob {
   private String uniqueKey;
   private Duration uniqueWindow;
   private String key;
+  private String traceparent;
+  private String tracestate;
 
   private NewJob(byte[] payload, boolean json) {
     this.payload = Objects.requireNonNull(payload, "payload");
@@ -137,6 +139,39 @@ public final class NewJob {
   public NewJob key(String key) {
     this.key = key;
     return this;
+  }
+
+  /**
+   * The W3C {@code traceparent} to store with the job, sent in the publish request's {@code
+   * traceparent} header (a bulk publish sends the first one its jobs carry). A client built with an
+   * Observation registry sets it itself, from its publish span; set it here to carry a trace from
+   * elsewhere. The server ignores an invalid one.
+   *
+   * @param traceparent {@code 00-<32 hex>-<16 hex>-<2 hex>}, or null for none
+   */
+  public NewJob traceparent(String traceparent) {
+    this.traceparent = traceparent;
+    return this;
+  }
+
+  /**
+   * The W3C {@code tracestate} that goes with {@link #traceparent(String)}.
+   *
+   * @param tracestate the tracestate, or null for none
+   */
+  public NewJob tracestate(String tracestate) {
+    this.tracestate = tracestate;
+    return this;
+  }
+
+  /** The traceparent given or set by the client's publish span, or null. */
+  public String traceparent() {
+    return traceparent;
+  }
+
+  /** The tracestate given or set by the client's publish span, or null. */
+  public String tracestate() {
+    return tracestate;
   }
 
   /** The payload's bytes (a copy). */

@@ -1,6 +1,7 @@
 package io.lineup.client;
 
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.lineup.api.TraceContext;
 import io.lineup.api.resource.LeasedJob;
 import io.lineup.consumer.Failure;
 import io.lineup.consumer.IdleWait;
@@ -8,9 +9,12 @@ import io.lineup.consumer.LeaseCall;
 import io.lineup.consumer.LeaseReply;
 import io.lineup.consumer.LeaseSource;
 import io.lineup.consumer.RetryLaterException;
+import io.lineup.consumer.observation.ProcessContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A server's side of a consumer loop over HTTP: long-polls the lease route of one queue (answered
@@ -94,6 +98,19 @@ public final class RemoteLeaseSource implements LeaseSource<LeasedJob> {
   @Override
   public void giveBack(LeasedJob job) {
     client.nack(job, "the worker closed before the handler finished", Duration.ZERO);
+  }
+
+  /** The job's queue, id, attempt and the trace context the server returned with it. */
+  @Override
+  public ProcessContext processContext(LeasedJob job) {
+    Map<String, String> fields = new HashMap<>(2);
+    if (job.traceparent() != null) {
+      fields.put(TraceContext.TRACEPARENT, job.traceparent());
+      if (job.tracestate() != null) {
+        fields.put(TraceContext.TRACESTATE, job.tracestate());
+      }
+    }
+    return new ProcessContext(fields, queue.namespace(), queue.name(), job.id(), job.attempt());
   }
 
   @Override

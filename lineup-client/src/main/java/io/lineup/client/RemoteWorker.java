@@ -6,6 +6,7 @@ import io.lineup.consumer.ConsumerLoop;
 import io.lineup.consumer.ConsumerOptions;
 import io.lineup.consumer.JobHandler;
 import io.lineup.consumer.WorkerOptions;
+import io.lineup.consumer.observation.ObservationSettings;
 import java.time.Duration;
 
 /**
@@ -28,7 +29,11 @@ public final class RemoteWorker implements AutoCloseable {
   private final ConsumerLoop<LeasedJob> loop;
 
   RemoteWorker(
-      LineupClient client, QueueName queue, JobHandler<LeasedJob> handler, WorkerOptions options) {
+      LineupClient client,
+      QueueName queue,
+      JobHandler<LeasedJob> handler,
+      WorkerOptions options,
+      ObservationSettings observation) {
     check(options);
     this.loop =
         new ConsumerLoop<>(
@@ -40,6 +45,7 @@ public final class RemoteWorker implements AutoCloseable {
                 .shutdownGrace(options.shutdownGrace())
                 .name("lineup-remote")
                 .label(queue.toString())
+                .observation(observation)
                 .build(),
             ConsumerLog.system(RemoteWorker.class.getName()));
   }

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * One HTTP client for every call (so connections are reused), the token on every request, JSON in
@@ -59,6 +60,11 @@ final class Transport {
     return send("POST", path, body, requestTimeout);
   }
 
+  /** A POST with these headers besides those every request has. */
+  Reply post(String path, JsonNode body, Map<String, String> headers) {
+    return send("POST", path, body, requestTimeout, headers);
+  }
+
   Reply patch(String path, JsonNode body) {
     return send("PATCH", path, body, requestTimeout);
   }
@@ -80,6 +86,17 @@ final class Transport {
    * @throws LineupClientException (a subclass) for an error answer or no answer
    */
   Reply send(String method, String path, JsonNode body, Duration timeout) {
+    return send(method, path, body, timeout, Map.of());
+  }
+
+  /**
+   * Sends a request with headers of its own.
+   *
+   * @param headers headers besides those every request has (a trace context)
+   * @throws LineupClientException (a subclass) for an error answer or no answer
+   */
+  Reply send(
+      String method, String path, JsonNode body, Duration timeout, Map<String, String> headers) {
     HttpRequest.BodyPublisher publisher =
         body == null
             ? HttpRequest.BodyPublishers.noBody()
@@ -88,6 +105,7 @@ final class Transport {
     if (body != null) {
       builder.header("Content-Type", "application/json");
     }
+    headers.forEach(builder::header);
     HttpResponse<String> response = exchange(builder.build(), HttpResponse.BodyHandlers.ofString());
     JsonNode json = parseQuietly(response.body());
     if (response.statusCode() >= 400) {

@@ -313,6 +313,7 @@ public final class ConsumerLoop<J> implements AutoCloseable {
   private void run(RunningJob<J> run) {
     run.thread = Thread.currentThread();
     J job = run.job;
+    JobObservation observation = JobObservation.start(options.observation(), source, job, log);
     // The settlement is made (or handed to the source) before the slot is freed, so close(), which
     // waits for the slots, never returns while a settlement is still on its way.
     try {
@@ -325,15 +326,24 @@ public final class ConsumerLoop<J> implements AutoCloseable {
       if (idling || !leasing) {
         source.flush(false);
       }
+      if (observation != null) {
+        observation.returned(run.abandoned);
+      }
     } catch (Throwable error) {
       failed.incrementAndGet();
       heartbeats.stop(run);
       if (!run.abandoned) {
         settler.settle(run.id, "settle", () -> source.fail(job, error));
       }
+      if (observation != null) {
+        observation.threw(error, run.abandoned);
+      }
     } finally {
       running.remove(run.id);
       slotFreed.release();
+      if (observation != null) {
+        observation.stop(log);
+      }
     }
   }
 

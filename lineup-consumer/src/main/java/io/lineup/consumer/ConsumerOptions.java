@@ -1,5 +1,6 @@
 package io.lineup.consumer;
 
+import io.lineup.consumer.observation.ObservationSettings;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,6 +18,8 @@ import java.util.Objects;
  *     {@link ConsumerLoop#awaitEnd()} then throws its error
  * @param name the prefix of the loop's thread names (as in {@code name-worker-label})
  * @param label what the fetch thread's name ends with (the queue)
+ * @param observation where each job handled is observed ({@code lineup.process}); {@link
+ *     ObservationSettings#NOOP} observes nothing
  */
 public record ConsumerOptions(
     int concurrency,
@@ -27,7 +30,8 @@ public record ConsumerOptions(
     boolean stopWhenEmpty,
     boolean stopOnLeaseError,
     String name,
-    String label) {
+    String label,
+    ObservationSettings observation) {
   /** Checks the bounds. */
   public ConsumerOptions {
     if (concurrency < 1) {
@@ -48,6 +52,7 @@ public record ConsumerOptions(
     }
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(label, "label");
+    Objects.requireNonNull(observation, "observation");
   }
 
   /** Options of concurrency 1, one call at a time, no grace, no limit; name "lineup". */
@@ -66,6 +71,7 @@ public record ConsumerOptions(
     private boolean stopOnLeaseError;
     private String name = "lineup";
     private String label = "";
+    private ObservationSettings observation = ObservationSettings.NOOP;
 
     private Builder() {}
 
@@ -123,6 +129,12 @@ public record ConsumerOptions(
       return this;
     }
 
+    /** Where each job handled is observed; {@link ObservationSettings#NOOP} by default. */
+    public Builder observation(ObservationSettings value) {
+      observation = value;
+      return this;
+    }
+
     /** The options. */
     public ConsumerOptions build() {
       return new ConsumerOptions(
@@ -134,7 +146,8 @@ public record ConsumerOptions(
           stopWhenEmpty,
           stopOnLeaseError,
           name,
-          label);
+          label,
+          observation);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.lineup.consumer;
 
+import io.lineup.consumer.observation.ProcessContext;
 import java.time.Duration;
 
 /**
@@ -70,6 +71,17 @@ public interface LeaseSource<J> {
    *     holds for this consumer (a due watch) so that another consumer takes it at once
    */
   default void flush(boolean stopping) {}
+
+  /**
+   * The context of the job's {@code lineup.process} observation: its queue, id, attempt and the
+   * trace context stored with it. Called only when the loop observes jobs ({@link
+   * ConsumerOptions#observation()}).
+   *
+   * @return the context, or null to leave the job unobserved (the default)
+   */
+  default ProcessContext processContext(J job) {
+    return null;
+  }
 
   /** What a call's failure means: lease lost, unavailable (retry) or refused. */
   Failure classify(RuntimeException error);

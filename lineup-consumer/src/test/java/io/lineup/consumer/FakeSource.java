@@ -1,5 +1,6 @@
 package io.lineup.consumer;
 
+import io.lineup.consumer.observation.ProcessContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -42,6 +43,7 @@ final class FakeSource implements LeaseSource<FakeSource.Job> {
   final List<String> extended = new CopyOnWriteArrayList<>();
   final AtomicInteger leaseFailuresLeft = new AtomicInteger();
   final AtomicInteger ackFailuresLeft = new AtomicInteger();
+  final AtomicInteger contextsMade = new AtomicInteger();
   volatile Function<Job, RuntimeException> extendFailure = job -> null;
 
   /** Empty answers with advice to wait still to give. */
@@ -158,6 +160,13 @@ final class FakeSource implements LeaseSource<FakeSource.Job> {
   @Override
   public void giveBack(Job job) {
     givenBack.add(job.id());
+  }
+
+  /** Every job as in queue {@code ns/q}, its first delivery, without a trace context. */
+  @Override
+  public ProcessContext processContext(Job job) {
+    contextsMade.incrementAndGet();
+    return new ProcessContext(Map.of(), "ns", "q", job.id(), 1);
   }
 
   @Override

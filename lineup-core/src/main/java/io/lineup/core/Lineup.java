@@ -499,7 +499,8 @@ public final class Lineup implements AutoCloseable {
    *     ms or a duration is over the engine's longest wait ({@link Limits#MAX_WAIT_MS})
    */
   public Worker worker(QueueName queue, JobHandler<LeasedJob> handler, WorkerOptions options) {
-    return new Worker(leaser, engine.store(), queue, handler, options);
+    return new Worker(
+        leaser, engine.store(), queue, handler, options, engine.options().observation());
   }
 
   /**

@@ -1,8 +1,12 @@
 package io.lineup.core;
 
+import io.lineup.consumer.observation.ObservationSettings;
+import io.lineup.consumer.observation.ProcessObservationConvention;
+import io.lineup.consumer.observation.PublishObservationConvention;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.Limits;
 import io.lineup.core.model.RedisUnavailableException;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -29,6 +33,9 @@ import java.util.Objects;
  *     call to finish and go together as one call, of up to {@link Limits#MAX_BATCH} jobs and {@link
  *     #COMBINED_CALL_BYTES} bytes of payloads (results). 0 sends every publish and ack as its own
  *     call.
+ * @param observation where publishes ({@code lineup.publish}) and the jobs workers handle ({@code
+ *     lineup.process}) are observed; {@link ObservationSettings#NOOP} (the default) observes
+ *     nothing and stores no trace context of its own (docs/tracing.md)
  */
 public record LineupOptions(
     String redisUri,
@@ -40,7 +47,8 @@ public record LineupOptions(
     int maxWaitingConnections,
     CommandLatencyListener latencyListener,
     java.time.Clock hostClock,
-    int callsInFlightPerQueue) {
+    int callsInFlightPerQueue,
+    ObservationSettings observation) {
 
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofMillis(500);
@@ -61,6 +69,7 @@ public record LineupOptions(
     Objects.requireNonNull(redisUri, "redisUri");
     Objects.requireNonNull(timeSource, "timeSource");
     Objects.requireNonNull(hostClock, "hostClock");
+    Objects.requireNonNull(observation, "observation");
     if (callsInFlightPerQueue < 0) {
       throw new InvalidArgumentException(
           "callsInFlightPerQueue", "must be 0 or more, got " + callsInFlightPerQueue);
@@ -84,6 +93,10 @@ public record LineupOptions(
     private CommandLatencyListener latencyListener;
     private java.time.Clock hostClock = java.time.Clock.systemUTC();
     private int callsInFlightPerQueue = DEFAULT_CALLS_IN_FLIGHT_PER_QUEUE;
+    private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+    private boolean observationTenantTags;
+    private PublishObservationConvention publishObservationConvention;
+    private ProcessObservationConvention processObservationConvention;
 
     private Builder(String redisUri) {
       this.redisUri = redisUri;
@@ -135,6 +148,39 @@ public record LineupOptions(
       return this;
     }
 
+    /**
+     * The registry that observes publishes ({@code lineup.publish}, a producer span whose trace
+     * context each job stores) and the jobs workers handle ({@code lineup.process}, a consumer span
+     * continuing it). {@link ObservationRegistry#NOOP} by default: nothing is observed.
+     *
+     * @throws NullPointerException when null
+     */
+    public Builder observationRegistry(ObservationRegistry registry) {
+      this.observationRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * Whether observations carry the queue's namespace as a low-cardinality tag ({@code
+     * lineup.namespace}); off by default, as it multiplies the metric series by the tenants.
+     */
+    public Builder observationTenantTags(boolean on) {
+      this.observationTenantTags = on;
+      return this;
+    }
+
+    /** Replaces the default names and tags of publish observations; null for the default. */
+    public Builder publishObservationConvention(PublishObservationConvention convention) {
+      this.publishObservationConvention = convention;
+      return this;
+    }
+
+    /** Replaces the default names and tags of process observations; null for the default. */
+    public Builder processObservationConvention(ProcessObservationConvention convention) {
+      this.processObservationConvention = convention;
+      return this;
+    }
+
     public LineupOptions build() {
       return new LineupOptions(
           redisUri,
@@ -146,7 +192,12 @@ public record LineupOptions(
           maxWaitingConnections,
           latencyListener,
           hostClock,
-          callsInFlightPerQueue);
+          callsInFlightPerQueue,
+          new ObservationSettings(
+              observationRegistry,
+              observationTenantTags,
+              publishObservationConvention,
+              processObservationConvention));
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.lineup.core;
 
 import io.lineup.api.JobIds;
+import io.lineup.consumer.observation.ObservationSettings;
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.internal.store.ScriptReplies.StatsReply;
 import io.lineup.core.model.DeadlineUnreachableException;
@@ -108,6 +109,16 @@ final class Publisher {
    * @param fence the fence the queue must hold, or {@link #NO_FENCE}
    */
   CompletableFuture<List<PublishResult>> publishAsync(
+      QueueName queue, List<NewJob> jobs, Durability durability, long fence) {
+    ObservationSettings observation = engine.options().observation();
+    if (!observation.enabled()) {
+      return unobserved(queue, jobs, durability, fence);
+    }
+    return PublishObservation.around(
+        observation, queue, jobs, () -> unobserved(queue, jobs, durability, fence));
+  }
+
+  private CompletableFuture<List<PublishResult>> unobserved(
       QueueName queue, List<NewJob> jobs, Durability durability, long fence) {
     long payloadBytes = check(jobs);
     deadlines(queue, jobs);
@@ -289,6 +300,8 @@ final class Publisher {
     if (job.key() != null) {
       FairnessKey.check("key", job.key());
     }
+    // Throws InvalidArgumentException when the trace context breaks the W3C form.
+    job.traceContext();
     if (job.uniqueKey() != null) {
       int bytes = job.uniqueKey().getBytes(StandardCharsets.UTF_8).length;
       if (bytes == 0

@@ -5,6 +5,7 @@ import io.lineup.consumer.IdleWait;
 import io.lineup.consumer.LeaseCall;
 import io.lineup.consumer.LeaseSource;
 import io.lineup.consumer.RetryLaterException;
+import io.lineup.consumer.observation.ProcessContext;
 import io.lineup.core.internal.store.LeaseNonce;
 import io.lineup.core.internal.store.PendingLease;
 import io.lineup.core.internal.store.RedisStore;
@@ -195,6 +196,12 @@ final class StoreLeaseSource implements LeaseSource<LeasedJob> {
       pendingAcks.addAll(acks);
       LOG.debug("Ack of {} jobs failed, will retry: {}", acks.size(), e.getMessage());
     }
+  }
+
+  @Override
+  public ProcessContext processContext(LeasedJob job) {
+    return new ProcessContext(
+        TraceFields.of(job.trace()), queue.namespace(), queue.name(), job.id(), job.attempt());
   }
 
   @Override

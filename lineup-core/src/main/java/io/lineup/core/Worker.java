@@ -4,6 +4,7 @@ import io.lineup.consumer.ConsumerLoop;
 import io.lineup.consumer.ConsumerOptions;
 import io.lineup.consumer.JobHandler;
 import io.lineup.consumer.WorkerOptions;
+import io.lineup.consumer.observation.ObservationSettings;
 import io.lineup.core.internal.store.RedisStore;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.LeasedJob;
@@ -50,7 +51,8 @@ public final class Worker implements AutoCloseable {
       RedisStore store,
       QueueName queue,
       JobHandler<LeasedJob> handler,
-      WorkerOptions options) {
+      WorkerOptions options,
+      ObservationSettings observation) {
     check(options);
     this.loop =
         new ConsumerLoop<>(
@@ -62,6 +64,7 @@ public final class Worker implements AutoCloseable {
                 .shutdownGrace(options.shutdownGrace())
                 .name("lineup")
                 .label(queue.toString())
+                .observation(observation)
                 .build(),
             Worker::log);
   }

@@ -281,6 +281,8 @@ final class EndpointDispatcher implements AutoCloseable {
     // A target that saw this key already can drop a second delivery; the id is for its logs.
     headers.put("Idempotency-Key", request.idempotencyKey(job.id()));
     headers.put("Lineup-Task-Id", job.id());
+    AttemptTrace trace =
+        AttemptTrace.start(service.lineup().options().observation(), key, job, headers);
     long start = System.nanoTime();
     try {
       // The response headers within the attempt timeout, the body within BODY_GRACE_MS more.
@@ -296,6 +298,7 @@ final class EndpointDispatcher implements AutoCloseable {
                   BODY_GRACE_MS,
                   MAX_RESPONSE_BODY,
                   current.rate() > 0 ? () -> restampRateSlot(job) : null);
+      trace.answered(response.status());
       byte[] body = response.body();
       boolean cut = body.length > MAX_RESPONSE_BODY;
       long took = (System.nanoTime() - start) / 1_000_000;
@@ -320,6 +323,7 @@ final class EndpointDispatcher implements AutoCloseable {
           false,
           retryAfter);
     } catch (EgressRefusedException refused) {
+      trace.failed(refused);
       // Nothing was sent: the target's addresses are not allowed (only DNS showed it).
       long took = (System.nanoTime() - start) / 1_000_000;
       return new Result(
@@ -329,6 +333,7 @@ final class EndpointDispatcher implements AutoCloseable {
           true,
           -1);
     } catch (IOException e) {
+      trace.failed(e);
       boolean timedOut = e instanceof EgressClient.DeadlineException;
       long took = (System.nanoTime() - start) / 1_000_000;
       String error =
@@ -337,6 +342,8 @@ final class EndpointDispatcher implements AutoCloseable {
               : "connection_error: " + Attempt.shorten(String.valueOf(e.getMessage()));
       return new Result(
           new Attempt(job.attempt(), startedAt, took, null, error), null, timedOut, false, -1);
+    } finally {
+      trace.stop();
     }
   }
 

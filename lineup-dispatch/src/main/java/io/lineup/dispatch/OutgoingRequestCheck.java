@@ -84,7 +84,12 @@ final class OutgoingRequestCheck {
     return URI.create(url);
   }
 
-  private static void checkAdded(String name, String value) {
+  /**
+   * Checks a header Lineup adds to a request.
+   *
+   * @throws Refused saying what is wrong
+   */
+  static void checkAdded(String name, String value) {
     String problem = HeaderRules.nameProblem(name);
     if (problem == null) {
       problem = value == null ? "has no value" : HeaderRules.valueProblem(value);

@@ -3,6 +3,7 @@ package io.lineup.dispatch;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lineup.api.DeadlineFields;
 import io.lineup.api.ErrorCode;
+import io.lineup.api.TraceContext;
 import io.lineup.core.Lineup;
 import io.lineup.core.model.DeadJob;
 import io.lineup.core.model.DeadPage;
@@ -101,11 +102,27 @@ public final class Tasks {
    *     waiting
    */
   public Submitted submit(EndpointKey key, TaskSubmission submission) {
+    return submit(key, submission, null);
+  }
+
+  /**
+   * {@link #submit(EndpointKey, TaskSubmission)} continuing a trace: the task stores the W3C trace
+   * context, and each attempt sends it to the endpoint in {@code traceparent} and {@code
+   * tracestate} (a child span's when the engine has an Observation registry).
+   *
+   * @param trace the submitter's trace context (a submit request's headers), or null for none
+   * @throws EndpointNotFoundException for an unknown endpoint
+   * @throws DispatchInputException as {@link #submit(EndpointKey, TaskSubmission)}
+   */
+  public Submitted submit(EndpointKey key, TaskSubmission submission, TraceContext trace) {
     EndpointSpec spec = endpoints.spec(key);
     TaskSubmission task =
         submission.checked(spec, maxBodyBytes, () -> namespaceCallbacks.settings(key.namespace()));
     NewJob job =
         NewJob.of(task.request().encode()).priority(task.priority()).key(task.request().key());
+    if (trace != null) {
+      job.traceparent(trace.traceparent()).tracestate(trace.tracestate());
+    }
     long waitBefore = 0;
     if (task.delayMs() != null) {
       job.delay(Duration.ofMillis(task.delayMs()));

@@ -53,8 +53,11 @@ class GeneratedClientTest {
     String queue = RedisServerExtension.uniqueName("generated");
     ObjectMapper mapper = new ObjectMapper();
     JsonNode newJob = mapper.readTree("{\"payload\": {\"order\": 42}, \"id\": \"order-42\"}");
-    // No durable_replicas, no durable_timeout_ms: the queue's setting (answer at once).
-    JsonNode published = new JobsApi(api).publishJobs("shop", queue, newJob, null, null);
+    // No durable_replicas, no durable_timeout_ms: the queue's setting (answer at once). A W3C
+    // trace context in the headers, stored with the job.
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    JsonNode published =
+        new JobsApi(api).publishJobs("shop", queue, newJob, null, null, traceparent, "rojo=1");
     assertThat(published.get("id").asText()).isEqualTo("order-42");
     assertThat(published.get("state").asText()).isEqualTo("READY");
 
@@ -65,6 +68,8 @@ class GeneratedClientTest {
     assertThat(leased.getId()).isEqualTo("order-42");
     assertThat(leased.getAttempt()).isEqualTo(1);
     assertThat(leased.getPayload()).isEqualTo(Map.of("order", 42));
+    assertThat(leased.getTraceparent()).isEqualTo(traceparent);
+    assertThat(leased.getTracestate()).isEqualTo("rojo=1");
 
     new LeasesApi(api)
         .ackJob(
@@ -76,6 +81,7 @@ class GeneratedClientTest {
     Job job = new JobsApi(api).getJob("shop", queue, "order-42", null);
     assertThat(job.getState()).isEqualTo("DONE");
     assertThat(job.getResult()).isEqualTo(Map.of("closed", true));
+    assertThat(job.getTraceparent()).isEqualTo(traceparent);
 
     Queue stats = new QueuesApi(api).getQueue("shop", queue);
     assertThat(stats.getCounters()).containsEntry("acked", 1L);

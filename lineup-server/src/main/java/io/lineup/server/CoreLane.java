@@ -117,7 +117,19 @@ final class CoreLane extends Handler.Wrapper {
             route.access(),
             () -> PathNames.namespace(ns));
     String name = route.name(path, slash);
-    return route.action().serve(ns, name, field -> body(request, field), principal);
+    LaneAction.Body body =
+        new LaneAction.Body() {
+          @Override
+          public JsonNode json(String compactField) {
+            return body(request, compactField);
+          }
+
+          @Override
+          public String header(String headerName) {
+            return request.getHeaders().get(headerName);
+          }
+        };
+    return route.action().serve(ns, name, body, principal);
   }
 
   private JsonNode body(Request request, String compactField) {

@@ -36,6 +36,9 @@ import java.nio.charset.StandardCharsets;
  * @param result the ack's result when it is one JSON value, {@link JsonText#NULL} when there is
  *     none, or null (absent) when it is in {@code resultBase64}
  * @param resultBase64 the result's bytes in base64 when they are not JSON, else null (absent)
+ * @param traceparent the W3C traceparent stored with the job when it was published, else null
+ *     (absent)
+ * @param tracestate the W3C tracestate stored with it, else null (absent)
  */
 @JsonPropertyOrder({
   "queue",
@@ -60,7 +63,9 @@ import java.nio.charset.StandardCharsets;
   "payload",
   "payload_base64",
   "result",
-  "result_base64"
+  "result_base64",
+  "traceparent",
+  "tracestate"
 })
 public record Job(
     @JsonProperty("queue") String queue,
@@ -85,7 +90,9 @@ public record Job(
     @JsonProperty("payload") @JsonInclude(JsonInclude.Include.NON_NULL) JsonText payload,
     @JsonProperty("payload_base64") @JsonInclude(JsonInclude.Include.NON_NULL) String payloadBase64,
     @JsonProperty("result") @JsonInclude(JsonInclude.Include.NON_NULL) JsonText result,
-    @JsonProperty("result_base64") @JsonInclude(JsonInclude.Include.NON_NULL) String resultBase64) {
+    @JsonProperty("result_base64") @JsonInclude(JsonInclude.Include.NON_NULL) String resultBase64,
+    @JsonProperty("traceparent") @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent,
+    @JsonProperty("tracestate") @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate) {
 
   /**
    * The payload's bytes, from either form.

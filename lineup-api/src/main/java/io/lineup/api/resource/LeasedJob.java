@@ -22,6 +22,9 @@ import java.nio.charset.StandardCharsets;
  * @param leaseDeadlineAt end of the lease, epoch milliseconds
  * @param createdAt when it was published, epoch milliseconds
  * @param dueAt when it became due, epoch milliseconds
+ * @param traceparent the W3C traceparent stored with the job when it was published, else null
+ *     (absent)
+ * @param tracestate the W3C tracestate stored with it, else null (absent)
  */
 @JsonPropertyOrder({
   "queue",
@@ -34,7 +37,9 @@ import java.nio.charset.StandardCharsets;
   "priority",
   "lease_deadline_at",
   "created_at",
-  "due_at"
+  "due_at",
+  "traceparent",
+  "tracestate"
 })
 public record LeasedJob(
     @JsonProperty("queue") String queue,
@@ -47,7 +52,9 @@ public record LeasedJob(
     @JsonProperty("priority") int priority,
     @JsonProperty("lease_deadline_at") Long leaseDeadlineAt,
     @JsonProperty("created_at") Long createdAt,
-    @JsonProperty("due_at") Long dueAt) {
+    @JsonProperty("due_at") Long dueAt,
+    @JsonProperty("traceparent") @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent,
+    @JsonProperty("tracestate") @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate) {
 
   /**
    * The payload's bytes, from either form (empty when the answer had none).

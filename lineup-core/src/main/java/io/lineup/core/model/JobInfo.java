@@ -1,5 +1,6 @@
 package io.lineup.core.model;
 
+import io.lineup.api.TraceContext;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -30,6 +31,7 @@ import java.time.Instant;
  *     ahead of it go
  * @param key its fairness key ({@link NewJob#key}), or null when it has none or its queue is not
  *     fair
+ * @param trace the W3C trace context stored with it when it was published, or null
  */
 public record JobInfo(
     QueueName queue,
@@ -50,4 +52,50 @@ public record JobInfo(
     byte[] result,
     long position,
     Eta eta,
-    String key) {}
+    String key,
+    TraceContext trace) {
+
+  /** A job without a trace context. */
+  public JobInfo(
+      QueueName queue,
+      String id,
+      JobState state,
+      byte[] payload,
+      int priority,
+      int attempts,
+      int maxAttempts,
+      Duration timeToRun,
+      Instant createdAt,
+      Instant dueAt,
+      Instant expiresAt,
+      Instant startedAt,
+      Instant finishedAt,
+      Instant leaseDeadline,
+      String lastError,
+      byte[] result,
+      long position,
+      Eta eta,
+      String key) {
+    this(
+        queue,
+        id,
+        state,
+        payload,
+        priority,
+        attempts,
+        maxAttempts,
+        timeToRun,
+        createdAt,
+        dueAt,
+        expiresAt,
+        startedAt,
+        finishedAt,
+        leaseDeadline,
+        lastError,
+        result,
+        position,
+        eta,
+        key,
+        null);
+  }
+}

@@ -1,5 +1,6 @@
 package io.lineup.core.model;
 
+import io.lineup.api.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
@@ -18,6 +19,7 @@ import java.time.Instant;
  * @param createdAt when it was published, Redis server time
  * @param dueAt when it became due, Redis server time
  * @param leasedAt when this lease began, Redis server time
+ * @param trace the W3C trace context stored with the job when it was published, or null
  */
 public record LeasedJob(
     QueueName queue,
@@ -30,7 +32,36 @@ public record LeasedJob(
     Instant leaseDeadline,
     Instant createdAt,
     Instant dueAt,
-    Instant leasedAt) {
+    Instant leasedAt,
+    TraceContext trace) {
+
+  /** A leased job without a trace context. */
+  public LeasedJob(
+      QueueName queue,
+      String id,
+      byte[] payload,
+      int priority,
+      int attempt,
+      int maxAttempts,
+      String token,
+      Instant leaseDeadline,
+      Instant createdAt,
+      Instant dueAt,
+      Instant leasedAt) {
+    this(
+        queue,
+        id,
+        payload,
+        priority,
+        attempt,
+        maxAttempts,
+        token,
+        leaseDeadline,
+        createdAt,
+        dueAt,
+        leasedAt,
+        null);
+  }
 
   /** The payload as UTF-8 text. */
   public String payloadText() {

@@ -1,5 +1,6 @@
 package io.lineup.core.model;
 
+import io.lineup.api.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +26,8 @@ public final class NewJob {
   private String uniqueKey;
   private Duration uniqueWindow;
   private String key;
+  private String traceparent;
+  private String tracestate;
 
   private NewJob(byte[] payload) {
     this.payload = Objects.requireNonNull(payload, "payload");
@@ -120,6 +123,58 @@ public final class NewJob {
   public NewJob key(String key) {
     this.key = key;
     return this;
+  }
+
+  /**
+   * The W3C {@code traceparent} of the span that publishes this job, stored with it and returned on
+   * lease and read ({@link TraceContext} states the form). An Observation registry given to the
+   * engine sets it itself; set it here to carry a trace from elsewhere.
+   *
+   * @param traceparent {@code 00-<32 hex>-<16 hex>-<2 hex>}, or null for none
+   */
+  public NewJob traceparent(String traceparent) {
+    this.traceparent = traceparent;
+    return this;
+  }
+
+  /**
+   * The W3C {@code tracestate} that goes with {@link #traceparent(String)} (ignored without one):
+   * at most {@value TraceContext#MAX_TRACESTATE_LENGTH} printable ASCII characters.
+   *
+   * @param tracestate the tracestate, or null for none
+   */
+  public NewJob tracestate(String tracestate) {
+    this.tracestate = tracestate;
+    return this;
+  }
+
+  /** The traceparent given ({@link #traceparent(String)}), or null. */
+  public String traceparent() {
+    return traceparent;
+  }
+
+  /** The tracestate given ({@link #tracestate(String)}), or null. */
+  public String tracestate() {
+    return tracestate;
+  }
+
+  /**
+   * The trace context given, or null when no traceparent was.
+   *
+   * @throws InvalidArgumentException naming {@code traceparent} or {@code tracestate} when one
+   *     breaks the W3C form ({@link TraceContext})
+   */
+  public TraceContext traceContext() {
+    if (traceparent == null) {
+      return null;
+    }
+    if (!TraceContext.isTraceparent(traceparent)) {
+      throw new InvalidArgumentException("traceparent", TraceContext.TRACEPARENT_RULE);
+    }
+    if (tracestate != null && !TraceContext.isTracestate(tracestate)) {
+      throw new InvalidArgumentException("tracestate", TraceContext.TRACESTATE_RULE);
+    }
+    return new TraceContext(traceparent, tracestate);
   }
 
   /** The fairness key ({@link #key(String)}), or null. */

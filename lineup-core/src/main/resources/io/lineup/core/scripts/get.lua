@@ -10,7 +10,7 @@
 --              created_ms, due_ms, expires_ms, started_ms, finished_ms, error, result, position,
 --              lease_deadline_ms, now_ms, paused, rate_limit, concurrency_limit,
 --              expected_service_ms, leased, done_per_s, rate_window, rate_period_ms, rate_burst,
---              key, key_ahead, key_rate, key_rate_period_ms }
+--              key, key_ahead, key_rate, key_rate_period_ms, trace }
 --              state: the state name; ttr_ms: time-to-run; *_ms times: epoch ms, 0 = none;
 --              error: the last error text; position: -1 when not ready; paused: 1 or 0;
 --              rate_limit, concurrency_limit, expected_service_ms, rate_period_ms, rate_burst:
@@ -23,7 +23,7 @@
 --              key: the job's fairness key ('' for none or when the queue is not fair,
 --              lib/fair.lua); key_ahead: about how many jobs of its key are ahead of it (from its
 --              key's tagger); key_rate, key_rate_period_ms: the key's rate limit, which bounds its
---              ETA
+--              ETA; trace: the stored trace context (lib/job.lua, F_TRACE), '' for none
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/job.lua
@@ -104,4 +104,4 @@ end
 return {state_name(id, job), text(F_PAYLOAD), job[F_PRIORITY], job[F_ATTEMPTS], max, ttr, job[F_CREATED], due,
   value(F_EXPIRES), value(F_STARTED), value(F_FINISHED), text(F_ERROR), text(F_RESULT), position, deadline, now,
   s.paused, s.rate, s.concurrency, s.expected_service_ms, leased, done, window, s.rate_period_ms, s.rate_burst,
-  key, key_ahead, ks.rate, ks.period}
+  key, key_ahead, ks.rate, ks.period, text(F_TRACE)}

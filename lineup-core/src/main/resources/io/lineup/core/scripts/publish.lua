@@ -7,11 +7,13 @@
 -- ARGV[2]      expected fence: the decimal text of the queue's fence (meta field 'fence') this
 --              call is bound to, or '' for none; a call whose fence differs writes nothing
 -- ARGV[3]      number of jobs n
--- ARGV[4]      number of option sets m, then 8 values per set (jobs of one call mostly share them):
+-- ARGV[4]      number of option sets m, then 9 values per set (jobs of one call mostly share them):
 --                priority (-255..255), delay (ms, -1 none), run-at (epoch ms, -1 none),
 --                max attempts (0 = queue setting), time-to-run (ms, 0 = queue setting),
 --                TTL (ms from now, 0 = none), unique window (ms; 0 = the job has no unique key),
---                fairness key ('' = none; read by a fair queue only, lib/fair.lua)
+--                fairness key ('' = none; read by a fair queue only, lib/fair.lua),
+--                trace context (W3C traceparent, then a space and the tracestate if any; '' =
+--                none; stored as is, lib/job.lua F_TRACE)
 -- then the form: 'plain' when every job takes a generated id and option set 1, which has no unique
 --              key, else 'full'
 -- then per job, plain: its payload (bytes); full: 3 values, its id ('' = generate: '~' and the
@@ -78,13 +80,13 @@ local m = tonumber(ARGV[4])
 -- Each option set once (lib/make.lua).
 local sets = {}
 for s = 1, m do
-  local b = 5 + (s - 1) * 8
+  local b = 5 + (s - 1) * 9
   sets[tostring(s)] = make_options(now, option_number(ARGV[b]), option_number(ARGV[b + 1]),
     option_number(ARGV[b + 2]), option_number(ARGV[b + 3]), option_number(ARGV[b + 4]),
-    option_number(ARGV[b + 5]), ARGV[b + 6], ARGV[b + 7])
+    option_number(ARGV[b + 5]), ARGV[b + 6], ARGV[b + 7], ARGV[b + 8])
 end
-local plain = ARGV[5 + m * 8] == 'plain'
-local jobs_at = 6 + m * 8
+local plain = ARGV[5 + m * 9] == 'plain'
+local jobs_at = 6 + m * 9
 
 -- A fair queue refuses the whole call when it would bring a key past its max_waiting jobs (every
 -- job named counts, before ids seen already are told apart).

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.lineup.api.ErrorCode;
+import io.lineup.api.TraceContext;
 import io.lineup.core.model.InvalidArgumentException;
 import io.lineup.core.model.JobState;
 import io.lineup.dispatch.Dispatcher;
@@ -102,7 +103,8 @@ public final class DispatchHandlers {
         submit(
             endpoint(ctx),
             () -> RequestBody.read(ctx, api.limits().maxBodyBytes(), true),
-            principal);
+            principal,
+            TraceHeaders.of(ctx::header));
     Responses.jsonText(ctx, status(submitted), TaskJson.write(submitted.task()));
   }
 
@@ -113,17 +115,24 @@ public final class DispatchHandlers {
   public LaneAction.Answer submitOnLane(
       String ns, String endpoint, LaneAction.Body body, Principal principal) {
     Tasks.Submitted submitted =
-        submit(endpoint(PathNames.namespace(ns), endpoint), () -> body.json(null), principal);
+        submit(
+            endpoint(PathNames.namespace(ns), endpoint),
+            () -> body.json(null),
+            principal,
+            TraceHeaders.of(body::header));
     return new LaneAction.Answer(status(submitted), TaskJson.write(submitted.task()));
   }
 
-  private Tasks.Submitted submit(EndpointKey key, Supplier<JsonNode> body, Principal principal) {
+  private Tasks.Submitted submit(
+      EndpointKey key, Supplier<JsonNode> body, Principal principal, TraceContext trace) {
     // An unknown endpoint is a 404 before the body is read.
     EndpointSpec spec = dispatch().endpoints().spec(key);
     return dispatch()
         .tasks()
         .submit(
-            key, TaskJson.parse(body.get(), spec, principal, dispatch().tasks().maxBodyBytes()));
+            key,
+            TaskJson.parse(body.get(), spec, principal, dispatch().tasks().maxBodyBytes()),
+            trace);
   }
 
   /** 202 for a new task, 200 for a repeated idempotency key (the first task's answer). */

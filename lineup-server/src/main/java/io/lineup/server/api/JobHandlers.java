@@ -3,6 +3,7 @@ package io.lineup.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
+import io.lineup.api.TraceContext;
 import io.lineup.core.model.Durability;
 import io.lineup.core.model.JobInfo;
 import io.lineup.core.model.JobState;
@@ -36,7 +37,8 @@ public final class JobHandlers {
     QueueName queue = PathNames.publicQueue(ctx);
     Durability durability = DurabilityQuery.read(ctx);
     JsonNode body = RequestBody.read(ctx, api.limits().maxBodyBytes(), true, PAYLOAD_FIELD);
-    Responses.jsonText(ctx, 201, publish(queue, durability, body, principal));
+    Responses.jsonText(
+        ctx, 201, publish(queue, durability, body, principal, TraceHeaders.of(ctx::header)));
   }
 
   /**
@@ -46,7 +48,9 @@ public final class JobHandlers {
   public LaneAction.Answer publishOnLane(
       String ns, String queue, LaneAction.Body body, Principal principal) {
     QueueName name = PathNames.publicQueue(PathNames.namespace(ns), queue);
-    return new LaneAction.Answer(201, publish(name, null, body.json(PAYLOAD_FIELD), principal));
+    return new LaneAction.Answer(
+        201,
+        publish(name, null, body.json(PAYLOAD_FIELD), principal, TraceHeaders.of(body::header)));
   }
 
   /**
@@ -59,14 +63,26 @@ public final class JobHandlers {
    *     compact text ({@link RequestBody#parse(byte[], boolean, String)} with {@link
    *     #PAYLOAD_FIELD})
    * @param principal who called
+   * @param trace the trace context of the request's {@code traceparent} and {@code tracestate}
+   *     headers, given to every job of the body; null when absent or invalid (the W3C says a
+   *     receiver restarts the trace then, so an invalid header is ignored, not refused)
    * @return the answer's body, JSON text sent with status 201: the job's view, or an array of them
    *     when the body is an array
    * @throws ApiException 4xx for bad input; engine exceptions as {@link
    *     io.lineup.server.http.ErrorMapper} maps them
    */
   public byte[] publish(
-      QueueName queue, Durability durability, JsonNode body, Principal principal) {
+      QueueName queue,
+      Durability durability,
+      JsonNode body,
+      Principal principal,
+      TraceContext trace) {
     List<NewJob> jobs = reader.read(body, principal);
+    if (trace != null) {
+      for (NewJob job : jobs) {
+        job.traceparent(trace.traceparent()).tracestate(trace.tracestate());
+      }
+    }
     api.archive().beforePublish(queue);
     List<PublishResult> results =
         durability == null

@@ -36,6 +36,16 @@ public interface LaneAction {
      *     body_too_large}, as {@link io.lineup.server.http.RequestBody} answers them
      */
     JsonNode json(String compactField);
+
+    /**
+     * A request header's value (the first when repeated).
+     *
+     * @param name the header's name, in any case
+     * @return its value, or null when absent
+     */
+    default String header(String name) {
+      return null;
+    }
   }
 
   /**

@@ -66,7 +66,9 @@ public final class Views {
         job.priority(),
         millis(job.leaseDeadline()),
         millis(job.createdAt()),
-        millis(job.dueAt()));
+        millis(job.dueAt()),
+        job.trace() == null ? null : job.trace().traceparent(),
+        job.trace() == null ? null : job.trace().tracestate());
   }
 
   /** A job as it stands. */
@@ -98,7 +100,9 @@ public final class Views {
         payload,
         asBase64(job.payload(), payload),
         result,
-        job.result() == null ? null : asBase64(job.result(), result));
+        job.result() == null ? null : asBase64(job.result(), result),
+        job.trace() == null ? null : job.trace().traceparent(),
+        job.trace() == null ? null : job.trace().tracestate());
   }
 
   /** A dead letter. */

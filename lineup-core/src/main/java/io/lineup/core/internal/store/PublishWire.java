@@ -1,5 +1,6 @@
 package io.lineup.core.internal.store;
 
+import io.lineup.api.TraceContext;
 import io.lineup.core.model.NewJob;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +25,7 @@ public final class PublishWire {
   private static final String FULL = "full";
 
   /** ARGV values per option set. */
-  public static final int VALUES_PER_OPTION_SET = 8;
+  public static final int VALUES_PER_OPTION_SET = 9;
 
   private PublishWire() {}
 
@@ -37,8 +38,10 @@ public final class PublishWire {
       long timeToRunMs,
       long ttlMs,
       long uniqueWindowMs,
-      String key) {
+      String key,
+      String trace) {
     static OptionSet of(NewJob job) {
+      TraceContext context = job.traceContext();
       return new OptionSet(
           job.priority(),
           job.delay() == null ? -1 : job.delay().toMillis(),
@@ -47,7 +50,8 @@ public final class PublishWire {
           job.timeToRun() == null ? 0 : job.timeToRun().toMillis(),
           job.ttl() == null ? 0 : job.ttl().toMillis(),
           job.uniqueKey() == null ? 0 : job.uniqueWindow().toMillis(),
-          job.key() == null ? "" : job.key());
+          job.key() == null ? "" : job.key(),
+          context == null ? "" : context.stored());
     }
   }
 
@@ -102,7 +106,8 @@ public final class PublishWire {
           .add(set.timeToRunMs())
           .add(set.ttlMs())
           .add(set.uniqueWindowMs())
-          .add(set.key());
+          .add(set.key())
+          .add(set.trace());
     }
     args.add(plain ? PLAIN : FULL);
     for (int i = 0; i < jobs.size(); i++) {

@@ -1,5 +1,6 @@
 package io.lineup.core.internal.store;
 
+import io.lineup.api.TraceContext;
 import io.lineup.core.model.DeadJob;
 import io.lineup.core.model.DeadPage;
 import io.lineup.core.model.Eta;
@@ -200,7 +201,8 @@ public final class ScriptReplies {
     KEY,
     KEY_AHEAD,
     KEY_RATE,
-    KEY_RATE_PERIOD_MS
+    KEY_RATE_PERIOD_MS,
+    TRACE
   }
 
   /** {@code stats.lua}. */
@@ -623,7 +625,8 @@ public final class ScriptReplies {
               Instant.ofEpochMilli(number(job, LeasedJobField.LEASE_DEADLINE_MS)),
               Instant.ofEpochMilli(body.createdMs()),
               Instant.ofEpochMilli(body.dueMs() > 0 ? body.dueMs() : body.createdMs()),
-              now));
+              now,
+              body.trace()));
     }
     return jobs;
   }
@@ -798,7 +801,8 @@ public final class ScriptReplies {
             result.length == 0 ? null : result,
             position,
             eta,
-            key == null || key.isEmpty() ? null : key));
+            key == null || key.isEmpty() ? null : key,
+            TraceContext.ofStored(text(r, Get.TRACE))));
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.lineup.core.internal.store;
 
+import io.lineup.api.TraceContext;
+
 /**
  * The fields of a job's stored body that the engine reads outside Redis: a whole record as {@code
  * lib/job.lua} stores it (a msgpack array of the job's values, trailing absent values left out),
@@ -10,17 +12,25 @@ package io.lineup.core.internal.store;
  * @param priority the job's priority (0 when absent)
  * @param maxAttempts the job's own max attempts, 0 when it names none (the queue's then apply)
  * @param dueMs when the job was due (epoch ms), 0 when it was due at once
+ * @param trace the trace context stored with it, or null
  */
-record StoredBody(byte[] payloadOrNull, long createdMs, int priority, int maxAttempts, long dueMs) {
+record StoredBody(
+    byte[] payloadOrNull,
+    long createdMs,
+    int priority,
+    int maxAttempts,
+    long dueMs,
+    TraceContext trace) {
   // Positions in a stored record (lib/job.lua), counted from 1 as there.
   private static final int F_PAYLOAD = 1;
   private static final int F_CREATED = 2;
   private static final int F_PRIORITY = 3;
   private static final int F_MAX_ATTEMPTS = 6;
   private static final int F_DUE = 8;
+  private static final int F_TRACE = 19;
 
   /** A body with no values: what an outbox entry of a job without a stored body reads as. */
-  static final StoredBody NONE = new StoredBody(null, 0, 0, 0, 0);
+  static final StoredBody NONE = new StoredBody(null, 0, 0, 0, 0, null);
 
   /**
    * Reads a stored body.
@@ -35,17 +45,20 @@ record StoredBody(byte[] payloadOrNull, long createdMs, int priority, int maxAtt
     long priority = 0;
     long maxAttempts = 0;
     long due = 0;
-    for (int f = 1; f <= n && f <= F_DUE; f++) {
+    String trace = null;
+    for (int f = 1; f <= n && f <= F_TRACE; f++) {
       switch (f) {
         case F_PAYLOAD -> payload = fields.readBytesOrNull();
         case F_CREATED -> created = fields.readLong();
         case F_PRIORITY -> priority = fields.readLong();
         case F_MAX_ATTEMPTS -> maxAttempts = fields.readLong();
         case F_DUE -> due = fields.readLong();
+        case F_TRACE -> trace = fields.readTextOrNull();
         default -> fields.skip();
       }
     }
-    return new StoredBody(payload, created, (int) priority, (int) maxAttempts, due);
+    return new StoredBody(
+        payload, created, (int) priority, (int) maxAttempts, due, TraceContext.ofStored(trace));
   }
 
   /** The payload, empty when there is none. */

@@ -15,7 +15,12 @@ local F_LINE = 15 -- while leased: the job's score in the ready line (text, or a
 -- answered as wrong tokens.
 local F_ENDED, F_PREV_TOKEN, F_PREV_ENDED = 16, 17, 18
 local END_NACKED, END_EXPIRED, END_RELEASED = 1, 2, 3
-local JOB_FIELDS = 18
+-- The W3C trace context of the span that published the job: its traceparent, then a space and its
+-- tracestate when there is one (text). A body field, written by publish only, and last, so a job
+-- published without one stores nothing for it.
+local F_TRACE = 19
+local HEAD_FIELDS = 18 -- the last field a split record's head holds (F_TRACE is in the body)
+local JOB_FIELDS = 19
 
 -- Where a record lives. A generated id ('~' and the base-62 arrival number) is kept in a hash of
 -- 62 consecutive arrivals, named by the id without its last digit and a '.': K_JOBS .. ':~1a.'
@@ -308,7 +313,8 @@ end
 local SPLIT_MARK = 193 -- 0xc1
 local SPLIT_TEXT = string.char(SPLIT_MARK)
 -- The body fields: F_PAYLOAD, F_CREATED, F_PRIORITY, F_MAX_ATTEMPTS, F_TTR, F_DUE,
--- F_EXPIRES, positions 1 to 3 and 6 to 9; job_decode sets them by name.
+-- F_EXPIRES, positions 1 to 3 and 6 to 9, and F_TRACE, after the head's last field; job_decode sets
+-- them by name.
 local mp_pack, mp_unpack_limit = cmsgpack.pack, cmsgpack.unpack_limit
 local str_char = string.char
 
@@ -333,9 +339,10 @@ end
 -- returns (after the offset that follows them, which comes back second). The table is made at its
 -- full size at once: unpacking a msgpack array instead makes a table of its own and grows it value
 -- by value (rehashing it five times for 15 values).
-local function fields_of(next_at, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18)
+local function fields_of(next_at, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18,
+    v19)
   return {v1 or 0, v2 or 0, v3 or 0, v4 or 0, v5 or 0, v6 or 0, v7 or 0, v8 or 0, v9 or 0, v10 or 0, v11 or 0,
-    v12 or 0, v13 or 0, v14 or 0, v15 or 0, v16 or 0, v17 or 0, v18 or 0}, next_at
+    v12 or 0, v13 or 0, v14 or 0, v15 or 0, v16 or 0, v17 or 0, v18 or 0, v19 or 0}, next_at
 end
 
 -- The values of the msgpack array whose header starts at the 0-based offset `at` of raw, as a
@@ -382,7 +389,7 @@ local function job_decode(raw)
   -- The body fields over the zeros the head has at their positions.
   job[F_PAYLOAD], job[F_CREATED], job[F_PRIORITY] = body[F_PAYLOAD], body[F_CREATED], body[F_PRIORITY]
   job[F_MAX_ATTEMPTS], job[F_TTR] = body[F_MAX_ATTEMPTS], body[F_TTR]
-  job[F_DUE], job[F_EXPIRES] = body[F_DUE], body[F_EXPIRES]
+  job[F_DUE], job[F_EXPIRES], job[F_TRACE] = body[F_DUE], body[F_EXPIRES], body[F_TRACE]
   return job, str_sub(raw, body_at + 1)
 end
 
@@ -483,7 +490,7 @@ local function head_start(job, count, last)
 end
 
 local function job_pack_head(job, body)
-  local n = JOB_FIELDS
+  local n = HEAD_FIELDS
   while n > F_EXPIRES do
     local v = job[n]
     if v ~= 0 and v ~= '' then

@@ -81,8 +81,9 @@ end
 -- after the payload, trailing defaults dropped). Numbers: priority (-255..255), delay (ms, -1
 -- none), run_at (epoch ms, -1 none), max attempts and time-to-run (0 = the queue's), ttl (ms from
 -- now, 0 = none); window: the unique window as text ('0' = no unique key); key: the fairness key
--- ('' = none), which only a fair queue reads (lib/fair.lua).
-local function make_options(now, priority, delay, run_at, max_attempts, ttr, ttl, window, key)
+-- ('' = none), which only a fair queue reads (lib/fair.lua); trace: the stored trace context
+-- (lib/job.lua, F_TRACE; nil or '' = none).
+local function make_options(now, priority, delay, run_at, max_attempts, ttr, ttl, window, key, trace)
   local due = now
   if run_at >= 0 then
     due = run_at
@@ -98,10 +99,19 @@ local function make_options(now, priority, delay, run_at, max_attempts, ttr, ttl
     expires = now + ttl
     fields[F_EXPIRES - 1] = expires
   end
+  if trace and trace ~= '' then
+    -- The fields between the body's and the trace are the head's, absent (0) in a new job.
+    for f = F_EXPIRES, F_TRACE - 2 do
+      fields[f] = 0
+    end
+    fields[F_TRACE - 1] = trace
+  end
   local count = #fields
   while count > F_CREATED - 1 and not present(fields[count]) do
     count = count - 1
   end
+  -- msgpack's fixarray up to 15 values; a record with a trace context needs its array 16.
+  local head = count + 1 < 16 and string.char(0x90 + count + 1) or string.char(0xdc, 0, count + 1)
   return {
     priority = priority,
     due = due,
@@ -113,7 +123,7 @@ local function make_options(now, priority, delay, run_at, max_attempts, ttr, ttl
     window = window,
     unique = window ~= '0',
     score = (PRIORITY_MAX - priority) * ARRIVAL_SPAN,
-    head = string.char(0x90 + count + 1),
+    head = head,
     tail = cmsgpack.pack(unpack(fields, 1, count)),
     scores = {},            -- score_text's cache
     fair = fair_on(),
