@@ -50,7 +50,8 @@ class BenchSmokeTest {
                   "dispatch_start_ms_p99",
                   "dispatch_rate_error",
                   "dispatch_rate_achieved"),
-              RoomScenarios.HTTP_FIGURES.stream())
+              Stream.concat(
+                  RoomScenarios.HTTP_FIGURES.stream(), AdaptiveScenarios.FIGURES.stream()))
           .collect(Collectors.toUnmodifiableSet());
 
   /**
@@ -84,14 +85,25 @@ class BenchSmokeTest {
           "fair_share_error",
           "fair_bytes_per_job",
           "fair_plain_bytes_per_job",
-          "fair_bytes_ratio");
+          "fair_bytes_ratio",
+          "adaptive_goodput_share",
+          "adaptive_429_share",
+          "adaptive_latency_p99_ratio",
+          "deadline_miss_share",
+          "refused_or_expired_endpoint_calls");
 
   /**
    * Latenesses that are 0 when nothing was late: a schedule's tick is published ahead of its time
-   * (its job due at the tick), so its publish is 0 ms late unless the machine stalls.
+   * (its job due at the tick), so its publish is 0 ms late unless the machine stalls. Errors,
+   * refusals and misses that are 0 when none happened.
    */
   private static final Set<String> MAY_BE_ZERO =
-      Set.of("schedule_tick_late_ms_p99", "fair_share_error");
+      Set.of(
+          "schedule_tick_late_ms_p99",
+          "fair_share_error",
+          "adaptive_429_share",
+          "deadline_miss_share",
+          "refused_or_expired_endpoint_calls");
 
   private static RedisProcess redis;
 
@@ -166,6 +178,9 @@ class BenchSmokeTest {
       }
     }
     assertThat(json.path("figures").size()).isEqualTo(expected.size());
+    if (Files.isRegularFile(SERVER_JAR)) {
+      assertAdaptiveFiguresAreSane(json, progress.toString(StandardCharsets.UTF_8));
+    }
     assertThat(ReportTable.of(report)).contains("SMOKE run", "raw_script_per_s", "bytes_per_job");
     // A smoke run: three consume round pairs and two rounds of the rest (the counts are separate);
     // each later round of the deep drain starts with the line topped up.
@@ -205,6 +220,26 @@ class BenchSmokeTest {
             json.path("redis_cpu_us_per_job").path("consume_floor_ratio").asDouble()
                 / json.path("figures").path("floor_consume_us").asDouble(),
             within(0.01));
+  }
+
+  /**
+   * The adaptive group's figures are shares and counts in their range, whatever the machine's
+   * speed; a refused or timed-out task never reaches the endpoint.
+   */
+  private static void assertAdaptiveFiguresAreSane(JsonNode json, String progress) {
+    JsonNode figures = json.path("figures");
+    // At most the capacity rate at the base service time, 1.25 × the one at full load.
+    assertThat(figures.path("adaptive_goodput_share").asDouble()).isBetween(0.0, 1.25);
+    assertThat(figures.path("adaptive_429_share").asDouble()).isBetween(0.0, 1.0);
+    assertThat(figures.path("deadline_miss_share").asDouble()).isBetween(0.0, 1.0);
+    assertThat(figures.path("refused_or_expired_endpoint_calls").asDouble()).isZero();
+    assertThat(json.path("counts").path("adaptive_limits").asText()).isIn("adaptive", "fixed");
+    assertThat(progress)
+        .contains(
+            "adaptive: step 1 (capacity 50)",
+            "adaptive: step 2 (capacity 20)",
+            "adaptive: step 3 (capacity 80)",
+            "answered 202");
   }
 
   @Test
