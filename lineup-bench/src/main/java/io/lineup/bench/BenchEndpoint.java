@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lineup.core.model.QueueName;
 import java.io.IOException;
-import java.time.Duration;
 
 /**
  * A dispatch endpoint of the bench's namespace on a started server, as the adaptive and deadline
@@ -57,27 +56,6 @@ final class BenchEndpoint {
   /** The endpoint as {@code GET} shows it. */
   JsonNode get() throws IOException {
     return JSON.readTree(api.get(path(), 200).body());
-  }
-
-  /**
-   * Waits until none of its tasks is queued or running.
-   *
-   * @throws IllegalStateException when some still are after {@code timeout}
-   */
-  void awaitNoTasks(Duration timeout) throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      JsonNode tasks = get().path("tasks");
-      long left = tasks.path("queued").asLong() + tasks.path("running").asLong();
-      if (left == 0) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            name + ": " + left + " tasks still queued or running after " + timeout);
-      }
-      Pause.millis(200);
-    }
   }
 
   /** Deletes the endpoint and the tasks left in its queue. */

@@ -86,53 +86,56 @@ final class DeadlineScenario {
     Set<Long> refused = ConcurrentHashMap.newKeySet();
     AtomicInteger otherRefusals = new AtomicInteger();
     String tasks = endpoint.path() + "/tasks";
+    TaskEndReader reader = new TaskEndReader(api, tasks);
     RedisProbe probe = RedisProbe.start(context);
     long start = System.nanoTime();
-    InFlight.run(
-        total,
-        SUBMITTERS,
-        i -> {
-          long slot = start + (long) (i * 1e9 / rate);
-          long wait = slot - System.nanoTime();
-          if (wait > 0) {
-            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-          }
-          long finishBy =
-              System.currentTimeMillis()
-                  + ThreadLocalRandom.current()
-                      .nextLong(counts.deadlineMinMs(), counts.deadlineMaxMs() + 1);
-          String body =
-              "{\"finish_by\": "
-                  + finishBy
-                  + ", \"headers\": {\""
-                  + CapacityTarget.SERIAL_HEADER
-                  + "\": \""
-                  + i
-                  + "\"}}";
-          Http11Connection.Answer answer = api.post(tasks, body, 202, 429);
-          JsonNode json = JSON.readTree(answer.body());
-          if (answer.status() == 202) {
-            accepted.put((long) i, new Accepted(i, json.path("id").asText(), finishBy));
-          } else if ("deadline_unreachable".equals(json.path("error").asText())) {
-            refused.add((long) i);
-          } else {
-            otherRefusals.incrementAndGet();
-          }
-        });
+    try {
+      InFlight.run(
+          total,
+          SUBMITTERS,
+          i -> {
+            long slot = start + (long) (i * 1e9 / rate);
+            long wait = slot - System.nanoTime();
+            if (wait > 0) {
+              Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            long finishBy =
+                System.currentTimeMillis()
+                    + ThreadLocalRandom.current()
+                        .nextLong(counts.deadlineMinMs(), counts.deadlineMaxMs() + 1);
+            String body =
+                "{\"finish_by\": "
+                    + finishBy
+                    + ", \"headers\": {\""
+                    + CapacityTarget.SERIAL_HEADER
+                    + "\": \""
+                    + i
+                    + "\"}}";
+            Http11Connection.Answer answer = api.post(tasks, body, 202, 429);
+            JsonNode json = JSON.readTree(answer.body());
+            if (answer.status() == 202) {
+              String id = json.path("id").asText();
+              accepted.put((long) i, new Accepted(i, id, finishBy));
+              reader.readAfter(id, finishBy);
+            } else if ("deadline_unreachable".equals(json.path("error").asText())) {
+              refused.add((long) i);
+            } else {
+              otherRefusals.incrementAndGet();
+            }
+          });
+    } catch (RuntimeException e) {
+      reader.close();
+      throw e;
+    }
     double submitSeconds = (System.nanoTime() - start) / 1e9;
-    endpoint.awaitNoTasks(Duration.ofMillis(counts.deadlineMaxMs()).plusMinutes(1));
+    Map<String, String> statuses;
+    try (reader) {
+      statuses =
+          reader.awaitEnds(
+              accepted.size(), Duration.ofMillis(counts.deadlineMaxMs()).plusMinutes(1));
+    }
     RedisProbe.Cost cost = probe.finish("deadline_miss_share", total);
-
-    Map<String, String> statuses = new ConcurrentHashMap<>();
     List<Accepted> acceptedList = List.copyOf(accepted.values());
-    InFlight.run(
-        acceptedList.size(),
-        SUBMITTERS,
-        i -> {
-          String id = acceptedList.get(i).id();
-          String answer = api.get(tasks + "/" + id + "?peek=true", 200).body();
-          statuses.put(id, JSON.readTree(answer).path("status").asText());
-        });
     endpoint.delete(context);
 
     Map<Long, Long> servedAtNanos = new HashMap<>();
