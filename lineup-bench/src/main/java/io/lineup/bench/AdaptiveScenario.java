@@ -145,7 +145,10 @@ final class AdaptiveScenario {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> submitters = new ArrayList<>();
     submitters.add(
-        Thread.ofPlatform().daemon().name("bench-adaptive-waiting").start(() -> readWaiting(stop)));
+        Thread.ofPlatform()
+            .daemon()
+            .name("bench-adaptive-waiting")
+            .start(() -> readWaiting(stop, failure)));
     for (int i = 0; i < SUBMITTERS; i++) {
       submitters.add(
           Thread.ofPlatform()
@@ -312,13 +315,17 @@ final class AdaptiveScenario {
    * Reads how many tasks wait every {@value #WAITING_READ_EVERY_MS} ms, so the submitters know when
    * the dispatcher has taken some.
    */
-  private void readWaiting(AtomicBoolean stop) {
-    while (!stop.get()) {
-      waiting.set(context.lineup().stats(endpoint.queue()).ready());
-      try {
+  private void readWaiting(AtomicBoolean stop, AtomicReference<Throwable> failure) {
+    try {
+      while (!stop.get()) {
+        waiting.set(context.lineup().stats(endpoint.queue()).ready());
         Thread.sleep(WAITING_READ_EVERY_MS);
-      } catch (InterruptedException e) {
-        return; // stopped
+      }
+    } catch (InterruptedException e) {
+      // stopped
+    } catch (RuntimeException e) {
+      if (!stop.get()) {
+        failure.compareAndSet(null, e);
       }
     }
   }
