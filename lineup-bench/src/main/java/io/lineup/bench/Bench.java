@@ -129,6 +129,9 @@ public final class Bench {
       if (options.runs(ScenarioGroup.DISPATCH)) {
         runDispatch(context, options, report);
       }
+      if (options.runs(ScenarioGroup.ADAPTIVE)) {
+        AdaptiveScenarios.run(context, options, report);
+      }
       if (options.runs(ScenarioGroup.ROOM)) {
         RoomScenarios.run(context, options, report);
       }

@@ -61,7 +61,7 @@ public record BenchOptions(
                            (INFO commandstats before and after; nothing is reset)
         --only GROUPS      run only these scenario groups (comma list of publish, bulk,
                            durable, consume, archive, deep, late, late10k, schedule, fair, eta, http,
-                           prune, dispatch, room, pass), e.g. to profile one; the reference
+                           prune, dispatch, adaptive, room, pass), e.g. to profile one; the reference
                            raw_script_per_s always
                            runs, and the floor (floor_publish_us, floor_consume_us) with
                            publish, bulk, consume or deep

@@ -51,6 +51,13 @@ public enum ScenarioGroup {
    */
   DISPATCH,
   /**
+   * Dispatch to an endpoint of limited capacity through the server (issue 53): {@code
+   * adaptive_goodput_share}, {@code adaptive_429_share}, {@code adaptive_latency_p99_ratio} and
+   * {@code adaptive_settle_ms} while the capacity steps 50 → 20 → 80; {@code deadline_miss_share}
+   * and {@code refused_or_expired_endpoint_calls} at twice a fixed capacity.
+   */
+  ADAPTIVE,
+  /**
    * The waiting room: {@code room_join_per_s} and {@code room_eta_mape} at the engine level, {@code
    * room_poll_per_s} through the server.
    */

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -112,7 +113,17 @@ class BenchSmokeTest {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     BenchReport report =
         Bench.run(
-            new BenchOptions(Counts.smoke(), true, redis.uri(), SERVER_JAR),
+            new BenchOptions(
+                Counts.smoke(),
+                true,
+                redis.uri(),
+                SERVER_JAR,
+                false,
+                // The adaptive group has a test of its own (below).
+                EnumSet.complementOf(EnumSet.of(ScenarioGroup.ADAPTIVE)),
+                false,
+                false,
+                0),
             new PrintStream(progress, true, StandardCharsets.UTF_8));
 
     // Kept in the test's output file, to read when an assertion fails.
@@ -124,6 +135,7 @@ class BenchSmokeTest {
     List<String> expected = new ArrayList<>(BenchReport.ORDER);
     // Measured only with --deep-10m (the test below).
     expected.removeAll(BenchReport.DEEP_TEN_MILLION);
+    expected.removeAll(AdaptiveScenarios.FIGURES);
     List<String> mayBeSkipped = new ArrayList<>();
     if (!Files.isRegularFile(SERVER_JAR)) {
       // Only an absent jar may skip the HTTP figures, with the reason given.
@@ -205,6 +217,57 @@ class BenchSmokeTest {
             json.path("redis_cpu_us_per_job").path("consume_floor_ratio").asDouble()
                 / json.path("figures").path("floor_consume_us").asDouble(),
             within(0.01));
+  }
+
+  @Test
+  void theAdaptiveGroupGivesItsFiguresInTheirRangesAndNoRefusedTaskReachesTheEndpoint()
+      throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    BenchOptions options =
+        BenchOptions.parse(
+            List.of(
+                "--smoke", "--json", "--only", "adaptive", "--server-jar", SERVER_JAR.toString()),
+            Map.of("LINEUP_REDIS_URL", redis.uri()));
+    BenchReport report =
+        Bench.run(options, new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    String lines = progress.toString(StandardCharsets.UTF_8);
+    System.out.print(lines);
+    System.out.print(ReportTable.of(report));
+    JsonNode json = new ObjectMapper().readTree(JsonReport.of(report));
+    if (!Files.isRegularFile(SERVER_JAR)) {
+      // Only an absent jar may skip them, with the reason given.
+      AdaptiveScenarios.FIGURES.forEach(
+          figure -> assertThat(json.path("skipped").path(figure).asText()).contains("absent"));
+      return;
+    }
+    assertThat(json.path("skipped").size()).isZero();
+    JsonNode figures = json.path("figures");
+    for (String figure : AdaptiveScenarios.FIGURES) {
+      assertThat(figures.path(figure).isNumber()).as(figure).isTrue();
+      assertThat(json.path("redis_cpu_us_per_job").path(figure).asDouble())
+          .as("redis_cpu_us_per_job of " + figure)
+          .isPositive();
+      assertThat(json.path("targets").path(figure).path("reached").isBoolean())
+          .as("target of " + figure)
+          .isTrue();
+    }
+    // At most the capacity rate at the base service time: 1.25 × the one at full load.
+    assertThat(figures.path("adaptive_goodput_share").asDouble()).isGreaterThan(0).isLessThan(1.25);
+    assertThat(figures.path("adaptive_429_share").asDouble()).isBetween(0.0, 1.0);
+    assertThat(figures.path("adaptive_latency_p99_ratio").asDouble()).isPositive();
+    // A step that never settles counts as its length: 4 s in a smoke run.
+    assertThat(figures.path("adaptive_settle_ms").asDouble()).isBetween(0.0, 4_000.0);
+    assertThat(figures.path("deadline_miss_share").asDouble()).isBetween(0.0, 1.0);
+    // Refused tasks were never queued and timed-out ones ended before any request.
+    assertThat(figures.path("refused_or_expired_endpoint_calls").asDouble()).isZero();
+    assertThat(json.path("counts").path("adaptive_limits").asText()).isIn("adaptive", "fixed");
+    assertThat(lines)
+        .contains(
+            "adaptive: step 1 (capacity 50)",
+            "adaptive: step 2 (capacity 20)",
+            "adaptive: step 3 (capacity 80)",
+            "answered 202");
   }
 
   @Test

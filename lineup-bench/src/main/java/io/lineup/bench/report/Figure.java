@@ -42,7 +42,9 @@ public record Figure(
     /**
      * A ratio of two measured quantities (e.g. achieved rate ÷ limit): no ratio to the reference.
      */
-    RATIO("×");
+    RATIO("×"),
+    /** A number of events (e.g. requests that should not have been made): no ratio. */
+    COUNT("");
 
     private final String symbol;
 
@@ -66,7 +68,7 @@ public record Figure(
       case PER_SECOND -> value / rawScriptPerSecond;
       case MILLISECONDS -> value / 1_000.0 * rawScriptPerSecond;
       case MICROSECONDS -> value / 1_000_000.0 * rawScriptPerSecond;
-      case BYTES, PERCENT, SHARE, RATIO -> Double.NaN;
+      case BYTES, PERCENT, SHARE, RATIO, COUNT -> Double.NaN;
     };
   }
 }

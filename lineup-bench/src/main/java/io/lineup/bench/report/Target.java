@@ -49,6 +49,13 @@ public record Target(String figure, boolean atLeast, double bound, String refere
           new Target("dispatch_start_ms_p99", false, 5, null, "ms"),
           new Target("dispatch_rate_error", false, 1.0, null, "×"),
           new Target("dispatch_rate_achieved", true, 0.97, null, "×"),
+          // Issue 53: the worst step of the capacity schedule 50 → 20 → 80.
+          new Target("adaptive_goodput_share", true, 0.9, null, ""),
+          new Target("adaptive_429_share", false, 0.01, null, ""),
+          new Target("adaptive_latency_p99_ratio", false, 1.5, null, "×"),
+          new Target("adaptive_settle_ms", false, 10_000, null, "ms"),
+          new Target("deadline_miss_share", false, 0.01, null, ""),
+          new Target("refused_or_expired_endpoint_calls", false, 0, null, ""),
           new Target("room_join_per_s", true, 0.3, "raw_script_per_s", null),
           new Target("room_poll_per_s", true, 5_000, null, "/s"),
           new Target("room_eta_mape", false, 20, null, "%"),
