@@ -63,7 +63,7 @@ local function next_cursor(cursor, seen, gone)
 end
 
 local function waiting_left()
-  return tonumber(redis.call('ZSCORE', fair_key_name('waiting'), key) or '0')
+  return fair_count_of('waiting', key)
 end
 local line_cursor, delayed_cursor = tonumber(ARGV[3]), tonumber(ARGV[4])
 if line_cursor >= 0 and waiting_left() > 0 then

@@ -26,5 +26,5 @@ if ks.paused then
   paused = 1
 end
 return {own, {ks.weight, ks.concurrency, ks.rate, ks.period, ks.max_waiting, paused},
-  tonumber(redis.call('ZSCORE', fair_key_name('waiting'), key) or '0'),
+  fair_count_of('waiting', key),
   fair_leased_now(key), redis.call('ZCARD', fair_key_name('park:' .. key))}

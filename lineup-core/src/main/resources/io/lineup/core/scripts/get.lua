@@ -94,7 +94,7 @@ if fair_on() then
     local class = PRIORITY_MAX - job[F_PRIORITY]
     local raw = redis.call('HGET', fair_key_name('tags'), key)
     local t = raw and cmsgpack.unpack(raw)[class]
-    local waiting = tonumber(redis.call('ZSCORE', fair_key_name('waiting'), key) or '0')
+    local waiting = fair_count_of('waiting', key)
     if t and score then
       local j = math.ceil((score - class * ARRIVAL_SPAN - t[2]) * t[4] / FAIR_QUANTUM)
       key_ahead = math.max(0, math.min(position, waiting - (t[3] - j)))

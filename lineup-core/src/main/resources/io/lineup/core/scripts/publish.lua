@@ -103,7 +103,7 @@ if sets['1'].fair then
   for key, more in pairs(adding) do
     local max = fair_settings(key).max_waiting
     if max > 0 then
-      local waiting = tonumber(redis.call('ZSCORE', fair_key_name('waiting'), key) or '0')
+      local waiting = fair_count_of('waiting', key)
       if waiting + more > max then
         return {'#', key, max, waiting}
       end

@@ -17,9 +17,13 @@
 --   tags             hash: key -> msgpack map class -> {epoch, base, i, weight}; '#<class>' -> epoch
 --   keys             hash: key -> msgpack {weight, concurrency, rate, rate_period_ms, max_waiting,
 --                    paused} for keys with settings of their own (-1: the queue's key_* setting)
---   waiting          sorted set: key -> its jobs waiting (ready, delayed or parked)
---   leased           sorted set: key -> its jobs leased, kept once some key has a concurrency limit
+--   waiting_counts   hash: key -> its jobs waiting (ready, delayed or parked)
+--   leased_counts    hash: key -> its jobs leased, kept once some key has a concurrency limit
 --                    (meta field fair_leased_counts = 1; until then counted from the leased set)
+--   blocks           hash: the open blocks of generated ids of ready jobs (lib/make.lua)
+-- The counts are hashes, not sorted sets: a lease changes the count of as many keys as it takes
+-- jobs, and a sorted set's scores are doubles, formatted as text and parsed again at every read and
+-- write; the keys with most jobs (fair_top.lua) are sorted when asked instead.
 --   rate:<key>       string: the key's rate limit's theoretical arrival time (epoch ms), expiring
 --   park:<key>       sorted set: the ready jobs of a paused key, by class then creation time
 -- and each keyed job's key in the hash beside its record's bucket (the bucket's name and ',').
@@ -65,12 +69,21 @@ local function fair_sidecar(id)
 end
 
 -- The keys of ids, in order ('' for a job without one): one HMGET per bucket (record_groups).
-local function fair_keys_of(ids)
+-- leasing: the hashes are read for a lease, which will forget the keys again at the ack; they
+-- become hash tables first, as the records' do (record_hash_make_table, lib/job.lua).
+local function fair_keys_of(ids, leasing)
   local keys = {}
   for _, group in ipairs(record_groups(ids, 1)) do
     local names = {}
     for k, i in ipairs(group) do
       names[k] = ids[i]
+    end
+    if leasing and #group > 1 then
+      local encoding = redis.call('OBJECT', 'ENCODING', fair_sidecar(ids[group[1]]))
+      if encoding == 'listpack' or encoding == 'ziplist' then
+        redis.call('HSET', fair_sidecar(ids[group[1]]), ' ', string.rep('-', LISTPACK_BREAKER_BYTES))
+        redis.call('HDEL', fair_sidecar(ids[group[1]]), ' ')
+      end
     end
     local got = redis.call('HMGET', fair_sidecar(ids[group[1]]), unpack(names))
     for k, i in ipairs(group) do
@@ -134,10 +147,19 @@ local function fair_settings(key)
     FAIR.own_settings = redis.call('EXISTS', fair_key_name('keys')) == 1
   end
   local raw = FAIR.own_settings and redis.call('HGET', fair_key_name('keys'), key)
-  local o = {}
-  if raw then
-    o = cmsgpack.unpack(raw)
+  if not raw then
+    -- A key without settings of its own has the queue's: one table shared by all such keys of the
+    -- call (a lease meets as many keys as jobs). Read only.
+    ks = FAIR.shared_settings
+    if not ks then
+      ks = {weight = 1, concurrency = d.concurrency, rate = d.rate, period = d.period,
+        max_waiting = d.max_waiting, paused = false}
+      FAIR.shared_settings = ks
+    end
+    FAIR.settings[key] = ks
+    return ks
   end
+  local o = cmsgpack.unpack(raw)
   local function own(i, default)
     local v = o[i]
     if v == nil or v < 0 then
@@ -230,10 +252,15 @@ local function fair_flush()
   FAIR.dirty = false
 end
 
--- Adds to keys' counts in a count set (which: 'waiting' or 'leased'): deltas maps key ->
--- change. A key whose count reaches 0 leaves the set; one with nothing waiting also loses its
--- taggers. One ZMSCORE and one ZADD for all the keys (and one ZREM for those brought to 0), not a
--- ZINCRBY each: a lease of a queue with many keys changes the counts of as many keys as jobs.
+-- A key's count in a count hash (which: 'waiting' or 'leased').
+local function fair_count_of(which, key)
+  return tonumber(redis.call('HGET', fair_key_name(which .. '_counts'), key) or '0')
+end
+
+-- Adds to keys' counts in a count hash (which: 'waiting' or 'leased'): deltas maps key -> change.
+-- A key whose count reaches 0 leaves the hash; one with nothing waiting also loses its taggers.
+-- One HMGET and one HSET for all the keys (and one HDEL for those brought to 0), not a command
+-- each: a lease of a queue with many keys changes the counts of as many keys as jobs.
 local function fair_count(which, deltas)
   local keys, changes = {}, {}
   for key, delta in pairs(deltas) do
@@ -245,22 +272,22 @@ local function fair_count(which, deltas)
   if #keys == 0 then
     return
   end
-  local counts = redis.call('ZMSCORE', fair_key_name(which), unpack(keys))
+  local counts = redis.call('HMGET', fair_key_name(which .. '_counts'), unpack(keys))
   local kept, emptied = {}, {}
   for j, key in ipairs(keys) do
     local n = (counts[j] and tonumber(counts[j]) or 0) + changes[j]
     if n > 0 then
-      kept[#kept + 1] = n
       kept[#kept + 1] = key
+      kept[#kept + 1] = count_text(n)
     else
       emptied[#emptied + 1] = key
     end
   end
   if #kept > 0 then
-    redis.call('ZADD', fair_key_name(which), unpack(kept))
+    redis.call('HSET', fair_key_name(which .. '_counts'), unpack(kept))
   end
   if #emptied > 0 then
-    redis.call('ZREM', fair_key_name(which), unpack(emptied))
+    redis.call('HDEL', fair_key_name(which .. '_counts'), unpack(emptied))
     if which == 'waiting' then
       redis.call('HDEL', fair_key_name('tags'), unpack(emptied))
       for _, key in ipairs(emptied) do
@@ -303,7 +330,7 @@ local function fair_leased_now(key)
   local n = FAIR.leased_now[key]
   if not n then
     if fair_defaults().counting then
-      n = tonumber(redis.call('ZSCORE', fair_key_name('leased'), key) or '0')
+      n = fair_count_of('leased', key)
     else
       n = fair_leased_scan()[key] or 0
     end
@@ -319,7 +346,7 @@ local function fair_counting_start()
   if fair_defaults().counting then
     return
   end
-  redis.call('DEL', fair_key_name('leased'))
+  redis.call('DEL', fair_key_name('leased_counts'))
   local ids = redis.call('ZRANGE', K_LEASED, 0, -1)
   local counts = {}
   for from = 1, #ids, 1000 do
@@ -329,7 +356,7 @@ local function fair_counting_start()
     end
   end
   for key, n in pairs(counts) do
-    redis.call('ZADD', fair_key_name('leased'), n, key)
+    redis.call('HSET', fair_key_name('leased_counts'), key, count_text(n))
   end
   redis.call('HSET', K_META, 'fair_leased_counts', '1')
   FAIR.defaults.counting = true
@@ -379,7 +406,7 @@ local function fair_pick(count, now)
     for j = 1, #got, 2 do
       chunk_ids[#chunk_ids + 1] = got[j]
     end
-    local chunk_keys = fair_keys_of(chunk_ids)
+    local chunk_keys = fair_keys_of(chunk_ids, true)
     for j, id in ipairs(chunk_ids) do
       local key = chunk_keys[j]
       local ks = fair_settings(key)

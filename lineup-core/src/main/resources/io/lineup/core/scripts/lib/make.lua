@@ -44,7 +44,7 @@ local made_window_width = false
 -- The width of a window in tag units, for the keys waiting when the call began.
 local function fair_window_width()
   if not made_window_width then
-    local keys = redis.call('ZCARD', fair_key_name('waiting'))
+    local keys = redis.call('HLEN', fair_key_name('waiting_counts'))
     made_window_width = FAIR_QUANTUM * math.max(1, math.floor(FAIR_BLOCK_JOBS / math.max(1, keys)))
   end
   return made_window_width
