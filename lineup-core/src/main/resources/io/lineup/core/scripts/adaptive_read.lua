@@ -3,10 +3,10 @@
 -- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: meta
 -- ARGV[1]      now in ms ('' = Redis server time)
--- Returns      {} when the queue has no adaptive limit, else { now_ms, min, max, target_ms,
---              window_ms, decrease, hold_cap_ms, limit, hold_until_ms, reason, moved_at_ms }
---              now_ms: the script's clock (epoch ms); hold_until_ms, moved_at_ms: epoch ms, 0 =
---              none; decrease: the factor as text
+-- Returns      { now_ms, min, max, target_ms, window_ms, decrease, hold_cap_ms, limit,
+--              hold_until_ms, reason, moved_at_ms }, or an empty table when the queue has no
+--              adaptive limit; now_ms: the script's clock (epoch ms); hold_until_ms, moved_at_ms:
+--              epoch ms, 0 = none; decrease: the factor as text
 --#include lib/clock.lua
 --#include lib/adaptive.lua
 

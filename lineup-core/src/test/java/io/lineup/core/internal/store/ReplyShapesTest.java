@@ -95,7 +95,13 @@ class ReplyShapesTest {
               Map.of(
                   "Returns", names(ScriptReplies.FairTop.class, "entry..."),
                   "entry", names(ScriptReplies.FairTopEntry.class))),
-          Map.entry("fair_drop", Map.of("Returns", names(ScriptReplies.FairDrop.class))));
+          Map.entry("fair_drop", Map.of("Returns", names(ScriptReplies.FairDrop.class))),
+          Map.entry(
+              "adaptive_configure",
+              Map.of("Returns", names(ScriptReplies.AdaptiveConfigure.class))),
+          Map.entry(
+              "adaptive_report", Map.of("Returns", names(ScriptReplies.AdaptiveReport.class))),
+          Map.entry("adaptive_read", Map.of("Returns", names(ScriptReplies.AdaptiveRead.class))));
 
   static Stream<Arguments> shapes() {
     return EXPECTED.entrySet().stream()
