@@ -97,6 +97,8 @@ class OrdersTraceTest {
     assertThat(consumer.getParentSpanId()).isEqualTo(producer.getSpanId());
     assertThat(attribute(producer, "messaging.destination.name")).isEqualTo("shop/close-unpaid");
     assertThat(attribute(consumer, "messaging.destination.name")).isEqualTo("shop/close-unpaid");
+    assertThat(attribute(producer, "messaging.message.id")).isEqualTo("close-2001");
+    assertThat(attribute(consumer, "messaging.message.id")).isEqualTo("close-2001");
     assertThat(attribute(consumer, "lineup.delivery.attempt")).isEqualTo("1");
     assertThat(attribute(consumer, "lineup.outcome")).isEqualTo("acked");
     // The job carries the producer's context: that is what linked the two, across the delay.
