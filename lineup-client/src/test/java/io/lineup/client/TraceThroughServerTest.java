@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lineup.api.resource.Job;
 import io.lineup.api.resource.LeasedJob;
 import io.lineup.consumer.WorkerOptions;
+import io.lineup.testing.OtelTracing;
 import io.lineup.testing.RedisServerExtension;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.lineup.consumer.WorkerOptions;
 import io.lineup.core.model.LeasedJob;
 import io.lineup.core.model.QueueName;
+import io.lineup.testing.OtelTracing;
 import io.lineup.testing.RedisServerExtension;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;

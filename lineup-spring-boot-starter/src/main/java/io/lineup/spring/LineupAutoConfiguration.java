@@ -3,9 +3,12 @@ package io.lineup.spring;
 import io.lineup.client.LineupClient;
 import io.lineup.core.Lineup;
 import io.lineup.core.LineupOptions;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
@@ -13,6 +16,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
@@ -20,18 +25,28 @@ import org.springframework.util.ClassUtils;
  * Lineup for a Spring Boot application (docs/spring.md): the embedded engine ({@code
  * lineup.mode=embedded}, the default) or the client of a server ({@code lineup.mode=client}), a
  * {@link LineupPublisher} that waits for the transaction's commit, the workers of the {@link
- * LineupHandler} methods and the {@link LineupSchedule} declarations. Every bean backs off when the
- * application declares its own.
+ * LineupHandler} methods and the {@link LineupSchedule} declarations, with the application's {@link
+ * ObservationRegistry} when it has one. Every bean backs off when the application declares its own.
  */
 @AutoConfiguration(
     afterName = {
       "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-      "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration"
+      "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+      // Spring Boot's ObservationRegistry, which the observation customizers need to see.
+      "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"
     })
 @EnableConfigurationProperties(LineupProperties.class)
 public class LineupAutoConfiguration {
   /** Where the embedded engine connects when nothing says otherwise. */
   public static final String DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
+  /**
+   * The order of the customizers that pass the application's {@link ObservationRegistry}: the
+   * first, so an application's own {@link LineupOptionsCustomizer} or {@link
+   * LineupClientCustomizer} (of any other order) is applied after them and can change what they
+   * set.
+   */
+  public static final int OBSERVATION_CUSTOMIZER_ORDER = Ordered.HIGHEST_PRECEDENCE;
 
   private static final String SPRING_DATA_REDIS =
       "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
@@ -53,11 +68,9 @@ public class LineupAutoConfiguration {
         ConfigurableListableBeanFactory beans,
         ObjectProvider<LineupOptionsCustomizer> customizers) {
       LineupOptions.Builder builder = LineupOptions.builder(redisUrl(properties, beans));
+      // The context's ObservationRegistry arrives here too, as the first customizer
+      // (ObservationConfiguration): the application's own customizers, applied after it, win.
       customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-      // TRACING HOOK: the engine's options builder is getting observationRegistry(...). The
-      // context's registry reaches it through the customizers above: one LineupOptionsCustomizer
-      // bean, conditional on an ObservationRegistry bean, calling
-      // builder.observationRegistry(registry). Nothing else here needs to change.
       return Lineup.connect(builder.build());
     }
 
@@ -99,9 +112,8 @@ public class LineupAutoConfiguration {
       }
       LineupClient.Builder builder =
           LineupClient.builder(url).token(properties.getClient().getToken());
+      // As for the engine, the registry comes with the first customizer.
       customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-      // TRACING HOOK: as for the engine, one LineupClientCustomizer bean calling
-      // builder.observationRegistry(registry) passes the context's registry to the client.
       return builder.build();
     }
 
@@ -109,6 +121,34 @@ public class LineupAutoConfiguration {
     @ConditionalOnMissingBean
     LineupBackend lineupBackend(LineupClient client) {
       return new ClientBackend(client);
+    }
+  }
+
+  /**
+   * The application's {@link ObservationRegistry} for the engine or the client, unless {@code
+   * lineup.observation.enabled=false}: publishes and handled jobs become observations ({@code
+   * lineup.publish}, {@code lineup.process}), spans with a tracer. Without a registry bean nothing
+   * is made and Lineup observes nothing (its default no-op registry).
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(ObservationRegistry.class)
+  @ConditionalOnBean(ObservationRegistry.class)
+  @ConditionalOnBooleanProperty(name = "lineup.observation.enabled", matchIfMissing = true)
+  static class ObservationConfiguration {
+    @Bean
+    @Order(OBSERVATION_CUSTOMIZER_ORDER)
+    LineupOptionsCustomizer lineupObservationOptions(
+        ObservationRegistry registry, LineupProperties properties) {
+      boolean tenantTags = properties.getObservation().isTenantTags();
+      return builder -> builder.observationRegistry(registry).observationTenantTags(tenantTags);
+    }
+
+    @Bean
+    @Order(OBSERVATION_CUSTOMIZER_ORDER)
+    LineupClientCustomizer lineupObservationClient(
+        ObservationRegistry registry, LineupProperties properties) {
+      boolean tenantTags = properties.getObservation().isTenantTags();
+      return builder -> builder.observationRegistry(registry).observationTenantTags(tenantTags);
     }
   }
 

@@ -4,7 +4,9 @@ import io.lineup.client.LineupClient;
 
 /**
  * Changes the client's settings before it is built (timeouts, ...). Every bean of this type is
- * applied, in {@code @Order}.
+ * applied, in {@code @Order}; the starter's own, which passes the application's
+ * ObservationRegistry, comes first ({@link LineupAutoConfiguration#OBSERVATION_CUSTOMIZER_ORDER}),
+ * so these can change what it set.
  */
 @FunctionalInterface
 public interface LineupClientCustomizer {

@@ -4,7 +4,9 @@ import io.lineup.core.LineupOptions;
 
 /**
  * Changes the embedded engine's options before it connects (time source, command timeout, latency
- * listener, ...). Every bean of this type is applied, in {@code @Order}.
+ * listener, ...). Every bean of this type is applied, in {@code @Order}; the starter's own, which
+ * passes the application's ObservationRegistry, comes first ({@link
+ * LineupAutoConfiguration#OBSERVATION_CUSTOMIZER_ORDER}), so these can change what it set.
  */
 @FunctionalInterface
 public interface LineupOptionsCustomizer {

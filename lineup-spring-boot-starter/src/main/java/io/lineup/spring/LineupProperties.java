@@ -26,6 +26,7 @@ public class LineupProperties {
   private final Worker worker = new Worker();
   private final Schedules schedules = new Schedules();
   private final Publish publish = new Publish();
+  private final Observation observation = new Observation();
 
   /** Embedded, or client. */
   public Mode getMode() {
@@ -60,6 +61,11 @@ public class LineupProperties {
   /** The {@link LineupPublisher}. */
   public Publish getPublish() {
     return publish;
+  }
+
+  /** Observations (timers and spans) of publishes and handled jobs. */
+  public Observation getObservation() {
+    return observation;
   }
 
   /** {@code lineup.redis.*}. */
@@ -208,6 +214,45 @@ public class LineupProperties {
     /** Switches publishing after commit on or off. */
     public void setAfterCommit(boolean afterCommit) {
       this.afterCommit = afterCommit;
+    }
+  }
+
+  /**
+   * {@code lineup.observation.*}: how the application's ObservationRegistry, when it has one, sees
+   * Lineup (docs/spring.md, Traces; docs/tracing.md).
+   */
+  public static class Observation {
+    /**
+     * Whether publishes and handled jobs are observed in the application's ObservationRegistry
+     * (timers lineup.publish and lineup.process, and their spans with a tracer). Without a registry
+     * bean nothing is observed either way.
+     */
+    private boolean enabled = true;
+
+    /**
+     * Whether observations carry the queue's namespace (the tenant) as the low-cardinality tag
+     * lineup.namespace. Off by default: it multiplies the metric series by the number of tenants.
+     */
+    private boolean tenantTags = false;
+
+    /** Whether the registry is passed to Lineup. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Switches observations on or off. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /** Whether the namespace is a tag. */
+    public boolean isTenantTags() {
+      return tenantTags;
+    }
+
+    /** Switches the namespace tag on or off. */
+    public void setTenantTags(boolean tenantTags) {
+      this.tenantTags = tenantTags;
     }
   }
 }

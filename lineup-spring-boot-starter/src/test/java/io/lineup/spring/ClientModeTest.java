@@ -10,6 +10,8 @@ import io.lineup.client.QueueName;
 import io.lineup.client.TestServer;
 import io.lineup.core.Lineup;
 import io.lineup.testing.RedisServerExtension;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -101,6 +103,43 @@ class ClientModeTest {
               .contains("hello ada");
           assertThat(context.getBean(LineupHealthIndicator.class).health().getStatus().getCode())
               .isEqualTo("UP");
+        });
+  }
+
+  @Test
+  void theApplicationsObservationRegistryObservesTheClientsPublishesAndItsHandledJobs() {
+    runner()
+        .withBean(TestObservationRegistry.class, TestObservationRegistry::create)
+        .withBean(Greeter.class)
+        .withPropertyValues("lineup.observation.tenant-tags=true")
+        .run(context -> {
+          String queue = NAMESPACE + "/greet";
+          TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
+          assertThat(context).hasSingleBean(LineupClientCustomizer.class);
+          context
+              .getBean(LineupPublisher.class)
+              .publish(queue, new Greeting("bo"), PublishOptions.defaults().withId("g-obs"));
+
+          await()
+              .atMost(Duration.ofSeconds(20))
+              .untilAsserted(() ->
+                  TestObservationRegistryAssert.assertThat(registry)
+                      .hasObservationWithNameEqualTo("lineup.process")
+                      .that()
+                      .hasBeenStopped());
+          TestObservationRegistryAssert.assertThat(registry)
+              .hasObservationWithNameEqualTo("lineup.publish")
+              .that()
+              .hasLowCardinalityKeyValue("messaging.destination.name", queue)
+              .hasLowCardinalityKeyValue("lineup.namespace", NAMESPACE)
+              .hasHighCardinalityKeyValue("messaging.message.id", "g-obs");
+          TestObservationRegistryAssert.assertThat(registry)
+              .hasObservationWithNameEqualTo("lineup.process")
+              .that()
+              .hasLowCardinalityKeyValue("messaging.destination.name", queue)
+              .hasLowCardinalityKeyValue("lineup.namespace", NAMESPACE)
+              .hasLowCardinalityKeyValue("lineup.outcome", "acked")
+              .hasHighCardinalityKeyValue("messaging.message.id", "g-obs");
         });
   }
 

@@ -115,13 +115,18 @@ class HealthAndMetricsTest {
                               .functionCounter()
                               .count()
                           == 1);
-          assertThat(
-                  registry
-                      .get(LineupMetricsAutoConfiguration.IN_FLIGHT)
-                      .tag("queue", queue)
-                      .gauge()
-                      .value())
-              .isZero();
+          // A job is counted when its handler ends and leaves the in-flight set after its
+          // settlement: wait for that too rather than read the gauge in between.
+          await()
+              .atMost(Duration.ofSeconds(10))
+              .untilAsserted(() ->
+                  assertThat(
+                          registry
+                              .get(LineupMetricsAutoConfiguration.IN_FLIGHT)
+                              .tag("queue", queue)
+                              .gauge()
+                              .value())
+                      .isZero());
           assertThat(
                   registry.get(LineupMetricsAutoConfiguration.REDIS_COMMANDS).timers().stream()
                       .mapToLong(timer -> timer.count())
