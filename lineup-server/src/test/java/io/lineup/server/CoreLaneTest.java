@@ -244,8 +244,10 @@ class CoreLaneTest {
     assertThat(trailingSlash.status()).isEqualTo(404);
     assertThat(trailingSlash.field("message")).contains("try /v1/queues/shop/orders/jobs");
 
+    // A GET of the jobs is the job list's route (docs/job-lists.md), which asks for a state.
     Reply read = admin.get("/v1/queues/shop/orders/jobs");
-    assertThat(read.status()).as(read.toString()).isEqualTo(405);
+    assertThat(read.status()).as(read.toString()).isEqualTo(400);
+    assertThat(read.field("field")).isEqualTo("state");
 
     Reply encoded = admin.post("/v1/queues/shop/%6Frders/jobs", "{\"payload\": 1}");
     assertThat(encoded.status()).as(encoded.toString()).isEqualTo(201);
