@@ -524,16 +524,16 @@ class DashboardActionsBrowserTest {
   /** Opens the overview afresh and prints its fill time and longest task, measured in the page. */
   void measureOverview() {
     waitForElement(By.cssSelector("#queues-body tr[data-queue]"));
+    // From another page back to the overview, so the overview is built afresh; the longest task
+    // is observed from the moment the overview is asked for.
+    js("location.hash = '#/queue/scale/q-0000'");
+    waitForElement(By.id("queue-name"));
     js(
         "window.__longest = 0; new PerformanceObserver((list) => { for (const e of"
             + " list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); })"
             + ".observe({type: 'longtask'}); performance.clearMarks('lineup-overview-filled');"
             + " performance.clearResourceTimings(); window.__t0 = performance.now();"
-            + " location.hash = '#/queue/scale/q-0000';");
-    waitForElement(By.id("queue-name"));
-    js(
-        "performance.clearMarks('lineup-overview-filled'); performance.clearResourceTimings();"
-            + " window.__t0 = performance.now(); location.hash = '#/';");
+            + " location.hash = '#/';");
     waitFor(() ->
         !((List<?>) js("return performance.getEntriesByName('lineup-overview-filled')")).isEmpty());
     double fill =

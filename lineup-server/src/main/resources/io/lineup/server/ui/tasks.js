@@ -103,7 +103,8 @@ export function endpointControls(path, e) {
       await session.refresh();
     } catch (error) {
       if (error instanceof ApiError && error.code === 'circuit_open') {
-        say('Not resumed: the circuit breaker holds the endpoint (' + error.message + '). Reset the circuit to send its tasks now.', 'error');
+        // The server's message says until when and how to reset it.
+        say('Not resumed: the circuit breaker holds the endpoint (' + error.message + ').', 'error');
       } else {
         fail(error);
       }
