@@ -338,6 +338,35 @@ class DashboardActionsBrowserTest {
 
   @Test
   @Order(5)
+  void anEndpointShowsTheTaskItIsSendingNowLinkedToItsPage() {
+    try (TestTarget target = TestTarget.start().latency(30_000)) {
+      Reply put =
+          admin.put(
+              "/v1/endpoints/bulk/slow",
+              "{\"base_url\": \""
+                  + target.url()
+                  + "/api\", \"concurrency\": 1, \"attempt_timeout_ms\": 60000}");
+      assertThat(put.status()).as(put.toString()).isIn(200, 201);
+      String id =
+          admin
+              .post("/v1/endpoints/bulk/slow/tasks", "{\"path\": \"/render\"}")
+              .json()
+              .get("id")
+              .asText();
+      logIn(LineupServerExtension.ADMIN_TOKEN);
+      open("#/endpoint/bulk/slow");
+      WebElement row =
+          waitForElement(By.cssSelector("#running-tasks-body tr[data-task='" + id + "']"));
+      assertThat(row.getText()).contains("running").contains("running for");
+      click(By.cssSelector("#running-tasks-body tr[data-task='" + id + "'] a"));
+      waitFor(() -> browser.findElement(By.id("task-state")).getText().equals("running"));
+      // Cancelled, so the endpoint holds nothing when the target stops.
+      admin.delete("/v1/endpoints/bulk/slow/tasks/" + id);
+    }
+  }
+
+  @Test
+  @Order(6)
   void aRoomSuspendsResumesListsItsTicketsAndRevokesAPass() {
     Reply put =
         admin.put(
@@ -375,7 +404,7 @@ class DashboardActionsBrowserTest {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void aReadTokenSeesTheListsButNoActionButton() {
     String reader = RoomFixtures.token(admin, "bulk", "[\"read\"]", 0);
     logIn(reader);
