@@ -49,10 +49,15 @@ public final class DashboardAssets {
           "overview.js",
           "queue.js",
           "keys.js",
+          "paging.js",
+          "jobs.js",
+          "running.js",
           "schedules.js",
           "job.js",
           "endpoint.js",
-          "room.js");
+          "tasks.js",
+          "room.js",
+          "tickets.js");
 
   // Before OWN_FILES, which takes ICON.
   private static final Asset PAGE = new Asset(OWN + "index.html", "text/html; charset=utf-8");

@@ -11,11 +11,13 @@ export const token = {
 
 /** An error answer of the API: HTTP status, the error code and the server's message. */
 export class ApiError extends Error {
-  constructor(status, code, message, field) {
+  constructor(status, code, message, field, body) {
     super(message || code || 'HTTP ' + status);
     this.status = status;
     this.code = code;
     this.field = field;
+    // The whole error answer: some carry more than the message (count_mismatch its count).
+    this.body = body || null;
   }
 
   /** A sentence for people, saying clearly what went wrong. */
@@ -61,7 +63,7 @@ export async function call(method, path, body, bearer = token.get()) {
     json = null;
   }
   if (!answer.ok) {
-    throw new ApiError(answer.status, json && json.error, json && json.message, json && json.field);
+    throw new ApiError(answer.status, json && json.error, json && json.message, json && json.field, json);
   }
   return json;
 }

@@ -5,8 +5,9 @@
 import { del, get, seg } from '/ui/api.js';
 import { duration, eta, fill, h, num, time, update } from '/ui/dom.js';
 import { place } from '/ui/job.js';
-import { act, badge, breakerBadge, can, confirmButton, link, meter, pairs, preview, section } from '/ui/parts.js';
+import { act, badge, breakerBadge, can, canRead, confirmButton, link, meter, pairs, preview, section } from '/ui/parts.js';
 import { schedulesSection } from '/ui/schedules.js';
+import { endpointControls, tasksSection } from '/ui/tasks.js';
 
 /** Failed tasks listed on an endpoint's page, the oldest first. */
 export const DEAD_TASKS_SHOWN = 20;
@@ -15,6 +16,8 @@ export function endpointView(main, ns, name) {
   const path = '/v1/endpoints/' + seg(ns) + '/' + seg(name);
   const q = '/v1/queues/' + seg(ns) + '/' + seg('dispatch.' + name);
   const head = h('span', { id: 'endpoint-state' });
+  const controls = h('span', { class: 'actions', id: 'endpoint-actions' });
+  const tasksPart = tasksSection(path, ns, name);
   const live = h('div', { id: 'endpoint-live' });
   const limits = h('div', { id: 'endpoint-limits' });
   const dead = h('div', { id: 'endpoint-dead' });
@@ -28,8 +31,9 @@ export function endpointView(main, ns, name) {
   const schedulesPart = schedulesSection(path, (text, id) => link(text, 'task', ns, name, id));
   fill(
     main,
-    h('div', { class: 'title-line' }, h('h1', null, 'Endpoint ', ns + '/' + name), head),
+    h('div', { class: 'title-line' }, h('h1', null, 'Endpoint ', ns + '/' + name), head, controls),
     section('Now', live),
+    canRead() ? tasksPart.sections : null,
     section('Failed tasks (out of attempts)', dead),
     schedulesPart.section,
     section('Limits', limits),
@@ -41,12 +45,14 @@ export function endpointView(main, ns, name) {
     async refresh() {
       // The endpoint first: one read when it is not there (404) or not this token's (403).
       const e = await get(path);
-      const [s, hist, d, schedules] = await Promise.all([
+      const [, s, hist, d, schedules] = await Promise.all([
+        canRead() ? tasksPart.refresh() : null,
         get(q).catch(() => null),
         tick % 3 === 0 ? get(q + '/history').catch(() => null) : null,
         tick++ % 3 === 0 ? get(path + '/dead?count=' + DEAD_TASKS_SHOWN).catch(() => null) : null,
         get(path + '/schedules').catch(() => null),
       ]);
+      update(controls, endpointControls(path, e));
       await schedulesPart.show(schedules);
       if (hist) history = hist;
       if (d) {

@@ -1,5 +1,6 @@
-// A queue's page (#/queue/{ns}/{queue}): counts, the last 15 minutes in two charts, the next jobs in
-// line, the fairness keys, dead letters, schedules and settings. Built once; each refresh updates
+// A queue's page (#/queue/{ns}/{queue}): counts, its history in two charts (15 minutes, an hour or a
+// day), its jobs by state with actions, the jobs running now and the consumers of the last minute,
+// the next jobs in line, the fairness keys, dead letters, schedules and settings. Built once; each refresh updates
 // what changed in place. Lineup's own queues (an endpoint's, a room's) show their counts and history
 // only: their jobs are read through the endpoint or room, their settings are not edited here.
 
@@ -9,7 +10,10 @@ import { chart } from '/ui/chart.js';
 import { say } from '/ui/notice.js';
 import { keysSection, KEYS_SHOWN } from '/ui/keys.js';
 import { schedulesSection } from '/ui/schedules.js';
-import { act, badge, breakerBadge, can, canRead, confirmButton, cut, link, reserved, section, shownText, stat } from '/ui/parts.js';
+import { jobsSection } from '/ui/jobs.js';
+import { runningSection } from '/ui/running.js';
+import { tabs } from '/ui/paging.js';
+import { act, badge, session, breakerBadge, can, canRead, confirmButton, cut, link, reserved, section, shownText, stat } from '/ui/parts.js';
 
 /** Characters of a dead letter's payload shown in its row; the rest is a press away. */
 export const DEAD_PAYLOAD_CHARS = 120;
@@ -19,6 +23,13 @@ export const DEAD_SHOWN = 50;
 
 /** Jobs of the line listed. */
 export const LINE_SHOWN = 20;
+
+/** The history ranges offered (GET …/history?range=), with their titles. */
+export const RANGES = [
+  ['15m', '15 minutes', 'Last 15 minutes'],
+  ['1h', '1 hour', 'Last hour'],
+  ['24h', '24 hours', 'Last 24 hours'],
+];
 
 export function queueView(main, ns, name) {
   const q = '/v1/queues/' + seg(ns) + '/' + seg(name);
@@ -37,6 +48,23 @@ export function queueView(main, ns, name) {
   const settingsBox = h('div', { id: 'settings' });
   const schedulesPart = schedulesSection(q, (text, id) => link(text, 'job', ns, name, id));
   const keysPart = keysSection(q);
+  const jobsPart = own ? null : jobsSection(q, ns, name);
+  const runningPart = own ? null : runningSection(q, ns, name, () => session.refresh());
+  let range = RANGES[0][0];
+  let historyWanted = true; // the range changed: read the history at the next refresh
+  const historyTitle = h('h2', { id: 'history-title' });
+  const rangeBox = h('div', { id: 'history-ranges' });
+  const drawRanges = () => {
+    update(historyTitle, RANGES.find(([r]) => r === range)[2]);
+    update(rangeBox, tabs('range', 'History range', RANGES.map(([r, label]) => [r, label]), range, (r) => {
+      if (r === range) return;
+      range = r;
+      historyWanted = true;
+      drawRanges();
+      session.refresh();
+    }));
+  };
+  drawRanges();
   const findInput = h('input', { id: 'find-id', placeholder: 'job id', autocomplete: 'off', attrs: { 'aria-label': 'Job id' } });
   const findForm = h('form', { class: 'inline', id: 'find-job' }, findInput, h('button', { type: 'submit' }, 'Open job'));
   findForm.addEventListener('submit', (event) => {
@@ -62,7 +90,9 @@ export function queueView(main, ns, name) {
     own ? h('p', { class: 'muted', id: 'own-queue' }, 'This queue is one Lineup uses itself: its jobs are read through its '
       + (endpointName !== null ? 'endpoint' : 'room or endpoint') + ', and its settings are not changed here.') : null,
     stats,
-    section('Last 15 minutes', h('div', { class: 'charts' }, depthBox, rateBox), etaLine),
+    h('section', { class: 'card', id: 'history-section' }, historyTitle, rangeBox, h('div', { class: 'charts' }, depthBox, rateBox), etaLine),
+    own ? null : jobsPart.section,
+    own ? null : runningPart.sections,
     own ? null : section('Next in line', h('div', { class: 'table-wrap' }, h('table', { id: 'line' },
       h('thead', null, h('tr', null, ['Position', 'Job', 'Priority', 'Attempts', 'Waiting', 'ETA'].map((t) => h('th', { scope: 'col' }, t)))), lineBody)), findForm),
     own ? null : keysPart.section,
@@ -95,14 +125,18 @@ export function queueView(main, ns, name) {
       // The queue first: a queue that is not there (404) or not this token's (403) costs one read.
       const s = await get(q);
       // The history changes every 5 s; read it every third time, or every time while it is short.
-      const withHistory = tick++ % 3 === 0 || samplesShown < 2;
+      const withHistory = tick++ % 3 === 0 || samplesShown < 2 || historyWanted;
+      const askedRange = range;
+      historyWanted = false;
       const [line, keys, dead, history, schedules, endpoint] = await Promise.all([
         own ? null : get(q + '/line?count=' + LINE_SHOWN),
         own ? null : get(q + '/fairness?limit=' + KEYS_SHOWN),
         !own && canRead() ? get(q + '/dead?count=' + DEAD_SHOWN) : null,
-        withHistory ? get(q + '/history') : null,
+        withHistory ? get(q + '/history?range=' + askedRange) : null,
         own ? null : get(q + '/schedules').catch(() => null),
         endpointName !== null && canRead() ? get('/v1/endpoints/' + seg(ns) + '/' + seg(endpointName)).catch(() => null) : null,
+        own ? null : runningPart.refresh(),
+        own ? null : jobsPart.refresh(s),
       ]);
       paused = Boolean(s.settings.paused);
       update(
@@ -144,7 +178,7 @@ export function queueView(main, ns, name) {
       if (keys) keysPart.show(keys);
       if (!own) await schedulesPart.show(schedules);
       update(settingsBox, settingsView(q, s.settings, !own && can('manage')));
-      if (history) {
+      if (history && askedRange === range) {
         samplesShown = history.samples.length;
         const x = history.samples.map((p) => p.at / 1000);
         depth.set([x, history.samples.map((p) => p.ready), history.samples.map((p) => p.delayed), history.samples.map((p) => p.leased), history.samples.map((p) => p.dead)]);

@@ -7,6 +7,7 @@ import { duration, eta, fill, h, num, time, update } from '/ui/dom.js';
 import { chart } from '/ui/chart.js';
 import { etaErrorText } from '/ui/endpoint.js';
 import { badge, meter, pairs, section } from '/ui/parts.js';
+import { roomControls, ticketsSection } from '/ui/tickets.js';
 
 const MINUTE_MS = 60_000;
 
@@ -48,13 +49,16 @@ export function roomView(main, ns, name) {
   const path = '/v1/rooms/' + seg(ns) + '/' + seg(name);
   const q = '/v1/queues/' + seg(ns) + '/' + seg('room.' + name);
   const head = h('span', { id: 'room-state' });
+  const controls = h('span', { class: 'actions', id: 'room-actions' });
+  const ticketsPart = ticketsSection(path);
   const live = h('div', { id: 'room-live' });
   const settings = h('div', { id: 'room-settings' });
   const chartBox = h('div', { class: 'chart', id: 'admissions-chart' });
   fill(
     main,
-    h('div', { class: 'title-line' }, h('h1', null, 'Room ', ns + '/' + name), head),
+    h('div', { class: 'title-line' }, h('h1', null, 'Room ', ns + '/' + name), head, controls),
     section('Now', live),
+    ticketsPart.sections,
     section('Admissions, last 15 minutes', chartBox, h('p', { class: 'muted' }, 'Tickets admitted and joined in each minute, against the room\'s admit_per_minute.')),
     section('Settings', settings),
   );
@@ -72,7 +76,8 @@ export function roomView(main, ns, name) {
     async refresh() {
       // The room first: one read when it is not there (404) or not this token's (403).
       const r = await get(path);
-      const [s, hist] = await Promise.all([
+      const [, s, hist] = await Promise.all([
+        ticketsPart.refresh(),
         get(q).catch(() => null),
         tick++ % 3 === 0 ? get(q + '/history').catch(() => null) : null,
       ]);
@@ -83,6 +88,7 @@ export function roomView(main, ns, name) {
       }
       const counters = (s && s.counters) || {};
       const lastMinute = history ? admittedLastMinute(history.samples) : null;
+      update(controls, roomControls(path, r));
       update(head, r.suspended ? badge('suspended', 'paused') : badge('admitting', 'open'));
       update(
         live,
