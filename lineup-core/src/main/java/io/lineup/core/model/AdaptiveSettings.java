@@ -5,18 +5,20 @@ import java.time.Duration;
 /**
  * An adaptive concurrency limit of a queue: the number of jobs leased at once follows the answers
  * of the service the jobs call, within {@code [min, max]}, and is shared by every engine on the
- * Redis (it lives in the queue's meta hash and only scripts move it). AIMD on a measurement window:
- * plus 1 after a window whose mean latency was at most {@code targetLatency} and that used at least
- * half the limit; times {@code decrease} after one above it, or at once on a 429 or 503, at most
- * once per window. docs/adaptive.md explains it with an example.
+ * Redis (it lives in the queue's meta hash and only scripts move it). A gradient step on a
+ * measurement window, with the headroom h = {@code targetLatency} ÷ the window's mean latency:
+ * after a window at or under the target that used at least half the limit, the larger of limit + 1
+ * and the window's peak in flight × min(h³, 2); after one above it, limit × max(h, {@code
+ * decrease}), at least 1 less; on a 429 or 503, at once, limit × {@code decrease}. At most one
+ * decrease per window. docs/adaptive.md explains it with an example.
  *
  * @param min the lowest limit, in jobs leased at once: {@value #MIN_LIMIT} to {@value #MAX_LIMIT}
  * @param max the highest limit, from {@code min} to {@value #MAX_LIMIT}
  * @param initial the limit a queue without one starts at, clamped to {@code [min, max]}
  * @param targetLatency the mean latency of a window above which the limit decreases: 1 ms to 15 min
  * @param window the measurement window: {@link #MIN_WINDOW} to {@link #MAX_WINDOW}
- * @param decrease the factor of a decrease, {@value #MIN_DECREASE} to {@value #MAX_DECREASE} (a
- *     decrease is at least 1)
+ * @param decrease the factor of a decrease on a 429 or 503 and the deepest cut of a slow window,
+ *     {@value #MIN_DECREASE} to {@value #MAX_DECREASE} (a decrease is at least 1)
  * @param holdCap the longest a {@code Retry-After} holds the queue (no lease): 0 to 7 days
  * @throws InvalidArgumentException when a value is out of its range, naming it
  */
