@@ -224,6 +224,43 @@ abstract class AdaptiveLimitsTest extends EngineSuite {
   }
 
   @Test
+  void aWindowUnderASecondIsJudgedOnlyOnceItHoldsFiveAnswers() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    Duration half = Duration.ofMillis(500);
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup
+          .adaptiveLimits()
+          .configure(
+              queue,
+              new AdaptiveSettings(
+                  1, 10, 10, Duration.ofMillis(200), half, 0.8, AdaptiveSettings.DEFAULT_HOLD_CAP));
+      for (int i = 0; i < 4; i++) {
+        lineup.adaptiveLimits().report(queue, SLOW, 200, null);
+      }
+      clock.advance(half);
+      AdaptiveMove carried = lineup.adaptiveLimits().report(queue, null, 0, null);
+      assertThat(carried.direction()).as("4 answers: carried on").isEqualTo(Direction.NONE);
+      assertThat(carried.limit()).isEqualTo(10);
+
+      lineup.adaptiveLimits().report(queue, SLOW, 200, null);
+      clock.advance(half);
+      AdaptiveMove judged = lineup.adaptiveLimits().report(queue, null, 0, null);
+      assertThat(judged.direction()).isEqualTo(Direction.DOWN);
+      assertThat(judged.limit()).isEqualTo(8);
+      assertThat(judged.reason()).isEqualTo("decrease: latency 900ms>200ms");
+    }
+  }
+
+  @Test
+  void theDefaultWindowIsTwiceTheTargetAndAtLeastHalfASecond() {
+    assertThat(AdaptiveSettings.defaultWindow(Duration.ofMillis(130)))
+        .isEqualTo(Duration.ofMillis(500));
+    assertThat(AdaptiveSettings.defaultWindow(Duration.ofMillis(400)))
+        .isEqualTo(Duration.ofMillis(800));
+  }
+
+  @Test
   void repeated429sLowerTheLimitToItsMinimumAndNoFurther() {
     ManualClock clock = aClock();
     QueueName queue = aFreshQueue();

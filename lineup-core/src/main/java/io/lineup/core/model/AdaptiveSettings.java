@@ -46,8 +46,16 @@ public record AdaptiveSettings(
   /** Longest window: 10 min. */
   public static final Duration MAX_WINDOW = Duration.ofMinutes(10);
 
-  /** Shortest default window: 1 s (the default is twice the target latency, at least this). */
-  public static final Duration MIN_DEFAULT_WINDOW = Duration.ofSeconds(1);
+  /**
+   * Shortest default window: 500 ms (the default is twice the target latency, at least this). Half
+   * a second lets an endpoint answering in about 100 ms settle in a few seconds, and still holds 5
+   * answers per request in flight; a window under 1 s is judged only once it holds {@value
+   * #MIN_ANSWERS_SHORT_WINDOW} answers (its answers carry into the next until then).
+   */
+  public static final Duration MIN_DEFAULT_WINDOW = Duration.ofMillis(500);
+
+  /** The fewest answers a window under 1 s is judged on (adaptive_report.lua's MIN_ANSWERS). */
+  public static final int MIN_ANSWERS_SHORT_WINDOW = 5;
 
   /** Smallest decrease factor (halving). */
   public static final double MIN_DECREASE = 0.5;
@@ -113,7 +121,10 @@ public record AdaptiveSettings(
         DEFAULT_HOLD_CAP);
   }
 
-  /** The default window for a target latency: twice it, within 1 s and {@link #MAX_WINDOW}. */
+  /**
+   * The default window for a target latency: twice it, within {@link #MIN_DEFAULT_WINDOW} and
+   * {@link #MAX_WINDOW}.
+   */
   public static Duration defaultWindow(Duration targetLatency) {
     Duration twice = targetLatency == null ? MIN_DEFAULT_WINDOW : targetLatency.multipliedBy(2);
     if (twice.compareTo(MIN_DEFAULT_WINDOW) < 0) {

@@ -18,7 +18,8 @@
 --         window used the limit, and not at all where it used little of it, so an endpoint used
 --         lightly does not drift to max.
 --     A decrease at a close counts as the new window's, so the limit decreases at most once a
---     window whatever the signal.
+--     window whatever the signal. A window under 1 s is judged only once it holds 5 answers;
+--     until then its answers carry into the next window.
 -- A limit that rose wakes the queue's consumers, which a full limit left waiting.
 --
 -- KEYS[1..12]  queue keys (lib/keys.lua)
@@ -48,6 +49,10 @@ local MAX_STEP_UP = 2
 -- (x 1.25) would climb slowly where there is room; its cube doubles there and still shrinks to
 -- +1 as the mean nears the target.
 local STEP_UP_POWER = 3
+-- The fewest answers a window shorter than SHORT_WINDOW_MS (ms) is judged on; a longer window is
+-- judged on any (it is chosen to hold a few answers, docs/adaptive.md).
+local MIN_ANSWERS = 5
+local SHORT_WINDOW_MS = 1000
 
 local a = adaptive_load()
 if not a then
@@ -67,6 +72,13 @@ end
 -- The limit scaled to the window's headroom: at most twice the window's peak, at least 1 more.
 local function increased(ratio)
   return math.min(a.max, math.max(limit + 1, math.floor(peak * math.min(ratio ^ STEP_UP_POWER, MAX_STEP_UP))))
+end
+
+-- A window shorter than SHORT_WINDOW_MS with fewer than MIN_ANSWERS answers (and no decrease) is not
+-- judged yet: its sums carry into the next, so a few answers do not move the limit.
+local carry = window > w and down == 0 and n > 0 and n < MIN_ANSWERS and a.window_ms < SHORT_WINDOW_MS
+if carry then
+  w = window
 end
 
 -- Closes the measured window when this report is in a later one (a clock set back stays in it).
