@@ -71,13 +71,13 @@ end
 
 -- The limit scaled to the window's headroom: at most twice the window's peak, at least 1 more.
 local function increased(ratio)
-  return math.min(a.max, math.max(limit + 1, math.floor(peak * math.min(ratio ^ STEP_UP_POWER, MAX_STEP_UP))))
+  local step = math.min(ratio ^ STEP_UP_POWER, MAX_STEP_UP)
+  return math.min(a.max, math.max(limit + 1, math.floor(peak * step)))
 end
 
 -- A window shorter than SHORT_WINDOW_MS with fewer than MIN_ANSWERS answers (and no decrease) is not
 -- judged yet: its sums carry into the next, so a few answers do not move the limit.
-local carry = window > w and down == 0 and n > 0 and n < MIN_ANSWERS and a.window_ms < SHORT_WINDOW_MS
-if carry then
+if window > w and down == 0 and n > 0 and n < MIN_ANSWERS and a.window_ms < SHORT_WINDOW_MS then
   w = window
 end
 
