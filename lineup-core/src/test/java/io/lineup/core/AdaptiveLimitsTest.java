@@ -71,16 +71,16 @@ abstract class AdaptiveLimitsTest extends EngineSuite {
   }
 
   @Test
-  void theLeaseScriptHoldsTheAdaptiveLimitAndItRisesByOneAWindowWhileAnswersAreFastAndItIsUsed() {
+  void theLeaseScriptHoldsTheAdaptiveLimitAndItDoublesAWindowWhileItIsUsedAndAnswersAreFast() {
     ManualClock clock = aClock();
     QueueName queue = aFreshQueue();
     try (Lineup one = anEngine(o -> o.timeSource(clock));
         Lineup two = anEngine(o -> o.timeSource(clock))) {
-      one.configure(queue, QueueSettings.builder().concurrencyLimit(10).build());
-      one.publishAll(queue, someJobs(20, "call "));
-      one.adaptiveLimits().configure(queue, settings(1, 4, 2));
+      one.configure(queue, QueueSettings.builder().concurrencyLimit(20).build());
+      one.publishAll(queue, someJobs(30, "call "));
+      one.adaptiveLimits().configure(queue, settings(1, 10, 2));
 
-      assertThat(one.lease(queue, 10, Duration.ZERO).jobs()).as("the limit of 2").hasSize(2);
+      assertThat(one.lease(queue, 20, Duration.ZERO).jobs()).as("the limit of 2").hasSize(2);
       // Both engines report fast answers in the same window: it closes once, in the next one.
       one.adaptiveLimits().report(queue, FAST, 200, null);
       two.adaptiveLimits().report(queue, FAST, 200, null);
@@ -88,18 +88,72 @@ abstract class AdaptiveLimitsTest extends EngineSuite {
       AdaptiveMove up = two.adaptiveLimits().report(queue, FAST, 200, null);
       AdaptiveMove same = one.adaptiveLimits().report(queue, FAST, 200, null);
 
+      // 50 ms against 200 ms: four times the headroom, so the step is the largest, doubling the
+      // 2 in flight.
       assertThat(up.direction()).isEqualTo(Direction.UP);
-      assertThat(up.limit()).isEqualTo(3);
+      assertThat(up.limit()).isEqualTo(4);
       assertThat(up.reason()).isEqualTo("increase: latency 50ms<=200ms");
       assertThat(same.direction()).isEqualTo(Direction.NONE);
-      assertThat(two.lease(queue, 10, Duration.ZERO).jobs()).as("one more slot").hasSize(1);
+      assertThat(two.lease(queue, 20, Duration.ZERO).jobs()).as("two more slots").hasSize(2);
 
+      // The reports of this window see the 4 in flight.
+      one.adaptiveLimits().report(queue, FAST, 200, null);
       clock.advance(WINDOW);
-      assertThat(one.adaptiveLimits().report(queue, FAST, 200, null).limit()).isEqualTo(4);
+      assertThat(two.adaptiveLimits().report(queue, FAST, 200, null).limit()).isEqualTo(8);
+      assertThat(one.lease(queue, 20, Duration.ZERO).jobs()).as("four more slots").hasSize(4);
+
+      one.adaptiveLimits().report(queue, FAST, 200, null);
+      clock.advance(WINDOW);
+      AdaptiveMove toMax = one.adaptiveLimits().report(queue, FAST, 200, null);
+      assertThat(toMax.limit()).as("16 clamped to max").isEqualTo(10);
       clock.advance(WINDOW);
       AdaptiveMove atMax = one.adaptiveLimits().report(queue, FAST, 200, null);
-      assertThat(atMax.direction()).as("clamped to max").isEqualTo(Direction.NONE);
-      assertThat(atMax.limit()).isEqualTo(4);
+      assertThat(atMax.direction()).isEqualTo(Direction.NONE);
+      assertThat(atMax.limit()).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void answersCloseToTheTargetRaiseTheLimitLessAndAtLeastByOne() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup.configure(queue, QueueSettings.builder().concurrencyLimit(50).build());
+      lineup.publishAll(queue, someJobs(40, "call "));
+      lineup.adaptiveLimits().configure(queue, settings(1, 40, 10));
+      assertThat(lineup.lease(queue, 50, Duration.ZERO).jobs()).hasSize(10);
+
+      // 180 ms against 200 ms: a ninth of headroom, cubed 1.37: 10 in flight become 13.
+      lineup.adaptiveLimits().report(queue, Duration.ofMillis(180), 200, null);
+      clock.advance(WINDOW);
+      AdaptiveMove quarter = lineup.adaptiveLimits().report(queue, null, 0, null);
+      assertThat(quarter.limit()).isEqualTo(13);
+      assertThat(quarter.reason()).isEqualTo("increase: latency 180ms<=200ms");
+
+      // 195 ms: 10 × 1.08 is 10 again, still one more.
+      lineup.adaptiveLimits().report(queue, Duration.ofMillis(195), 200, null);
+      clock.advance(WINDOW);
+      assertThat(lineup.adaptiveLimits().report(queue, null, 0, null).limit()).isEqualTo(14);
+    }
+  }
+
+  @Test
+  void aWindowThatUsedHalfTheLimitRaisesItByOneOnlyHoweverFastTheAnswers() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup.configure(queue, QueueSettings.builder().concurrencyLimit(50).build());
+      lineup.publishAll(queue, someJobs(4, "call "));
+      lineup.adaptiveLimits().configure(queue, settings(1, 40, 8));
+      assertThat(lineup.lease(queue, 50, Duration.ZERO).jobs()).as("all there is").hasSize(4);
+
+      lineup.adaptiveLimits().report(queue, Duration.ofMillis(1), 200, null);
+      clock.advance(WINDOW);
+      AdaptiveMove move = lineup.adaptiveLimits().report(queue, null, 0, null);
+
+      // Twice the 4 used is the limit already: the step is the least one.
+      assertThat(move.direction()).isEqualTo(Direction.UP);
+      assertThat(move.limit()).isEqualTo(9);
     }
   }
 
@@ -137,6 +191,73 @@ abstract class AdaptiveLimitsTest extends EngineSuite {
       assertThat(overload.direction()).isEqualTo(Direction.NONE);
       assertThat(overload.limit()).isEqualTo(8);
     }
+  }
+
+  @Test
+  void aWindowALittleOverTheTargetCutsALittleAndOneFarOverItCutsByTheDecreaseAtMost() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup.adaptiveLimits().configure(queue, settings(1, 40, 30));
+
+      // 220 ms against 200 ms: 30 × 200 / 220 = 27.3, so 27.
+      lineup.adaptiveLimits().report(queue, Duration.ofMillis(220), 200, null);
+      clock.advance(WINDOW);
+      AdaptiveMove little = lineup.adaptiveLimits().report(queue, null, 0, null);
+      assertThat(little.limit()).isEqualTo(27);
+      assertThat(little.reason()).isEqualTo("decrease: latency 220ms>200ms");
+
+      // The window after a cut is not judged: its answers were sent at the limit before it.
+      lineup.adaptiveLimits().report(queue, Duration.ofMillis(2_000), 200, null);
+      clock.advance(WINDOW);
+      AdaptiveMove unjudged =
+          lineup.adaptiveLimits().report(queue, Duration.ofMillis(2_000), 200, null);
+      assertThat(unjudged.direction()).isEqualTo(Direction.NONE);
+      assertThat(unjudged.limit()).isEqualTo(27);
+
+      // 2 s against 200 ms would be a tenth: the cut is the decrease, 27 × 0.8 = 21.6, so 21.
+      clock.advance(WINDOW);
+      AdaptiveMove far = lineup.adaptiveLimits().report(queue, null, 0, null);
+      assertThat(far.limit()).isEqualTo(21);
+      assertThat(far.reason()).isEqualTo("decrease: latency 2000ms>200ms");
+    }
+  }
+
+  @Test
+  void aWindowUnderASecondIsJudgedOnlyOnceItHoldsFiveAnswers() {
+    ManualClock clock = aClock();
+    QueueName queue = aFreshQueue();
+    Duration half = Duration.ofMillis(500);
+    try (Lineup lineup = anEngine(o -> o.timeSource(clock))) {
+      lineup
+          .adaptiveLimits()
+          .configure(
+              queue,
+              new AdaptiveSettings(
+                  1, 10, 10, Duration.ofMillis(200), half, 0.8, AdaptiveSettings.DEFAULT_HOLD_CAP));
+      for (int i = 0; i < 4; i++) {
+        lineup.adaptiveLimits().report(queue, SLOW, 200, null);
+      }
+      clock.advance(half);
+      AdaptiveMove carried = lineup.adaptiveLimits().report(queue, null, 0, null);
+      assertThat(carried.direction()).as("4 answers: carried on").isEqualTo(Direction.NONE);
+      assertThat(carried.limit()).isEqualTo(10);
+
+      lineup.adaptiveLimits().report(queue, SLOW, 200, null);
+      clock.advance(half);
+      AdaptiveMove judged = lineup.adaptiveLimits().report(queue, null, 0, null);
+      assertThat(judged.direction()).isEqualTo(Direction.DOWN);
+      assertThat(judged.limit()).isEqualTo(8);
+      assertThat(judged.reason()).isEqualTo("decrease: latency 900ms>200ms");
+    }
+  }
+
+  @Test
+  void theDefaultWindowIsTwiceTheTargetAndAtLeastHalfASecond() {
+    assertThat(AdaptiveSettings.defaultWindow(Duration.ofMillis(130)))
+        .isEqualTo(Duration.ofMillis(500));
+    assertThat(AdaptiveSettings.defaultWindow(Duration.ofMillis(400)))
+        .isEqualTo(Duration.ofMillis(800));
   }
 
   @Test

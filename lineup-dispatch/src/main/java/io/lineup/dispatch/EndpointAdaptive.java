@@ -36,7 +36,7 @@ public record EndpointAdaptive(
 
   /**
    * Adaptive concurrency from {@code min} to {@code max} with a target latency, starting at {@code
-   * min}, the default window (twice the target, 1 s to 10 min) and decrease ({@value
+   * min}, the default window (twice the target, 500 ms to 10 min) and decrease ({@value
    * AdaptiveSettings#DEFAULT_DECREASE}).
    *
    * @throws DispatchInputException when a value is out of its range

@@ -5,18 +5,20 @@ import java.time.Duration;
 /**
  * An adaptive concurrency limit of a queue: the number of jobs leased at once follows the answers
  * of the service the jobs call, within {@code [min, max]}, and is shared by every engine on the
- * Redis (it lives in the queue's meta hash and only scripts move it). AIMD on a measurement window:
- * plus 1 after a window whose mean latency was at most {@code targetLatency} and that used at least
- * half the limit; times {@code decrease} after one above it, or at once on a 429 or 503, at most
- * once per window. docs/adaptive.md explains it with an example.
+ * Redis (it lives in the queue's meta hash and only scripts move it). A gradient step on a
+ * measurement window, with the headroom h = {@code targetLatency} ÷ the window's mean latency:
+ * after a window at or under the target that used at least half the limit, the larger of limit + 1
+ * and the window's peak in flight × min(h³, 2); after one above it, limit × max(h, {@code
+ * decrease}), at least 1 less; on a 429 or 503, at once, limit × {@code decrease}. At most one
+ * decrease per window. docs/adaptive.md explains it with an example.
  *
  * @param min the lowest limit, in jobs leased at once: {@value #MIN_LIMIT} to {@value #MAX_LIMIT}
  * @param max the highest limit, from {@code min} to {@value #MAX_LIMIT}
  * @param initial the limit a queue without one starts at, clamped to {@code [min, max]}
  * @param targetLatency the mean latency of a window above which the limit decreases: 1 ms to 15 min
  * @param window the measurement window: {@link #MIN_WINDOW} to {@link #MAX_WINDOW}
- * @param decrease the factor of a decrease, {@value #MIN_DECREASE} to {@value #MAX_DECREASE} (a
- *     decrease is at least 1)
+ * @param decrease the factor of a decrease on a 429 or 503 and the deepest cut of a slow window,
+ *     {@value #MIN_DECREASE} to {@value #MAX_DECREASE} (a decrease is at least 1)
  * @param holdCap the longest a {@code Retry-After} holds the queue (no lease): 0 to 7 days
  * @throws InvalidArgumentException when a value is out of its range, naming it
  */
@@ -44,8 +46,16 @@ public record AdaptiveSettings(
   /** Longest window: 10 min. */
   public static final Duration MAX_WINDOW = Duration.ofMinutes(10);
 
-  /** Shortest default window: 1 s (the default is twice the target latency, at least this). */
-  public static final Duration MIN_DEFAULT_WINDOW = Duration.ofSeconds(1);
+  /**
+   * Shortest default window: 500 ms (the default is twice the target latency, at least this). Half
+   * a second lets an endpoint answering in about 100 ms settle in a few seconds, and still holds 5
+   * answers per request in flight; a window under 1 s is judged only once it holds {@value
+   * #MIN_ANSWERS_SHORT_WINDOW} answers (its answers carry into the next until then).
+   */
+  public static final Duration MIN_DEFAULT_WINDOW = Duration.ofMillis(500);
+
+  /** The fewest answers a window under 1 s is judged on (adaptive_report.lua's MIN_ANSWERS). */
+  public static final int MIN_ANSWERS_SHORT_WINDOW = 5;
 
   /** Smallest decrease factor (halving). */
   public static final double MIN_DECREASE = 0.5;
@@ -111,7 +121,10 @@ public record AdaptiveSettings(
         DEFAULT_HOLD_CAP);
   }
 
-  /** The default window for a target latency: twice it, within 1 s and {@link #MAX_WINDOW}. */
+  /**
+   * The default window for a target latency: twice it, within {@link #MIN_DEFAULT_WINDOW} and
+   * {@link #MAX_WINDOW}.
+   */
   public static Duration defaultWindow(Duration targetLatency) {
     Duration twice = targetLatency == null ? MIN_DEFAULT_WINDOW : targetLatency.multipliedBy(2);
     if (twice.compareTo(MIN_DEFAULT_WINDOW) < 0) {
