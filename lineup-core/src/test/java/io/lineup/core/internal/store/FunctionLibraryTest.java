@@ -35,7 +35,12 @@ class FunctionLibraryTest {
           Map<String, Object> function =
               ((List<Map<String, Object>>) listed.get(0).get("functions")).get(0);
           boolean addsData =
-              List.of("publish", "configure", "schedule_write", "schedule_fire", "adaptive_configure")
+              List.of(
+                      "publish",
+                      "configure",
+                      "schedule_write",
+                      "schedule_fire",
+                      "adaptive_configure")
                   .contains(name);
           assertThat((List<?>) function.get("flags"))
               .as(name)
