@@ -339,11 +339,13 @@ public final class ConsumerLoop<J> implements AutoCloseable {
         observation.threw(error, run.abandoned);
       }
     } finally {
-      running.remove(run.id);
-      slotFreed.release();
+      // The observation ends before the slot is freed, so that a job's span has ended once
+      // awaitEnd() or close() returns.
       if (observation != null) {
         observation.stop(log);
       }
+      running.remove(run.id);
+      slotFreed.release();
     }
   }
 
