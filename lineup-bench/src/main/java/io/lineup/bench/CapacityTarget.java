@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * An endpoint of limited capacity for the adaptive and deadline figures: the JDK's {@code
@@ -24,7 +25,8 @@ import java.util.concurrent.Executors;
  * <ul>
  *   <li>at most {@link #capacity()} requests are worked on at once; each takes the base service
  *       time, growing linearly with the number of busy workers up to {@value #FULL_LOAD_FACTOR} ×
- *       the base with every worker busy (contention for what the workers share);
+ *       the base with every worker busy (contention for what the workers share), give or take up to
+ *       {@value #SERVICE_SPREAD} of it at random;
  *   <li>a request that finds every worker busy waits for one, first come first served, so pushing
  *       beyond the capacity shows first as latency;
  *   <li>a request arriving while as many wait as there are workers (so twice the capacity is open)
@@ -75,6 +77,9 @@ final class CapacityTarget implements AutoCloseable {
    * @param capacity the capacity then
    */
   record Sample(long nanos, int open, int capacity) {}
+
+  /** A request's service time varies by up to this share either way, uniformly at random. */
+  static final double SERVICE_SPREAD = 0.1;
 
   private final long baseServiceNanos;
   private final HttpServer server;
@@ -178,7 +183,11 @@ final class CapacityTarget implements AutoCloseable {
           full = capacity;
         }
         double load = Math.min(1.0, busy / (double) full);
-        long service = (long) (baseServiceNanos * (1 + (FULL_LOAD_FACTOR - 1) * load));
+        // Spread evenly over ±SERVICE_SPREAD, as a real worker's times vary: with one fixed time,
+        // completions keep whatever clumps a step left (each freed worker takes the next request
+        // in the same phase), and a request waiting for a worker waits out a clump's gap.
+        double spread = 1 + SERVICE_SPREAD * (2 * ThreadLocalRandom.current().nextDouble() - 1);
+        long service = (long) (baseServiceNanos * (1 + (FULL_LOAD_FACTOR - 1) * load) * spread);
         Thread.sleep(service / 1_000_000, (int) (service % 1_000_000));
         done = System.nanoTime();
       } catch (InterruptedException e) {

@@ -23,7 +23,8 @@ import java.util.Set;
  * @param burst most requests started at once before the rest are spaced evenly (one per {@code
  *     periodMs / rate}); 0 = a tenth of the rate, at least 1
  * @param concurrency most requests in flight at once across all instances; 0 = no shared cap (each
- *     instance still runs at most {@link #MAX_LOCAL_CONCURRENCY})
+ *     instance then runs at most {@link #UNCAPPED_LOCAL_CONCURRENCY}); one instance runs at most
+ *     {@link #MAX_LOCAL_CONCURRENCY} of a larger cap
  * @param attemptTimeoutMs how long one request may take, from sending to the end of the response
  * @param maxAttempts requests per task before it fails (dead letter)
  * @param backoff the waits between attempts
@@ -68,7 +69,14 @@ public record EndpointSpec(
     EndpointAdaptive adaptive) {
 
   /** Requests one instance runs at once for an endpoint without a concurrency cap. */
-  public static final int MAX_LOCAL_CONCURRENCY = 64;
+  public static final int UNCAPPED_LOCAL_CONCURRENCY = 64;
+
+  /**
+   * Most requests one instance runs at once for one endpoint, whatever its cap: the egress client's
+   * connections to one target ({@code EgressClient.MAX_CONNECTIONS_PER_TARGET}), so that a request
+   * sent never waits for a connection inside its attempt's time.
+   */
+  public static final int MAX_LOCAL_CONCURRENCY = 256;
 
   /** Highest {@code rate}. */
   public static final int MAX_RATE = 100_000;
@@ -350,7 +358,9 @@ public record EndpointSpec(
 
   /** The requests this instance runs at once for the endpoint. */
   public int localConcurrency() {
-    return concurrency == 0 ? MAX_LOCAL_CONCURRENCY : Math.min(concurrency, MAX_LOCAL_CONCURRENCY);
+    return concurrency == 0
+        ? UNCAPPED_LOCAL_CONCURRENCY
+        : Math.min(concurrency, MAX_LOCAL_CONCURRENCY);
   }
 
   /** The retry policy of this endpoint. */

@@ -489,6 +489,56 @@ class DispatchTest {
   }
 
   @Test
+  void oneInstanceSendsAsManyRequestsAtOnceAsTheEndpointsConcurrencyAboveSixtyFour() {
+    assertFillsUpTo(100, "\"concurrency\": 100", 110);
+  }
+
+  @Test
+  void oneInstanceSendsAtMostSixtyFourRequestsAtOnceToAnEndpointWithoutACap() {
+    assertFillsUpTo(64, "\"concurrency\": 0", 80);
+  }
+
+  /**
+   * Submits {@code tasks} to an endpoint whose target holds every request until released; asserts
+   * that exactly {@code expected} are held at once (reached, and never more), then releases them
+   * all and waits for every task to succeed.
+   */
+  private static void assertFillsUpTo(int expected, String settings, int tasks) {
+    TestTarget held = TestTarget.start();
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    try (held) {
+      held.answering(seen -> {
+        try {
+          release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return Answer.ok("{}");
+      });
+      String ep =
+          endpoint(api, NS, name("wide"), held.url(), settings + ", \"attempt_timeout_ms\": 60000");
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < tasks; i++) {
+        ids.add(submit(api, ep, "{}"));
+      }
+      await().atMost(Duration.ofSeconds(20)).until(() -> held.inFlight() == expected);
+      // Past the first lease calls' answers: a second look finds no more sent.
+      await()
+          .pollDelay(Duration.ofMillis(300))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> held.count() == expected);
+      assertThat(held.maxInFlight()).isEqualTo(expected);
+      release.countDown();
+      for (String id : ids) {
+        assertThat(awaitEnd(api, ep, id).path("status").asText()).isEqualTo("succeeded");
+      }
+      assertThat(held.maxInFlight()).isEqualTo(expected);
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
   void aFinishedTaskIsKeptForTheEndpointsRetentionThenDeleted() {
     TestTarget own = TestTarget.start();
     try (own) {
