@@ -99,7 +99,7 @@ local function fair_keys_of(ids, leasing, groups)
     if leasing and (#group > 2 or group[2] > group[1]) then
       local encoding = redis.call('OBJECT', 'ENCODING', fair_sidecar(first))
       if encoding == 'listpack' or encoding == 'ziplist' then
-        redis.call('HSET', fair_sidecar(first), ' ', string.rep('-', LISTPACK_BREAKER_BYTES))
+        redis.call('HSET', fair_sidecar(first), ' ', listpack_breaker())
         redis.call('HDEL', fair_sidecar(first), ' ')
       end
     end

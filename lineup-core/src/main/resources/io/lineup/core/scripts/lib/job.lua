@@ -198,12 +198,26 @@ end
 -- jobs, which are written once (the publish) and read once (the lease), but not for what a lease
 -- starts (the lease's rewrite, the ack's, the trimming of finished records). Redis turns a hash
 -- into a table for good when a value longer than hash-max-listpack-value is written to it, so a
--- field with such a value is added and removed again.
-local LISTPACK_BREAKER_BYTES = 1024
+-- field with such a value is added and removed again. The value is made once per call
+-- (listpack_breaker): string.rep appends its text once per repetition, about 20,000 instructions
+-- for these 1,024 bytes, and a lease turns a hash per few dozen jobs.
+-- (Locals of its own in a block: a script's main function has room for 200.)
+local listpack_breaker
+do
+  local breaker_bytes = 1024
+  local breaker = false
+  listpack_breaker = function()
+    if not breaker then
+      breaker = string.rep('-', breaker_bytes)
+    end
+    return breaker
+  end
+end
+
 local function record_hash_make_table(id)
   local encoding = redis.call('OBJECT', 'ENCODING', record_key(id))
   if encoding == 'listpack' or encoding == 'ziplist' then  -- ziplist: Redis before 7.0
-    redis.call('HSET', record_key(id), ' ', string.rep('-', LISTPACK_BREAKER_BYTES))
+    redis.call('HSET', record_key(id), ' ', listpack_breaker())
     redis.call('HDEL', record_key(id), ' ')
   end
 end
