@@ -293,34 +293,53 @@ local function fair_count_of(which, key)
   return tonumber(redis.call('HGET', fair_key_name(which .. '_counts'), key) or '0')
 end
 
--- Adds to keys' counts in a count hash (which: 'waiting' or 'leased'): deltas maps key -> change.
--- A key whose count reaches 0 leaves the hash; one with nothing waiting also loses its taggers.
--- One HMGET and one HSET for all the keys (and one HDEL for those brought to 0), not a command
--- each: a lease of a queue with many keys changes the counts of as many keys as jobs.
-local function fair_count(which, deltas)
-  local keys, changes = {}, {}
-  for key, delta in pairs(deltas) do
-    if delta ~= 0 then
-      keys[#keys + 1] = key
-      changes[#keys] = delta
+-- Adds to keys' counts in a count hash (which: 'waiting' or 'leased'): deltas maps key -> change;
+-- or, with deltas nil, changes[j] to the count of keys[j] for j from 1 to n, each key once. A key
+-- whose count reaches 0 leaves the hash; one with nothing waiting also loses its taggers. One HMGET
+-- and one HSET for all the keys (and one HDEL for those brought to 0), not a command each: a lease
+-- of a queue with many keys changes the counts of as many keys as jobs.
+local function fair_count(which, deltas, keys, changes, n)
+  if deltas then
+    keys, changes, n = {}, {}, 0
+    for key, delta in pairs(deltas) do
+      if delta ~= 0 then
+        n = n + 1
+        keys[n], changes[n] = key, delta
+      end
     end
   end
-  if #keys == 0 then
+  if n == 0 then
     return
   end
-  local counts = redis.call('HMGET', fair_key_name(which .. '_counts'), unpack(keys))
+  -- A count's text is looked up below 100 (the texts count_text makes there, lib/clock.lua), else
+  -- parsed: tonumber costs a count about 800 instructions (strtod), and a lease reads as many
+  -- counts as keys.
+  local numbers = FAIR.numbers
+  if not numbers then
+    numbers = {}
+    for i, t in ipairs(SMALL_TEXTS) do
+      numbers[t] = i - 1
+    end
+    FAIR.numbers = numbers
+  end
+  local counts = redis.call('HMGET', fair_key_name(which .. '_counts'), unpack(keys, 1, n))
   local kept, emptied = {}, {}
-  for j, key in ipairs(keys) do
-    local n = (counts[j] and tonumber(counts[j]) or 0) + changes[j]
-    if n > 0 then
-      kept[#kept + 1] = key
-      kept[#kept + 1] = count_text(n)
+  local n_kept = 0
+  for j = 1, n do
+    local count = counts[j]
+    local v = changes[j]
+    if count then
+      v = v + (numbers[count] or tonumber(count))
+    end
+    if v > 0 then
+      kept[n_kept + 1], kept[n_kept + 2] = keys[j], SMALL_TEXTS[v + 1] or int_text(v)
+      n_kept = n_kept + 2
     else
-      emptied[#emptied + 1] = key
+      emptied[#emptied + 1] = keys[j]
     end
   end
-  if #kept > 0 then
-    redis.call('HSET', fair_key_name(which .. '_counts'), unpack(kept))
+  if n_kept > 0 then
+    redis.call('HSET', fair_key_name(which .. '_counts'), unpack(kept, 1, n_kept))
   end
   if #emptied > 0 then
     redis.call('HDEL', fair_key_name(which .. '_counts'), unpack(emptied))
@@ -568,16 +587,27 @@ local function fair_pick(count, now)
   return ids, lines, keys, wait, limited
 end
 
--- Counts the jobs a lease leased, given as a list of their keys: from waiting to leased.
+-- Counts the jobs a lease leased, given as a list of their keys: from waiting to leased. The keys
+-- are listed once each with their jobs as they come (a lease mostly takes one job per key).
 local function fair_leased(leased_keys)
-  local waiting, leased = {}, {}
+  local at, keys, taken = {}, {}, {}
+  local n = 0
   for _, key in ipairs(leased_keys) do
-    waiting[key] = (waiting[key] or 0) - 1
-    leased[key] = (leased[key] or 0) + 1
+    local j = at[key]
+    if j then
+      taken[j] = taken[j] + 1
+    else
+      n = n + 1
+      at[key], keys[n], taken[n] = n, key, 1
+    end
   end
-  fair_count('waiting', waiting)
+  local changes = {}
+  for j = 1, n do
+    changes[j] = -taken[j]
+  end
+  fair_count('waiting', nil, keys, changes, n)
   if fair_defaults().counting then
-    fair_count('leased', leased)
+    fair_count('leased', nil, keys, taken, n)
   end
 end
 
