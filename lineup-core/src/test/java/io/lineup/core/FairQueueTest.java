@@ -420,4 +420,70 @@ abstract class FairQueueTest extends EngineSuite {
       assertThat(drain(lineup, queue, 10).stream().map(FairQueueTest::keyOf)).containsOnly("few");
     }
   }
+
+  @Test
+  void aReleasedOrExpiredJobGoesBackToItsPlaceInTheFairLine() throws Exception {
+    // Without key limits a lease takes the front of the line; with one (never reached here) it
+    // looks at each job's key first: both ways must keep a given-back job's place.
+    for (Integer keyConcurrency : new Integer[] {null, 100}) {
+      try (Lineup lineup = anEngine()) {
+        QueueName queue = aFreshQueue();
+        lineup.configure(
+            queue, QueueSettings.builder().fair(true).keyConcurrency(keyConcurrency).build());
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          // A job without a key too: its lease keeps its score in its record.
+          jobs.add(aJob("none/" + i).timeToRun(Duration.ofMillis(300)));
+          for (String key : List.of("a", "b", "c")) {
+            jobs.add(aJobOf(key, key + "/" + i).timeToRun(Duration.ofMillis(300)));
+          }
+        }
+        List<String> ids = lineup.publishAll(queue, jobs).stream().map(p -> p.id()).toList();
+        long[] positions = lineup.positions(queue, ids);
+        List<String> expected = new ArrayList<>(ids);
+        expected.sort((x, y) -> Long.compare(positions[ids.indexOf(x)], positions[ids.indexOf(y)]));
+
+        List<LeasedJob> first = lineup.lease(queue, 6, Duration.ZERO).jobs();
+        for (int i = first.size() - 1; i >= 0; i--) {
+          lineup.release(first.get(i));
+        }
+        assertThat(lineup.positions(queue, ids)).as("after the release").containsExactly(positions);
+        assertThat(lineup.lease(queue, 5, Duration.ZERO).jobs()).hasSize(5);
+        Thread.sleep(400); // their leases run out; the next lease puts them back first
+
+        List<String> order = drain(lineup, queue, 3).stream().map(LeasedJob::id).toList();
+
+        assertThat(order).as("key_concurrency %s", keyConcurrency).isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void aJobRetriedOrFallenDueIsGivenBackToItsNewPlace() throws Exception {
+    try (Lineup lineup = anEngine()) {
+      QueueName queue = aFairQueue(lineup);
+      List<NewJob> jobs = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        for (String key : List.of("a", "b", "c")) {
+          jobs.add(aJobOf(key, key + "/" + i));
+        }
+      }
+      jobs.add(Fixtures.aDelayedJob("d/0", Duration.ofMillis(50)).key("d"));
+      lineup.publishAll(queue, jobs);
+      LeasedJob retried = lineup.lease(queue, 1, Duration.ZERO).jobs().get(0);
+      lineup.nack(queue, retried.id(), retried.token(), "again", Duration.ZERO);
+      Thread.sleep(100); // d/0 falls due: the next lease moves it to the line
+
+      List<LeasedJob> all = lineup.lease(queue, 20, Duration.ZERO).jobs();
+      for (int i = all.size() - 1; i >= 0; i--) {
+        lineup.release(all.get(i));
+      }
+      List<String> again = drain(lineup, queue, 4).stream().map(LeasedJob::id).toList();
+
+      assertThat(all).hasSize(10);
+      assertThat(again).isEqualTo(all.stream().map(LeasedJob::id).toList());
+      assertThat(all.get(0).id()).isNotEqualTo(retried.id());
+      assertThat(all.stream().map(FairQueueTest::keyOf)).contains("d");
+    }
+  }
 }

@@ -150,12 +150,14 @@ end
 -- as publish wrote it is derived from its id when it is released (lib/line.lua, line_derivable),
 -- and only when some other job is among them are the scores asked for, before the jobs leave the
 -- line.
--- A fair queue picks its jobs by key (lib/fair.lua), with their scores, which no id tells there.
+-- A fair queue picks its jobs by key (lib/fair.lua); a release finds the score of a job whose key's
+-- entry holds its tag there, so the lease leaves it out as for a job leased as publish wrote it,
+-- and keeps only the others' (lines[k] nil: left out).
 local fair = s.fair == 1
-local ids, raws, lines, fair_keys, fair_wait, fair_limited
+local ids, raws, lines, fair_keys, fair_wait, fair_limited, fair_groups
 if fair then
-  ids, lines, fair_keys, fair_wait, fair_limited = fair_pick(count, now)
-  raws = records_get_spread(ids, true)
+  ids, lines, fair_keys, fair_wait, fair_limited, fair_groups = fair_pick(count, now)
+  raws = records_get_spread(ids, true, fair_groups)
 else
   ids = redis.call('ZRANGE', K_READY, 0, count - 1)
   raws = records_get(ids, true)

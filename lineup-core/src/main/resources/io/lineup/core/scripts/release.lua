@@ -25,12 +25,16 @@ redis.call('ZREM', K_LEASED, id)
 job[F_STATE] = ST_WAITING
 job[F_ATTEMPTS] = job[F_ATTEMPTS] - 1
 job[F_ENDED] = END_RELEASED
--- A job leased as publish wrote it has no score in its record: the lease left it out (lib/line.lua).
+-- A job leased as publish wrote it has no score in its record: the lease left it out (lib/line.lua);
+-- so did the lease of a fair queue's job whose key's entry holds its tag (lib/fair.lua).
+local fair_key, fair_tag = false, nil
+if fair_on() then
+  fair_key, fair_tag = fair_entry_of(id)
+end
 local line = job[F_LINE]
 if not present(line) then
-  line = line_derived(id, job)
+  line = fair_tag and fair_tag_line(job[F_PRIORITY], fair_tag) or line_derived(id, job)
 end
-local fair_key = fair_on() and fair_key_of(id)
 if fair_key then
   fair_unleased(fair_key, 'waiting')
 end

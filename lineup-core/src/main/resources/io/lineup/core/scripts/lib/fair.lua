@@ -26,7 +26,8 @@
 -- write; the keys with most jobs (fair_top.lua) are sorted when asked instead.
 --   rate:<key>       string: the key's rate limit's theoretical arrival time (epoch ms), expiring
 --   park:<key>       sorted set: the ready jobs of a paused key, by class then creation time
--- and each keyed job's key in the hash beside its record's bucket (the bucket's name and ',').
+-- and each keyed job's entry in the hash beside its record's bucket (the bucket's name and ','): its
+-- key, and while it waits in the line at its key's turn, its tag (fair_entry).
 --#include lib/keys.lua
 --#include lib/clock.lua
 --#include lib/job.lua
@@ -68,56 +69,91 @@ local function fair_sidecar(id)
   return name
 end
 
--- The keys of ids, in order ('' for a job without one): one HMGET per bucket (record_groups).
+-- A job's entry in its sidecar: its key, and while it waits in the line with a score of its key's
+-- turn, a space and its tag (the score less its class's range start, lib/score.lua), so that a lease
+-- needs no score from the line: a release or an expired lease puts the job back at the score its
+-- priority and tag make (fair_tag_line). A key never holds a space (FairnessKey.java), so an entry
+-- of earlier versions (the key alone) reads as one without a tag. A job without a key has no entry,
+-- and its lease keeps its score in its leased record, as a job whose entry has no tag does.
+local function fair_entry(key, tag)
+  if tag then
+    return key .. ' ' .. tag
+  end
+  return key
+end
+
+-- The line score (text) of a job of priority whose entry holds tag (text).
+local function fair_tag_line(priority, tag)
+  return int_text((PRIORITY_MAX - priority) * ARRIVAL_SPAN + tonumber(tag))
+end
+
+-- The keys of ids, in order ('' for a job without one), and the positions of the ids whose entry
+-- holds no tag (or which have none), in order: one HMGET per bucket (record_groups; groups: the
+-- caller's record_groups(ids, 1), else made here).
 -- leasing: the hashes are read for a lease, which will forget the keys again at the ack; they
 -- become hash tables first, as the records' do (record_hash_make_table, lib/job.lua).
-local function fair_keys_of(ids, leasing)
-  local keys = {}
-  for _, group in ipairs(record_groups(ids, 1)) do
-    local names = {}
-    for k, i in ipairs(group) do
-      names[k] = ids[i]
-    end
-    if leasing and #group > 1 then
-      local encoding = redis.call('OBJECT', 'ENCODING', fair_sidecar(ids[group[1]]))
+local function fair_keys_of(ids, leasing, groups)
+  local keys, untagged = {}, {}
+  for _, group in ipairs(groups or record_groups(ids, 1)) do
+    local first = ids[group[1]]
+    if leasing and (#group > 2 or group[2] > group[1]) then
+      local encoding = redis.call('OBJECT', 'ENCODING', fair_sidecar(first))
       if encoding == 'listpack' or encoding == 'ziplist' then
-        redis.call('HSET', fair_sidecar(ids[group[1]]), ' ', string.rep('-', LISTPACK_BREAKER_BYTES))
-        redis.call('HDEL', fair_sidecar(ids[group[1]]), ' ')
+        redis.call('HSET', fair_sidecar(first), ' ', listpack_breaker())
+        redis.call('HDEL', fair_sidecar(first), ' ')
       end
     end
-    local got = redis.call('HMGET', fair_sidecar(ids[group[1]]), unpack(names))
-    for k, i in ipairs(group) do
-      keys[i] = got[k] or ''
+    local got = redis.call('HMGET', fair_sidecar(first), group_values(ids, group))
+    local k = 0
+    for r = 1, #group, 2 do
+      for i = group[r], group[r + 1] do
+        k = k + 1
+        local entry = got[k]
+        local space = entry and str_find(entry, ' ', 1, true)
+        if space then
+          keys[i] = str_sub(entry, 1, space - 1)
+        else
+          keys[i] = entry or ''
+          untagged[#untagged + 1] = i
+        end
+      end
     end
   end
-  return keys
+  if #untagged > 1 then
+    table.sort(untagged)
+  end
+  return keys, untagged
+end
+
+-- The key of one job ('' for none) and its tag (text, nil for none).
+local function fair_entry_of(id)
+  local entry = redis.call('HGET', fair_sidecar(id), id)
+  if not entry then
+    return '', nil
+  end
+  local space = str_find(entry, ' ', 1, true)
+  if not space then
+    return entry, nil
+  end
+  return str_sub(entry, 1, space - 1), str_sub(entry, space + 1)
 end
 
 -- The key of one job ('' for none).
 local function fair_key_of(id)
-  return redis.call('HGET', fair_sidecar(id), id) or ''
+  return (fair_entry_of(id))
 end
 
--- Stores the keys of jobs given as pairs: id, key (none of them '').
+-- Stores the entries of jobs given as pairs: id, entry (fair_entry; none of a job without a key).
 local function fair_keys_put(pairs)
   for _, group in ipairs(record_groups(pairs, 2)) do
-    local values = {}
-    for _, i in ipairs(group) do
-      values[#values + 1] = pairs[i]
-      values[#values + 1] = pairs[i + 1]
-    end
-    redis.call('HSET', fair_sidecar(pairs[group[1]]), unpack(values))
+    redis.call('HSET', fair_sidecar(pairs[group[1]]), group_values(pairs, group))
   end
 end
 
 -- Forgets the keys of jobs that left the queue's lines for good.
 local function fair_keys_forget(ids)
   for _, group in ipairs(record_groups(ids, 1)) do
-    local names = {}
-    for k, i in ipairs(group) do
-      names[k] = ids[i]
-    end
-    redis.call('HDEL', fair_sidecar(ids[group[1]]), unpack(names))
+    redis.call('HDEL', fair_sidecar(ids[group[1]]), group_values(ids, group))
   end
 end
 
@@ -212,8 +248,8 @@ local function fair_taggers(key)
   return taggers
 end
 
--- The next line score of a job of key at priority, moving the key's tagger on (written by
--- fair_flush).
+-- The next line score of a job of key at priority, and its tag (the score less its class's range
+-- start), moving the key's tagger on (written by fair_flush).
 local function fair_score(key, priority)
   local class = PRIORITY_MAX - priority
   local taggers = fair_taggers(key)
@@ -235,7 +271,7 @@ local function fair_score(key, priority)
   end
   t[3] = t[3] + 1
   FAIR.dirty = true
-  return class * ARRIVAL_SPAN + tag
+  return class * ARRIVAL_SPAN + tag, tag
 end
 
 -- Writes the taggers this call moved (all it read, which are few).
@@ -257,34 +293,53 @@ local function fair_count_of(which, key)
   return tonumber(redis.call('HGET', fair_key_name(which .. '_counts'), key) or '0')
 end
 
--- Adds to keys' counts in a count hash (which: 'waiting' or 'leased'): deltas maps key -> change.
--- A key whose count reaches 0 leaves the hash; one with nothing waiting also loses its taggers.
--- One HMGET and one HSET for all the keys (and one HDEL for those brought to 0), not a command
--- each: a lease of a queue with many keys changes the counts of as many keys as jobs.
-local function fair_count(which, deltas)
-  local keys, changes = {}, {}
-  for key, delta in pairs(deltas) do
-    if delta ~= 0 then
-      keys[#keys + 1] = key
-      changes[#keys] = delta
+-- Adds to keys' counts in a count hash (which: 'waiting' or 'leased'): deltas maps key -> change;
+-- or, with deltas nil, changes[j] to the count of keys[j] for j from 1 to n, each key once. A key
+-- whose count reaches 0 leaves the hash; one with nothing waiting also loses its taggers. One HMGET
+-- and one HSET for all the keys (and one HDEL for those brought to 0), not a command each: a lease
+-- of a queue with many keys changes the counts of as many keys as jobs.
+local function fair_count(which, deltas, keys, changes, n)
+  if deltas then
+    keys, changes, n = {}, {}, 0
+    for key, delta in pairs(deltas) do
+      if delta ~= 0 then
+        n = n + 1
+        keys[n], changes[n] = key, delta
+      end
     end
   end
-  if #keys == 0 then
+  if n == 0 then
     return
   end
-  local counts = redis.call('HMGET', fair_key_name(which .. '_counts'), unpack(keys))
+  -- A count's text is looked up below 100 (the texts count_text makes there, lib/clock.lua), else
+  -- parsed: tonumber costs a count about 800 instructions (strtod), and a lease reads as many
+  -- counts as keys.
+  local numbers = FAIR.numbers
+  if not numbers then
+    numbers = {}
+    for i, t in ipairs(SMALL_TEXTS) do
+      numbers[t] = i - 1
+    end
+    FAIR.numbers = numbers
+  end
+  local counts = redis.call('HMGET', fair_key_name(which .. '_counts'), unpack(keys, 1, n))
   local kept, emptied = {}, {}
-  for j, key in ipairs(keys) do
-    local n = (counts[j] and tonumber(counts[j]) or 0) + changes[j]
-    if n > 0 then
-      kept[#kept + 1] = key
-      kept[#kept + 1] = count_text(n)
+  local n_kept = 0
+  for j = 1, n do
+    local count = counts[j]
+    local v = changes[j]
+    if count then
+      v = v + (numbers[count] or tonumber(count))
+    end
+    if v > 0 then
+      kept[n_kept + 1], kept[n_kept + 2] = keys[j], SMALL_TEXTS[v + 1] or int_text(v)
+      n_kept = n_kept + 2
     else
-      emptied[#emptied + 1] = key
+      emptied[#emptied + 1] = keys[j]
     end
   end
-  if #kept > 0 then
-    redis.call('HSET', fair_key_name(which .. '_counts'), unpack(kept))
+  if n_kept > 0 then
+    redis.call('HSET', fair_key_name(which .. '_counts'), unpack(kept, 1, n_kept))
   end
   if #emptied > 0 then
     redis.call('HDEL', fair_key_name(which .. '_counts'), unpack(emptied))
@@ -369,44 +424,82 @@ local function fair_park_score(priority, created)
   return int_text((PRIORITY_MAX - priority) * ARRIVAL_SPAN + created)
 end
 
--- Puts a ready job back in line: at its score, when known, else at its key's next turn; a paused
--- key's job in its park instead.
+-- Puts a ready job back in line: at its score, when known, else at its key's next turn (and its
+-- entry's tag with it); a paused key's job in its park instead.
 local function fair_line_add(id, key, priority, at)
   if fair_settings(key).paused then
     local job = job_load(id)
     redis.call('ZADD', fair_key_name('park:' .. key), fair_park_score(priority, job and job[F_CREATED] or 0), id)
     return
   end
-  redis.call('ZADD', K_READY, at or int_text(fair_score(key, priority)), id)
+  if not at then
+    local score, tag = fair_score(key, priority)
+    at = int_text(score)
+    if key ~= '' then
+      redis.call('HSET', fair_sidecar(id), id, fair_entry(key, int_text(tag)))
+    end
+  end
+  redis.call('ZADD', K_READY, at, id)
   fair_flush()
 end
 
 -- Picks up to count jobs from the front of a fair line for a lease, passing over the jobs of keys at
 -- their concurrency or rate limit (they keep their places) and moving the jobs of paused keys to
 -- their parks; looks at most FAIR_SCAN_MAX jobs. Takes the picked jobs out of the line. Returns
--- the picked ids, their scores (text) and keys, and when nothing could be picked for limits, the ms
--- until a rate limit lets a key's job go (-1: until a leased job of a key ends).
+-- the picked ids, their scores (text) where the lease keeps them in the leased records (jobs whose
+-- entry holds no tag, fair_entry; nil for the others) and keys, when nothing could be picked for
+-- limits, the ms until a rate limit lets a key's job go (-1: until a leased job of a key ends), and
+-- whether jobs were passed over for limits; last, record_groups(ids, 1) when it was made.
 local function fair_pick(count, now)
+  local d = fair_defaults()
+  if FAIR.own_settings == nil then
+    FAIR.own_settings = redis.call('EXISTS', fair_key_name('keys')) == 1
+  end
+  if not FAIR.own_settings and d.concurrency <= 0 and d.rate <= 0 then
+    -- No key has settings of its own and the queue's key_* set no limit: no job is passed over or
+    -- parked, so the lease takes the front of the line as a plain queue's does, keys read once.
+    local ids = redis.call('ZRANGE', K_READY, 0, math.min(count, FAIR_SCAN_MAX) - 1)
+    local lines = {}
+    if #ids == 0 then
+      return ids, lines, {}, -1, false
+    end
+    local groups = record_groups(ids, 1)
+    local keys, untagged = fair_keys_of(ids, true, groups)
+    if #untagged > 0 then
+      local names = {}
+      for j, i in ipairs(untagged) do
+        names[j] = ids[i]
+      end
+      local scores = redis.call('ZMSCORE', K_READY, unpack(names))
+      for j, i in ipairs(untagged) do
+        lines[i] = scores[j]
+      end
+    end
+    redis.call('ZREMRANGEBYRANK', K_READY, 0, #ids - 1)
+    return ids, lines, keys, -1, false, groups
+  end
   local ids, lines, keys = {}, {}, {}
   local n, offset = 0, 0
   local taken = {}          -- key -> jobs picked this call
   local parked, parked_keys = {}, {}  -- ids of paused keys' jobs met, and their keys
   local out = {}            -- ids leaving the line (picked or parked)
+  local scored = {}         -- positions in ids of picked jobs whose entry holds no tag
+  local passed = false      -- whether a job was passed over (out is then not the line's front)
   local wait = -1
   local limited = false
   while n < count and offset < FAIR_SCAN_MAX do
     -- The jobs still wanted and a few more: most leases pass over no job, and every job looked at
-    -- costs its score's text and its key's lookup.
+    -- costs its key's lookup.
     local chunk = math.min(FAIR_SCAN_MAX - offset, count - n + 16)
-    local got = redis.call('ZRANGE', K_READY, offset, offset + chunk - 1, 'WITHSCORES')
-    if #got == 0 then
+    local chunk_ids = redis.call('ZRANGE', K_READY, offset, offset + chunk - 1)
+    if #chunk_ids == 0 then
       break
     end
-    local chunk_ids = {}
-    for j = 1, #got, 2 do
-      chunk_ids[#chunk_ids + 1] = got[j]
+    local chunk_keys, untagged = fair_keys_of(chunk_ids, true)
+    local no_tag = {}
+    for _, j in ipairs(untagged) do
+      no_tag[j] = true
     end
-    local chunk_keys = fair_keys_of(chunk_ids, true)
     for j, id in ipairs(chunk_ids) do
       local key = chunk_keys[j]
       local ks = fair_settings(key)
@@ -419,6 +512,7 @@ local function fair_pick(count, now)
       elseif ks.concurrency > 0 and fair_leased_now(key) + (taken[key] or 0) >= ks.concurrency then
         ok = false
         limited = true
+        passed = true
       elseif ks.rate > 0 then
         -- GCRA without burst: one job of the key per period / rate, evenly spaced.
         local tat = FAIR.tats[key]
@@ -430,6 +524,7 @@ local function fair_pick(count, now)
         if tat > now then
           ok = false
           limited = true
+          passed = true
           local until_free = math.ceil(tat - now)
           if wait < 0 or until_free < wait then
             wait = until_free
@@ -441,7 +536,10 @@ local function fair_pick(count, now)
       end
       if ok then
         n = n + 1
-        ids[n], lines[n], keys[n] = id, got[2 * j], key
+        ids[n], keys[n] = id, key
+        if no_tag[j] then
+          scored[#scored + 1] = n
+        end
         taken[key] = (taken[key] or 0) + 1
         out[#out + 1] = id
         if n == count then
@@ -454,7 +552,20 @@ local function fair_pick(count, now)
       break
     end
   end
-  if #out > 0 then
+  if #scored > 0 then
+    local names = {}
+    for j, i in ipairs(scored) do
+      names[j] = ids[i]
+    end
+    local scores = redis.call('ZMSCORE', K_READY, unpack(names))
+    for j, i in ipairs(scored) do
+      lines[i] = scores[j]
+    end
+  end
+  if #out > 0 and not passed then
+    -- The front of the line, by rank: no member to look up.
+    redis.call('ZREMRANGEBYRANK', K_READY, 0, #out - 1)
+  elseif #out > 0 then
     redis.call('ZREM', K_READY, unpack(out))
   end
   if #parked > 0 then
@@ -476,16 +587,27 @@ local function fair_pick(count, now)
   return ids, lines, keys, wait, limited
 end
 
--- Counts the jobs a lease leased, given as a list of their keys: from waiting to leased.
+-- Counts the jobs a lease leased, given as a list of their keys: from waiting to leased. The keys
+-- are listed once each with their jobs as they come (a lease mostly takes one job per key).
 local function fair_leased(leased_keys)
-  local waiting, leased = {}, {}
+  local at, keys, taken = {}, {}, {}
+  local n = 0
   for _, key in ipairs(leased_keys) do
-    waiting[key] = (waiting[key] or 0) - 1
-    leased[key] = (leased[key] or 0) + 1
+    local j = at[key]
+    if j then
+      taken[j] = taken[j] + 1
+    else
+      n = n + 1
+      at[key], keys[n], taken[n] = n, key, 1
+    end
   end
-  fair_count('waiting', waiting)
+  local changes = {}
+  for j = 1, n do
+    changes[j] = -taken[j]
+  end
+  fair_count('waiting', nil, keys, changes, n)
   if fair_defaults().counting then
-    fair_count('leased', leased)
+    fair_count('leased', nil, keys, taken, n)
   end
 end
 

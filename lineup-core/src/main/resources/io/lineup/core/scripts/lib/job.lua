@@ -129,22 +129,43 @@ local function record_runs(values, per)
 end
 
 -- Groups values (`per` of them per id, the id first) by the hash their records share, however they
--- are spread: the positions of each group's ids in values, groups in the order their first id
--- comes. For the jobs of a fair queue's lease, which come from many keys and so from many buckets
--- in turn (lib/fair.lua): one command per bucket instead of one per run of neighbours.
+-- are spread: groups in the order their first id comes, each the runs of neighbours (record_runs)
+-- that make it up, as { first, last } positions in values, one after another: group[1], group[2]
+-- the first run, group[3], group[4] the next. For the jobs of a fair queue's
+-- lease, which come from many keys and so from many buckets in turn (lib/fair.lua): one command per
+-- bucket instead of one per run of neighbours. Ids come in runs (a fair queue's ready jobs take
+-- their ids from blocks by turn, lib/make.lua), so each id costs a comparison, not a lookup of its
+-- bucket, and a group of one run passes its ids to Redis with no table made (group_values).
 local function record_groups(values, per)
   local groups, by_key = {}, {}
-  for i = 1, #values, per do
-    local key = record_key(values[i])
+  for _, run in ipairs(record_runs(values, per)) do
+    local key = record_key(values[run[1]])
     local group = by_key[key]
     if not group then
       group = {}
       by_key[key] = group
       groups[#groups + 1] = group
     end
-    group[#group + 1] = i
+    group[#group + 1] = run[1]
+    group[#group + 1] = run[2]
   end
   return groups
+end
+
+-- The values at a group's positions (record_groups), in order, for a command's arguments: the ids
+-- of its runs, or with per = 2 their id/value pairs.
+local function group_values(values, group)
+  if #group == 2 then
+    return unpack(values, group[1], group[2])
+  end
+  local out, n = {}, 0
+  for r = 1, #group, 2 do
+    for i = group[r], group[r + 1] do
+      n = n + 1
+      out[n] = values[i]
+    end
+  end
+  return unpack(out, 1, n)
 end
 
 -- Looks for the records of ids at positions `missing` in the hashes of earlier versions, filling
@@ -177,12 +198,26 @@ end
 -- jobs, which are written once (the publish) and read once (the lease), but not for what a lease
 -- starts (the lease's rewrite, the ack's, the trimming of finished records). Redis turns a hash
 -- into a table for good when a value longer than hash-max-listpack-value is written to it, so a
--- field with such a value is added and removed again.
-local LISTPACK_BREAKER_BYTES = 1024
+-- field with such a value is added and removed again. The value is made once per call
+-- (listpack_breaker): string.rep appends its text once per repetition, about 20,000 instructions
+-- for these 1,024 bytes, and a lease turns a hash per few dozen jobs.
+-- (Locals of its own in a block: a script's main function has room for 200.)
+local listpack_breaker
+do
+  local breaker_bytes = 1024
+  local breaker = false
+  listpack_breaker = function()
+    if not breaker then
+      breaker = string.rep('-', breaker_bytes)
+    end
+    return breaker
+  end
+end
+
 local function record_hash_make_table(id)
   local encoding = redis.call('OBJECT', 'ENCODING', record_key(id))
   if encoding == 'listpack' or encoding == 'ziplist' then  -- ziplist: Redis before 7.0
-    redis.call('HSET', record_key(id), ' ', string.rep('-', LISTPACK_BREAKER_BYTES))
+    redis.call('HSET', record_key(id), ' ', listpack_breaker())
     redis.call('HDEL', record_key(id), ' ')
   end
 end
@@ -215,27 +250,28 @@ local function records_get(ids, leasing)
   return raws
 end
 
--- records_get for ids spread over many buckets (record_groups): one HMGET per bucket.
-local function records_get_spread(ids, leasing)
+-- records_get for ids spread over many buckets (record_groups): one HMGET per bucket. groups:
+-- record_groups(ids, 1) when the caller has them.
+local function records_get_spread(ids, leasing, groups)
   local raws = {}
   local missing
-  for _, group in ipairs(record_groups(ids, 1)) do
+  for _, group in ipairs(groups or record_groups(ids, 1)) do
     local first = ids[group[1]]
     local bucketed = generated(first)
     if leasing and bucketed then
       record_hash_make_table(first)
     end
-    local names = {}
-    for k, i in ipairs(group) do
-      names[k] = ids[i]
-    end
-    local got = redis.call('HMGET', record_key(first), unpack(names))
-    for k, i in ipairs(group) do
-      local raw = got[k]
-      raws[i] = raw
-      if not raw and bucketed then
-        missing = missing or {}
-        missing[#missing + 1] = i
+    local got = redis.call('HMGET', record_key(first), group_values(ids, group))
+    local k = 0
+    for r = 1, #group, 2 do
+      for i = group[r], group[r + 1] do
+        k = k + 1
+        local raw = got[k]
+        raws[i] = raw
+        if not raw and bucketed then
+          missing = missing or {}
+          missing[#missing + 1] = i
+        end
       end
     end
   end
@@ -271,12 +307,7 @@ end
 -- records_put for pairs spread over many buckets (record_groups): one HSET per bucket.
 local function records_put_spread(pairs)
   for _, group in ipairs(record_groups(pairs, 2)) do
-    local values = {}
-    for _, i in ipairs(group) do
-      values[#values + 1] = pairs[i]
-      values[#values + 1] = pairs[i + 1]
-    end
-    redis.call('HSET', record_key(pairs[group[1]]), unpack(values))
+    redis.call('HSET', record_key(pairs[group[1]]), group_values(pairs, group))
   end
   if legacy_reads > 0 then
     for i = 1, #pairs, 2 do

@@ -164,6 +164,7 @@ local function promote_due_quietly(now, limit)
   -- Due jobs are about to be leased, so their hashes become hash tables now (records_get).
   local raws = records_get(due, true)
   local scores = {}         -- ZADD score/member pairs for the line
+  local entries = {}        -- a fair queue's id/entry pairs: the keyed jobs' tags (fair_entry)
   for i, id in ipairs(due) do
     if raws[i] then
       local job = job_decode(raws[i])
@@ -172,8 +173,13 @@ local function promote_due_quietly(now, limit)
         if fair_settings(key).paused then
           redis.call('ZADD', fair_key_name('park:' .. key), fair_park_score(job[F_PRIORITY], job[F_CREATED]), id)
         else
-          scores[#scores + 1] = int_text(fair_score(key, job[F_PRIORITY]))
+          local score, tag = fair_score(key, job[F_PRIORITY])
+          scores[#scores + 1] = int_text(score)
           scores[#scores + 1] = id
+          if key ~= '' then
+            entries[#entries + 1] = id
+            entries[#entries + 1] = fair_entry(key, int_text(tag))
+          end
         end
       else
         scores[#scores + 1] = line_score(job[F_PRIORITY], seq + i - 1)
@@ -184,6 +190,9 @@ local function promote_due_quietly(now, limit)
   end
   if fair then
     fair_flush()
+    if #entries > 0 then
+      fair_keys_put(entries)
+    end
   end
   if #scores > 0 then
     redis.call('ZADD', K_READY, unpack(scores))

@@ -17,7 +17,8 @@ local made_ids = {}       -- ids of the jobs made, for their event
 local made_headers = {}   -- payload length -> its msgpack header
 local made_count, made_ready_count = 0, 0
 local made_first_due = false  -- earliest due time among the call's delayed jobs
-local made_keys = {}      -- fair queue: id/key pairs of the jobs with a key
+local made_keys = {}      -- fair queue: id/entry pairs of the jobs with a key (fair_entry)
+local made_tags = {}      -- fair queue: tag -> its text
 local made_waiting = {}   -- fair queue: key -> jobs made
 local made_parked = {}    -- fair queue: key -> ZADD score/member pairs for a paused key's park
 
@@ -138,9 +139,11 @@ end
 -- (fair_block_id). Returns the job's id.
 local function make_job(id, payload, set, seq, generated)
   local fair_line = false -- a fair queue's ready job: its score, text
+  local fair_tag = nil     -- and its tag, text (fair_entry)
   if set.ready and set.fair and not fair_settings(set.key).paused then
-    local score = fair_score(set.key, set.priority)
+    local score, tag = fair_score(set.key, set.priority)
     fair_line = int_text(score)
+    fair_tag = text_once(made_tags, tag, tag)
     if generated then
       id = fair_block_id(PRIORITY_MAX - set.priority, score)
     end
@@ -157,7 +160,7 @@ local function make_job(id, payload, set, seq, generated)
     local key = set.key
     if key ~= '' then
       made_keys[#made_keys + 1] = id
-      made_keys[#made_keys + 1] = key
+      made_keys[#made_keys + 1] = fair_entry(key, fair_tag)
     end
     made_waiting[key] = (made_waiting[key] or 0) + 1
   end

@@ -24,15 +24,19 @@ end
 -- queue's backoff; not used for END_EXPIRED, which goes back to its place at once.
 local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
   redis.call('ZREM', K_LEASED, id)
-  local fair_key = s.fair == 1 and fair_key_of(id)
+  local fair_key, fair_tag = false, nil
+  if s.fair == 1 then
+    fair_key, fair_tag = fair_entry_of(id)
+  end
   -- The score the job was leased from: in its record, or, for a job leased as publish wrote it,
-  -- derived from its id (lib/line.lua); nil for a record of an earlier build that kept neither.
+  -- derived from its id (lib/line.lua), or for a fair queue's job from its key's entry (lib/fair.lua);
+  -- nil for a record of an earlier build that kept none of them.
   local line = nil
   if ended == END_EXPIRED then
     delay = 0
     line = job[F_LINE]
     if not present(line) then
-      line = line_derived(id, job)
+      line = fair_tag and fair_tag_line(job[F_PRIORITY], fair_tag) or line_derived(id, job)
     end
   end
   job[F_ERROR] = err
