@@ -292,7 +292,8 @@ end
 note_all('leased', leased)
 if #records > 0 then
   if fair then
-    records_put_spread(records)
+    -- Every id leased, in order: records pairs up with ids, whose groups the pick made.
+    records_put_spread(records, fair_groups and n_leased == #ids and fair_groups or nil)
   else
     records_put(records)
   end

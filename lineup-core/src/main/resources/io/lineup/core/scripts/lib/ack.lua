@@ -155,8 +155,11 @@ local function ack_all(first, n, now, s)
   if #unleased > 0 and redis.call('ZCARD', K_TTL) > 0 then
     redis.call('ZREM', K_TTL, unpack(unleased))
   end
+  -- A fair queue's acked ids are grouped by bucket once, for their records and their keys.
+  local fair_groups = fair and #unleased > 0 and record_groups(unleased, 1)
   if #records > 0 and fair then
-    records_put_spread(records)
+    -- With the records kept, records holds a pair per id of unleased, in the same order.
+    records_put_spread(records, fair_groups)
   elseif #records > 0 then
     records_put(records)
   end
@@ -168,7 +171,7 @@ local function ack_all(first, n, now, s)
     records_delete(gone)
   end
   if #unleased > 0 and fair then
-    fair_settled(unleased)
+    fair_settled(unleased, fair_groups)
   end
   service_note(now, #unleased)
   if #unleased > 0 and s.concurrency > 0 then

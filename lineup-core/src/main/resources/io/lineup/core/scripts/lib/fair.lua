@@ -150,9 +150,10 @@ local function fair_keys_put(pairs)
   end
 end
 
--- Forgets the keys of jobs that left the queue's lines for good.
-local function fair_keys_forget(ids)
-  for _, group in ipairs(record_groups(ids, 1)) do
+-- Forgets the keys of jobs that left the queue's lines for good. groups: the caller's
+-- record_groups(ids, 1), else made here.
+local function fair_keys_forget(ids, groups)
+  for _, group in ipairs(groups or record_groups(ids, 1)) do
     redis.call('HDEL', fair_sidecar(ids[group[1]]), group_values(ids, group))
   end
 end
@@ -612,13 +613,15 @@ local function fair_leased(leased_keys)
 end
 
 -- Counts leased jobs that ended for good (acked) and forgets their keys; wakes a consumer when a
--- key with a concurrency limit got a slot back, since leases passed its jobs over.
-local function fair_settled(ids)
+-- key with a concurrency limit got a slot back, since leases passed its jobs over. groups: the
+-- caller's record_groups(ids, 1), else made here.
+local function fair_settled(ids, groups)
   if not fair_defaults().counting then
-    fair_keys_forget(ids)
+    fair_keys_forget(ids, groups)
     return
   end
-  local keys = fair_keys_of(ids)
+  groups = groups or record_groups(ids, 1)
+  local keys = fair_keys_of(ids, false, groups)
   local leased = {}
   local freed = false
   for _, key in ipairs(keys) do
@@ -628,7 +631,7 @@ local function fair_settled(ids)
     end
   end
   fair_count('leased', leased)
-  fair_keys_forget(ids)
+  fair_keys_forget(ids, groups)
   if freed and redis.call('LLEN', K_WAKE) == 0 then
     redis.call('RPUSH', K_WAKE, '1')
   end

@@ -304,10 +304,23 @@ local function records_put(pairs)
   end
 end
 
--- records_put for pairs spread over many buckets (record_groups): one HSET per bucket.
-local function records_put_spread(pairs)
-  for _, group in ipairs(record_groups(pairs, 2)) do
-    redis.call('HSET', record_key(pairs[group[1]]), group_values(pairs, group))
+-- records_put for pairs spread over many buckets (record_groups): one HSET per bucket. id_groups:
+-- record_groups(ids, 1) of the pairs' ids, in order, when the caller has them: each run of
+-- positions first..last of the ids is the run 2 * first - 1..2 * last of the pairs, so the pairs
+-- are not grouped again (a comparison per id).
+local function records_put_spread(pairs, id_groups)
+  if id_groups then
+    for _, group in ipairs(id_groups) do
+      local paired = {}
+      for r = 1, #group, 2 do
+        paired[r], paired[r + 1] = 2 * group[r] - 1, 2 * group[r + 1]
+      end
+      redis.call('HSET', record_key(pairs[paired[1]]), group_values(pairs, paired))
+    end
+  else
+    for _, group in ipairs(record_groups(pairs, 2)) do
+      redis.call('HSET', record_key(pairs[group[1]]), group_values(pairs, group))
+    end
   end
   if legacy_reads > 0 then
     for i = 1, #pairs, 2 do
