@@ -324,19 +324,36 @@ local function fair_count(which, deltas, keys, changes, n)
     FAIR.numbers = numbers
   end
   local counts = redis.call('HMGET', fair_key_name(which .. '_counts'), unpack(keys, 1, n))
-  local kept, emptied = {}, {}
-  local n_kept = 0
+  -- The new counts replace the texts read, in the reply's own table; with none at 0 (the common
+  -- case), that table then takes the HSET's key/count pairs too, filled from its end (pair j goes
+  -- to places 2j - 1 and 2j, at or past j, so no count still to be read is overwritten): no table
+  -- of pairs made, which a lease of hundreds of keys made and dropped again.
+  local emptied = {}
   for j = 1, n do
     local count = counts[j]
     local v = changes[j]
     if count then
       v = v + (numbers[count] or tonumber(count))
     end
-    if v > 0 then
-      kept[n_kept + 1], kept[n_kept + 2] = keys[j], SMALL_TEXTS[v + 1] or int_text(v)
-      n_kept = n_kept + 2
-    else
+    counts[j] = v
+    if v <= 0 then
       emptied[#emptied + 1] = keys[j]
+    end
+  end
+  local kept, n_kept = counts, 2 * n
+  if #emptied == 0 then
+    for j = n, 1, -1 do
+      local v = counts[j]
+      counts[2 * j - 1], counts[2 * j] = keys[j], SMALL_TEXTS[v + 1] or int_text(v)
+    end
+  else
+    kept, n_kept = {}, 0
+    for j = 1, n do
+      local v = counts[j]
+      if v > 0 then
+        kept[n_kept + 1], kept[n_kept + 2] = keys[j], SMALL_TEXTS[v + 1] or int_text(v)
+        n_kept = n_kept + 2
+      end
     end
   end
   if n_kept > 0 then
@@ -591,24 +608,25 @@ end
 -- Counts the jobs a lease leased, given as a list of their keys: from waiting to leased. The keys
 -- are listed once each with their jobs as they come (a lease mostly takes one job per key).
 local function fair_leased(leased_keys)
-  local at, keys, taken = {}, {}, {}
+  local at, keys, changes = {}, {}, {}
   local n = 0
-  for _, key in ipairs(leased_keys) do
+  for k = 1, #leased_keys do
+    local key = leased_keys[k]
     local j = at[key]
     if j then
-      taken[j] = taken[j] + 1
+      changes[j] = changes[j] - 1
     else
       n = n + 1
-      at[key], keys[n], taken[n] = n, key, 1
+      at[key] = n
+      keys[n], changes[n] = key, -1
     end
-  end
-  local changes = {}
-  for j = 1, n do
-    changes[j] = -taken[j]
   end
   fair_count('waiting', nil, keys, changes, n)
   if fair_defaults().counting then
-    fair_count('leased', nil, keys, taken, n)
+    for j = 1, n do
+      changes[j] = -changes[j]
+    end
+    fair_count('leased', nil, keys, changes, n)
   end
 end
 
