@@ -25,8 +25,10 @@ local function ack_all(first, n, now, s)
   -- A fair queue's acks come from many keys, so from many buckets in turn (lib/job.lua).
   local fair = s.fair == 1
   local raws
+  local acked_groups -- a fair queue's: record_groups(ids, 1), made once for the reads and the writes
   if fair then
-    raws = records_get_spread(ids)
+    acked_groups = record_groups(ids, 1)
+    raws = records_get_spread(ids, false, acked_groups)
   else
     raws = records_get(ids)
   end
@@ -156,7 +158,8 @@ local function ack_all(first, n, now, s)
     redis.call('ZREM', K_TTL, unpack(unleased))
   end
   -- A fair queue's acked ids are grouped by bucket once, for their records and their keys.
-  local fair_groups = fair and #unleased > 0 and record_groups(unleased, 1)
+  -- With every ack answered OK (the common case), unleased is ids, whose groups the reads made.
+  local fair_groups = fair and #unleased > 0 and (#unleased == n and acked_groups or record_groups(unleased, 1))
   if #records > 0 and fair then
     -- With the records kept, records holds a pair per id of unleased, in the same order.
     records_put_spread(records, fair_groups)
