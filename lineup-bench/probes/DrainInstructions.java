@@ -64,7 +64,13 @@ public class DrainInstructions {
       floor(uri, jobs);
       return;
     }
-    try (Lineup lineup = Lineup.connect(LineupOptions.builder(uri).maintenance(false).build())) {
+    // Under valgrind on a loaded host one call can take longer than the default 5 s.
+    try (Lineup lineup =
+        Lineup.connect(
+            LineupOptions.builder(uri)
+                .maintenance(false)
+                .commandTimeout(java.time.Duration.ofSeconds(120))
+                .build())) {
       QueueName queue = QueueName.of("probe", "drain-" + System.nanoTime());
       if (archived) {
         lineup.archiveOutbox().enable(queue, ArchiveOutbox.MAX_ENTRIES);
