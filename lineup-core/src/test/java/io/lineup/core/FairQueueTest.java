@@ -421,6 +421,12 @@ abstract class FairQueueTest extends EngineSuite {
     }
   }
 
+  /**
+   * The lease of the jobs given back: long enough that a busy machine still releases the first ones
+   * before it runs out, short enough to wait out for the others.
+   */
+  private static final Duration LEASE = Duration.ofSeconds(1);
+
   @Test
   void aReleasedOrExpiredJobGoesBackToItsPlaceInTheFairLine() throws Exception {
     // Without key limits a lease takes the front of the line; with one (never reached here) it
@@ -433,9 +439,9 @@ abstract class FairQueueTest extends EngineSuite {
         List<NewJob> jobs = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
           // A job without a key too: its lease keeps its score in its record.
-          jobs.add(aJob("none/" + i).timeToRun(Duration.ofMillis(300)));
+          jobs.add(aJob("none/" + i).timeToRun(LEASE));
           for (String key : List.of("a", "b", "c")) {
-            jobs.add(aJobOf(key, key + "/" + i).timeToRun(Duration.ofMillis(300)));
+            jobs.add(aJobOf(key, key + "/" + i).timeToRun(LEASE));
           }
         }
         List<String> ids = lineup.publishAll(queue, jobs).stream().map(p -> p.id()).toList();
@@ -449,7 +455,8 @@ abstract class FairQueueTest extends EngineSuite {
         }
         assertThat(lineup.positions(queue, ids)).as("after the release").containsExactly(positions);
         assertThat(lineup.lease(queue, 5, Duration.ZERO).jobs()).hasSize(5);
-        Thread.sleep(400); // their leases run out; the next lease puts them back first
+        // Their leases run out; the next lease puts them back first.
+        Thread.sleep(LEASE.toMillis() + 100);
 
         List<String> order = drain(lineup, queue, 3).stream().map(LeasedJob::id).toList();
 

@@ -52,8 +52,11 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>Thread-safe. A request blocks its (virtual) thread; interrupting the thread aborts it.
  */
 final class EgressClient implements AutoCloseable {
-  /** Most connections open at once to one target (scheme, host and port). */
-  static final int MAX_CONNECTIONS_PER_TARGET = 256;
+  /**
+   * Most connections open at once to one target (scheme, host and port): as many as one endpoint
+   * may have requests in flight on this instance, so none of them waits for a connection.
+   */
+  static final int MAX_CONNECTIONS_PER_TARGET = EndpointSpec.MAX_LOCAL_CONCURRENCY;
 
   /** Most requests waiting for a connection to one target; more fail at once. */
   static final int MAX_QUEUED_PER_TARGET = 8192;

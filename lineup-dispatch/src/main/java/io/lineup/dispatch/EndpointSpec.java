@@ -72,9 +72,9 @@ public record EndpointSpec(
   public static final int UNCAPPED_LOCAL_CONCURRENCY = 64;
 
   /**
-   * Most requests one instance runs at once for one endpoint, whatever its cap: the egress client's
-   * connections to one target ({@code EgressClient.MAX_CONNECTIONS_PER_TARGET}), so that a request
-   * sent never waits for a connection inside its attempt's time.
+   * Most requests one instance runs at once for one endpoint, whatever its cap; the egress client
+   * keeps as many connections to one target, so that a request sent never waits for a connection
+   * inside its attempt's time.
    */
   public static final int MAX_LOCAL_CONCURRENCY = 256;
 

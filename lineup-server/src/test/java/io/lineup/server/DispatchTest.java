@@ -17,6 +17,8 @@ import io.lineup.server.TestTarget.Answer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -505,11 +507,11 @@ class DispatchTest {
    */
   private static void assertFillsUpTo(int expected, String settings, int tasks) {
     TestTarget held = TestTarget.start();
-    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
     try (held) {
       held.answering(seen -> {
         try {
-          release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+          release.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

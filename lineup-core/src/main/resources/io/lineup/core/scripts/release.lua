@@ -31,10 +31,7 @@ local fair_key, fair_tag = false, nil
 if fair_on() then
   fair_key, fair_tag = fair_entry_of(id)
 end
-local line = job[F_LINE]
-if not present(line) then
-  line = fair_tag and fair_tag_line(job[F_PRIORITY], fair_tag) or line_derived(id, job)
-end
+local line = line_leased(id, job, fair_tag)
 if fair_key then
   fair_unleased(fair_key, 'waiting')
 end

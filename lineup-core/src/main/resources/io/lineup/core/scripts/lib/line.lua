@@ -109,10 +109,19 @@ local function line_derivable(id, first)
   return first >= 0x92 and first <= 0x97 and str_byte(id, 1) == 126
 end
 
--- The same rule for a job decoded from a leased record that holds no score: the score publish gave
--- it when the job was one line_derivable names (generated id, no due time, no expiry), else nil (a
--- record of an earlier build without a score; its job goes to the back of the line).
-local function line_derived(id, job)
+-- The score a leased job goes back to when it returns to its place (a release, an expired lease):
+-- the one its leased record keeps; else, for a fair queue's job whose key's entry holds its tag
+-- (fair_tag: text, from fair_entry_of), the score its priority and tag make (lib/fair.lua); else,
+-- by line_derivable's rule, the score publish gave it (generated id, no due time, no expiry); else
+-- nil (a record of an earlier build without a score; its job goes to the back of the line).
+local function line_leased(id, job, fair_tag)
+  local line = job[F_LINE]
+  if present(line) then
+    return line
+  end
+  if fair_tag then
+    return fair_tag_line(job[F_PRIORITY], fair_tag)
+  end
   if generated(id) and not present(job[F_DUE]) and not present(job[F_EXPIRES]) then
     return line_score(job[F_PRIORITY], arrival_of(id))
   end

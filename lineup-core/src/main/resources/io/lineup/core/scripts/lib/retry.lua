@@ -28,16 +28,11 @@ local function retry_or_bury(id, job, now, s, err, delay, rand, ended)
   if s.fair == 1 then
     fair_key, fair_tag = fair_entry_of(id)
   end
-  -- The score the job was leased from: in its record, or, for a job leased as publish wrote it,
-  -- derived from its id (lib/line.lua), or for a fair queue's job from its key's entry (lib/fair.lua);
-  -- nil for a record of an earlier build that kept none of them.
+  -- The score the job was leased from (lib/line.lua, line_leased).
   local line = nil
   if ended == END_EXPIRED then
     delay = 0
-    line = job[F_LINE]
-    if not present(line) then
-      line = fair_tag and fair_tag_line(job[F_PRIORITY], fair_tag) or line_derived(id, job)
-    end
+    line = line_leased(id, job, fair_tag)
   end
   job[F_ERROR] = err
   job[F_ENDED] = ended
