@@ -5,6 +5,7 @@ import static io.lineup.core.Fixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lineup.core.internal.store.KeySpace;
 import io.lineup.core.model.JobState;
 import io.lineup.core.model.KeyBacklogFullException;
 import io.lineup.core.model.KeyCounts;
@@ -419,6 +420,57 @@ abstract class FairQueueTest extends EngineSuite {
       assertThat(lineup.stats(queue).delayed()).isZero();
       assertThat(drain(lineup, queue, 10).stream().map(FairQueueTest::keyOf)).containsOnly("few");
     }
+  }
+
+  @Test
+  void eachKeysWaitingCountStaysExactWhileLeasesRunPastTheLogOfTakenKeys() {
+    // Leases note the keys they take in a log that is folded into the counts every 8,192 jobs
+    // and before any count is read: counts read before, across and after a fold all hold.
+    try (Lineup lineup = anEngine()) {
+      QueueName queue = aFairQueue(lineup);
+      Map<String, Integer> waiting = new HashMap<>();
+      List<NewJob> jobs = new ArrayList<>();
+      Random random = new Random(52);
+      for (int i = 0; i < 10_000; i++) {
+        // Key k0 has few jobs: the first leases empty it.
+        String key = i < 20 ? "k0" : "k" + (1 + random.nextInt(5));
+        jobs.add(aJobOf(key, key + "/" + i));
+        waiting.merge(key, 1, Integer::sum);
+      }
+      for (int from = 0; from < jobs.size(); from += 500) {
+        lineup.publishAll(queue, jobs.subList(from, from + 500));
+      }
+
+      for (int leased : new int[] {1_000, 8_500}) {
+        int left = leased;
+        while (left > 0) {
+          for (LeasedJob job : lineup.lease(queue, Math.min(250, left), Duration.ZERO).jobs()) {
+            waiting.merge(keyOf(job), -1, Integer::sum);
+            left--;
+          }
+          assertThat(raw().llen(takenLog(queue))).as("keys in the log").isLessThan(8_192);
+        }
+        for (Map.Entry<String, Integer> key : waiting.entrySet()) {
+          assertThat(lineup.fairness().key(queue, key.getKey()).waiting())
+              .as("%s after %,d more leased", key.getKey(), leased)
+              .isEqualTo(key.getValue().longValue());
+        }
+        KeyCounts top = lineup.fairness().top(queue, KeyCounts.By.WAITING, 10);
+        assertThat(top.keysWaiting())
+            .isEqualTo(waiting.values().stream().filter(n -> n > 0).count());
+        for (KeyCounts.KeyCount count : top.top()) {
+          assertThat(count.count()).isEqualTo(waiting.get(count.key()).longValue());
+        }
+      }
+      assertThat(waiting.get("k0")).isZero();
+    }
+  }
+
+  /** The log of the keys leases took, not yet folded into the waiting counts (lib/fair.lua). */
+  private static byte[] takenLog(QueueName queue) {
+    byte[] meta = KeySpace.queueKeys(queue)[KeySpace.META_INDEX];
+    return (new String(meta, StandardCharsets.UTF_8) + ":fair:taken")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   /**

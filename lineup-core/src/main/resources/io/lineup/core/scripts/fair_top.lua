@@ -2,7 +2,8 @@
 --
 -- KEYS[1..12]  queue keys (lib/keys.lua)
 -- Touches      of the queue keys: jobs, leased, meta
---              and of its fairness keys (lib/fair.lua): the waiting and leased counts
+--              and of its fairness keys (lib/fair.lua): the waiting and leased counts, and the
+--              log of taken keys, which it folds into the waiting counts first (FAIR.fold)
 -- ARGV[1]      by: 'waiting' or 'leased'
 -- ARGV[2]      limit: most keys returned
 -- Returns      { keys_waiting, keys_leased, entry... }: how many keys have jobs waiting and
@@ -43,6 +44,7 @@ local function counts_of(which)
   return counts
 end
 
+FAIR.fold()
 local keys_waiting = redis.call('HLEN', fair_key_name('waiting_counts'))
 local out, got
 if ARGV[1] == 'leased' then

@@ -17,7 +17,8 @@
 --   tags             hash: key -> msgpack map class -> {epoch, base, i, weight}; '#<class>' -> epoch
 --   keys             hash: key -> msgpack {weight, concurrency, rate, rate_period_ms, max_waiting,
 --                    paused} for keys with settings of their own (-1: the queue's key_* setting)
---   waiting_counts   hash: key -> its jobs waiting (ready, delayed or parked)
+--   waiting_counts   hash: key -> its jobs waiting (ready, delayed or parked), less those in taken
+--   taken            list: the keys of jobs leased since the last fold, one entry per job (FAIR.fold)
 --   leased_counts    hash: key -> its jobs leased, kept once some key has a concurrency limit
 --                    (meta field fair_leased_counts = 1; until then counted from the leased set)
 --   blocks           hash: the open blocks of generated ids of ready jobs (lib/make.lua)
@@ -45,7 +46,9 @@ end
 
 -- This call's reads and writes: whether the queue is fair, the queue's key_* settings, each key's
 -- settings, taggers and leased count, each class's head, and which taggers changed.
-local FAIR = {settings = {}, taggers = {}, classes = {}, leased_now = {}, tats = {}, sidecars = {}}
+-- (fold_at: a constant, kept here since a script's main function has room for 200 locals.)
+local FAIR = {settings = {}, taggers = {}, classes = {}, leased_now = {}, tats = {}, sidecars = {}, texts = {},
+  fold_at = 8192}
 
 -- Whether the queue is fair, read once per call.
 local function fair_on()
@@ -289,9 +292,14 @@ local function fair_flush()
   FAIR.dirty = false
 end
 
--- A key's count in a count hash (which: 'waiting' or 'leased').
-local function fair_count_of(which, key)
-  return tonumber(redis.call('HGET', fair_key_name(which .. '_counts'), key) or '0')
+-- A count's text, made once per call (fair_count).
+function FAIR.count_text(v)
+  local t = SMALL_TEXTS[v + 1] or FAIR.texts[v]
+  if not t then
+    t = int_text(v)
+    FAIR.texts[v] = t
+  end
+  return t
 end
 
 -- Adds to keys' counts in a count hash (which: 'waiting' or 'leased'): deltas maps key -> change;
@@ -313,8 +321,9 @@ local function fair_count(which, deltas, keys, changes, n)
     return
   end
   -- A count's text is looked up below 100 (the texts count_text makes there, lib/clock.lua), else
-  -- parsed: tonumber costs a count about 800 instructions (strtod), and a lease reads as many
-  -- counts as keys.
+  -- parsed once per call (FAIR.numbers) and made once per call (FAIR.count_text): tonumber costs
+  -- a count about 800 instructions (strtod), string.format more, and a fold reads and writes as
+  -- many counts as keys, the keys of one queue's backlog often at alike counts.
   local numbers = FAIR.numbers
   if not numbers then
     numbers = {}
@@ -333,7 +342,12 @@ local function fair_count(which, deltas, keys, changes, n)
     local count = counts[j]
     local v = changes[j]
     if count then
-      v = v + (numbers[count] or tonumber(count))
+      local c = numbers[count]
+      if not c then
+        c = tonumber(count)
+        numbers[count] = c
+      end
+      v = v + c
     end
     counts[j] = v
     if v <= 0 then
@@ -344,14 +358,14 @@ local function fair_count(which, deltas, keys, changes, n)
   if #emptied == 0 then
     for j = n, 1, -1 do
       local v = counts[j]
-      counts[2 * j - 1], counts[2 * j] = keys[j], SMALL_TEXTS[v + 1] or int_text(v)
+      counts[2 * j - 1], counts[2 * j] = keys[j], FAIR.count_text(v)
     end
   else
     kept, n_kept = {}, 0
     for j = 1, n do
       local v = counts[j]
       if v > 0 then
-        kept[n_kept + 1], kept[n_kept + 2] = keys[j], SMALL_TEXTS[v + 1] or int_text(v)
+        kept[n_kept + 1], kept[n_kept + 2] = keys[j], FAIR.count_text(v)
         n_kept = n_kept + 2
       end
     end
@@ -368,6 +382,41 @@ local function fair_count(which, deltas, keys, changes, n)
       end
     end
   end
+end
+
+-- The jobs a lease takes leave their keys' waiting counts through a log rather than key by key:
+-- the lease appends their keys to the list fair_key_name('taken') (one RPUSH, fair_leased), and
+-- fair_fold subtracts the log from the counts, each key once for all its jobs there, when the log
+-- holds 8,192 keys or more (FAIR.fold_at) and before a count of waiting jobs is read (fair_count_of,
+-- fair_top.lua). Why: a lease takes one job of each of as many keys as jobs, and counting them at
+-- the lease (a read and a write of each key's count, parsed and formatted as text) cost it about a
+-- tenth of its work per job; a fold writes each key once for the dozens of its jobs the log holds.
+-- A stored count is never below the true one (the log only subtracts), so a count that reaches 0
+-- outside a fold is a key with nothing waiting indeed; a key emptied by leases keeps its taggers
+-- until the next fold (fair_score then starts its next job at the later of its next turn and the
+-- current one, as for any key).
+-- Subtracts the log of taken keys from the waiting counts and empties it. (A field of FAIR, not a
+-- local: lease.lua's main function has room for 200 locals and holds them all.)
+function FAIR.fold()
+  local taken = redis.call('LRANGE', fair_key_name('taken'), 0, -1)
+  if #taken == 0 then
+    return
+  end
+  redis.call('DEL', fair_key_name('taken'))
+  local deltas = {}
+  for i = 1, #taken do
+    local key = taken[i]
+    deltas[key] = (deltas[key] or 0) - 1
+  end
+  fair_count('waiting', deltas)
+end
+
+-- A key's count in a count hash (which: 'waiting' or 'leased'); waiting counts are folded first.
+local function fair_count_of(which, key)
+  if which == 'waiting' then
+    FAIR.fold()
+  end
+  return tonumber(redis.call('HGET', fair_key_name(which .. '_counts'), key) or '0')
 end
 
 -- Counts one job of key moving between waiting and leased: from and to are 'waiting',
@@ -605,29 +654,30 @@ local function fair_pick(count, now)
   return ids, lines, keys, wait, limited
 end
 
--- Counts the jobs a lease leased, given as a list of their keys: from waiting to leased. The keys
--- are listed once each with their jobs as they come (a lease mostly takes one job per key).
+-- Counts the jobs a lease leased, given as a list of their keys: out of waiting through the log of
+-- taken keys (FAIR.fold), and into the leased counts when the queue keeps them (each key once with
+-- its jobs as they come: a lease mostly takes one job per key).
 local function fair_leased(leased_keys)
+  if redis.call('RPUSH', fair_key_name('taken'), unpack(leased_keys)) >= FAIR.fold_at then
+    FAIR.fold()
+  end
+  if not fair_defaults().counting then
+    return
+  end
   local at, keys, changes = {}, {}, {}
   local n = 0
   for k = 1, #leased_keys do
     local key = leased_keys[k]
     local j = at[key]
     if j then
-      changes[j] = changes[j] - 1
+      changes[j] = changes[j] + 1
     else
       n = n + 1
       at[key] = n
-      keys[n], changes[n] = key, -1
+      keys[n], changes[n] = key, 1
     end
   end
-  fair_count('waiting', nil, keys, changes, n)
-  if fair_defaults().counting then
-    for j = 1, n do
-      changes[j] = -changes[j]
-    end
-    fair_count('leased', nil, keys, changes, n)
-  end
+  fair_count('leased', nil, keys, changes, n)
 end
 
 -- Counts leased jobs that ended for good (acked) and forgets their keys; wakes a consumer when a

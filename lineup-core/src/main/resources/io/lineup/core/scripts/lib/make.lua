@@ -42,7 +42,9 @@ local made_blocks = {}        -- field -> {window, width, block, used}: the bloc
 local made_blocks_read = {}   -- field -> true once read
 local made_window_width = false
 
--- The width of a window in tag units, for the keys waiting when the call began.
+-- The width of a window in tag units, for the keys waiting when the call began (as the waiting
+-- counts hold them: keys that leases emptied since the last fold still count, lib/fair.lua; an
+-- estimate is all a window needs).
 local function fair_window_width()
   if not made_window_width then
     local keys = redis.call('HLEN', fair_key_name('waiting_counts'))
