@@ -18,7 +18,8 @@
 --   keys             hash: key -> msgpack {weight, concurrency, rate, rate_period_ms, max_waiting,
 --                    paused} for keys with settings of their own (-1: the queue's key_* setting)
 --   waiting_counts   hash: key -> its jobs waiting (ready, delayed or parked), less those in taken
---   taken            list: the keys of jobs leased since the last fold, one entry per job (FAIR.fold)
+--   taken            string: the keys of jobs leased since the last fold, each followed by a line
+--                    feed, one per job (FAIR.fold)
 --   leased_counts    hash: key -> its jobs leased, kept once some key has a concurrency limit
 --                    (meta field fair_leased_counts = 1; until then counted from the leased set)
 --   blocks           hash: the open blocks of generated ids of ready jobs (lib/make.lua)
@@ -48,7 +49,7 @@ end
 -- settings, taggers and leased count, each class's head, and which taggers changed.
 -- (fold_at: a constant, kept here since a script's main function has room for 200 locals.)
 local FAIR = {settings = {}, taggers = {}, classes = {}, leased_now = {}, tats = {}, sidecars = {}, texts = {},
-  fold_at = 8192}
+  fold_at = 131072}
 
 -- Whether the queue is fair, read once per call.
 local function fair_on()
@@ -385,10 +386,11 @@ local function fair_count(which, deltas, keys, changes, n)
 end
 
 -- The jobs a lease takes leave their keys' waiting counts through a log rather than key by key:
--- the lease appends their keys to the list fair_key_name('taken') (one RPUSH, fair_leased), and
--- fair_fold subtracts the log from the counts, each key once for all its jobs there, when the log
--- holds 8,192 keys or more (FAIR.fold_at) and before a count of waiting jobs is read (fair_count_of,
--- fair_top.lua). Why: a lease takes one job of each of as many keys as jobs, and counting them at
+-- the lease appends their keys to the string fair_key_name('taken') (one APPEND of the keys joined,
+-- fair_leased; a list's RPUSH and LRANGE made a Redis value per key, which cost more than the
+-- counts saved), and FAIR.fold subtracts the log from the counts, each key once for all its jobs
+-- there, when the log holds FAIR.fold_at bytes or more (128 KiB: about 10,000 keys of 12
+-- characters) and before a count of waiting jobs is read (fair_count_of, fair_top.lua). Why: a lease takes one job of each of as many keys as jobs, and counting them at
 -- the lease (a read and a write of each key's count, parsed and formatted as text) cost it about a
 -- tenth of its work per job; a fold writes each key once for the dozens of its jobs the log holds.
 -- A stored count is never below the true one (the log only subtracts), so a count that reaches 0
@@ -398,14 +400,14 @@ end
 -- Subtracts the log of taken keys from the waiting counts and empties it. (A field of FAIR, not a
 -- local: lease.lua's main function has room for 200 locals and holds them all.)
 function FAIR.fold()
-  local taken = redis.call('LRANGE', fair_key_name('taken'), 0, -1)
-  if #taken == 0 then
+  local taken = redis.call('GET', fair_key_name('taken'))
+  if not taken then
     return
   end
   redis.call('DEL', fair_key_name('taken'))
   local deltas = {}
-  for i = 1, #taken do
-    local key = taken[i]
+  -- A key holds no line feed (FairnessKey.java); a job without a key logs an empty line.
+  for key in string.gmatch(taken, '([^\n]*)\n') do
     deltas[key] = (deltas[key] or 0) - 1
   end
   fair_count('waiting', deltas)
@@ -658,7 +660,8 @@ end
 -- taken keys (FAIR.fold), and into the leased counts when the queue keeps them (each key once with
 -- its jobs as they come: a lease mostly takes one job per key).
 local function fair_leased(leased_keys)
-  if redis.call('RPUSH', fair_key_name('taken'), unpack(leased_keys)) >= FAIR.fold_at then
+  local logged = redis.call('APPEND', fair_key_name('taken'), table.concat(leased_keys, '\n') .. '\n')
+  if logged >= FAIR.fold_at then
     FAIR.fold()
   end
   if not fair_defaults().counting then
