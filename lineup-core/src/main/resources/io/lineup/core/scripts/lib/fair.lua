@@ -46,10 +46,11 @@ local function fair_key_name(part)
 end
 
 -- This call's reads and writes: whether the queue is fair, the queue's key_* settings, each key's
--- settings, taggers and leased count, each class's head, and which taggers changed.
--- (fold_at: a constant, kept here since a script's main function has room for 200 locals.)
-local FAIR = {settings = {}, taggers = {}, classes = {}, leased_now = {}, tats = {}, sidecars = {}, texts = {},
-  fold_at = 131072}
+-- settings, taggers and leased count, each class's head, which taggers changed, and count texts.
+-- fold_at (bytes, FAIR.fold) is a constant kept here: a script's main function has room for 200
+-- locals.
+local FAIR = {settings = {}, taggers = {}, classes = {}, leased_now = {}, tats = {}, sidecars = {},
+  texts = {}, fold_at = 131072}
 
 -- Whether the queue is fair, read once per call.
 local function fair_on()
@@ -387,16 +388,18 @@ end
 
 -- The jobs a lease takes leave their keys' waiting counts through a log rather than key by key:
 -- the lease appends their keys to the string fair_key_name('taken') (one APPEND of the keys joined,
--- fair_leased; a list's RPUSH and LRANGE made a Redis value per key, which cost more than the
--- counts saved), and FAIR.fold subtracts the log from the counts, each key once for all its jobs
+-- fair_leased), and FAIR.fold subtracts the log from the counts, each key once for all its jobs
 -- there, when the log holds FAIR.fold_at bytes or more (128 KiB: about 10,000 keys of 12
--- characters) and before a count of waiting jobs is read (fair_count_of, fair_top.lua). Why: a lease takes one job of each of as many keys as jobs, and counting them at
--- the lease (a read and a write of each key's count, parsed and formatted as text) cost it about a
--- tenth of its work per job; a fold writes each key once for the dozens of its jobs the log holds.
+-- characters) and before a count of waiting jobs is read (fair_count_of, fair_top.lua). Why: a
+-- lease takes one job of each of as many keys as jobs, and counting them at the lease (a read and
+-- a write of each key's count, parsed and formatted as text) cost it about a tenth of its work per
+-- job; a fold writes each key once for the dozens of its jobs the log holds. A list (RPUSH, LRANGE)
+-- made a Redis value and a Lua string per key, which cost more than the string's one concatenation.
 -- A stored count is never below the true one (the log only subtracts), so a count that reaches 0
 -- outside a fold is a key with nothing waiting indeed; a key emptied by leases keeps its taggers
 -- until the next fold (fair_score then starts its next job at the later of its next turn and the
 -- current one, as for any key).
+
 -- Subtracts the log of taken keys from the waiting counts and empties it. (A field of FAIR, not a
 -- local: lease.lua's main function has room for 200 locals and holds them all.)
 function FAIR.fold()
