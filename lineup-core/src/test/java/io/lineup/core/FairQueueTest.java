@@ -470,9 +470,7 @@ abstract class FairQueueTest extends EngineSuite {
 
   /** The log of the keys leases took, not yet folded into the waiting counts (lib/fair.lua). */
   private static byte[] takenLog(QueueName queue) {
-    byte[] meta = KeySpace.queueKeys(queue)[KeySpace.META_INDEX];
-    return (new String(meta, StandardCharsets.UTF_8) + ":fair:taken")
-        .getBytes(StandardCharsets.UTF_8);
+    return KeySpace.fairKey(queue, "taken").getBytes(StandardCharsets.UTF_8);
   }
 
   /**

@@ -161,11 +161,21 @@ public final class KeySpace {
   }
 
   /**
+   * One of the keys a fair queue keeps beside its meta hash, as {@code fair_key_name(part)} in
+   * {@code lib/fair.lua} names it (its Java twin): {@code <meta key>:fair:<part>}, in the queue's
+   * hash tag. Parts are named in that file's header, such as {@code waiting_counts} or {@code
+   * taken}.
+   */
+  public static String fairKey(QueueName queue, String part) {
+    return new String(queueKeys(queue)[META_INDEX], StandardCharsets.UTF_8) + ":fair:" + part;
+  }
+
+  /**
    * A SCAN pattern matching the keys a fair queue keeps beside its meta hash ({@code lib/fair.lua}:
    * per-key taggers, settings, counts, parks and rate times), for tools that drop a whole queue.
    */
   public static String fairKeyPattern(QueueName queue) {
-    return new String(queueKeys(queue)[META_INDEX], StandardCharsets.UTF_8) + ":fair:*";
+    return fairKey(queue, "*");
   }
 
   private static String jobsKeyText(QueueName queue) {

@@ -304,19 +304,16 @@ function FAIR.count_text(v)
   return t
 end
 
--- Adds to keys' counts in a count hash (which: 'waiting' or 'leased'): deltas maps key -> change;
--- or, with deltas nil, changes[j] to the count of keys[j] for j from 1 to n, each key once. A key
--- whose count reaches 0 leaves the hash; one with nothing waiting also loses its taggers. One HMGET
--- and one HSET for all the keys (and one HDEL for those brought to 0), not a command each: a lease
--- of a queue with many keys changes the counts of as many keys as jobs.
-local function fair_count(which, deltas, keys, changes, n)
-  if deltas then
-    keys, changes, n = {}, {}, 0
-    for key, delta in pairs(deltas) do
-      if delta ~= 0 then
-        n = n + 1
-        keys[n], changes[n] = key, delta
-      end
+-- Adds to keys' counts in a count hash (which: 'waiting' or 'leased'): deltas maps key -> change.
+-- A key whose count reaches 0 leaves the hash; one with nothing waiting also loses its taggers. One
+-- HMGET and one HSET for all the keys (and one HDEL for those brought to 0), not a command each: a
+-- fold, or a lease of a queue that counts leased jobs, changes the counts of hundreds of keys.
+local function fair_count(which, deltas)
+  local keys, changes, n = {}, {}, 0
+  for key, delta in pairs(deltas) do
+    if delta ~= 0 then
+      n = n + 1
+      keys[n], changes[n] = key, delta
     end
   end
   if n == 0 then
@@ -660,8 +657,7 @@ local function fair_pick(count, now)
 end
 
 -- Counts the jobs a lease leased, given as a list of their keys: out of waiting through the log of
--- taken keys (FAIR.fold), and into the leased counts when the queue keeps them (each key once with
--- its jobs as they come: a lease mostly takes one job per key).
+-- taken keys (FAIR.fold), and into the leased counts when the queue keeps them.
 local function fair_leased(leased_keys)
   local logged = redis.call('APPEND', fair_key_name('taken'), table.concat(leased_keys, '\n') .. '\n')
   if logged >= FAIR.fold_at then
@@ -670,20 +666,11 @@ local function fair_leased(leased_keys)
   if not fair_defaults().counting then
     return
   end
-  local at, keys, changes = {}, {}, {}
-  local n = 0
-  for k = 1, #leased_keys do
-    local key = leased_keys[k]
-    local j = at[key]
-    if j then
-      changes[j] = changes[j] + 1
-    else
-      n = n + 1
-      at[key] = n
-      keys[n], changes[n] = key, 1
-    end
+  local leased = {}
+  for _, key in ipairs(leased_keys) do
+    leased[key] = (leased[key] or 0) + 1
   end
-  fair_count('leased', nil, keys, changes, n)
+  fair_count('leased', leased)
 end
 
 -- Counts leased jobs that ended for good (acked) and forgets their keys; wakes a consumer when a
