@@ -545,4 +545,40 @@ abstract class FairQueueTest extends EngineSuite {
       assertThat(all.stream().map(FairQueueTest::keyOf)).contains("d");
     }
   }
+
+  @Test
+  void aRespawnedDeadLetterAndATracedJobKeepTheirKeysAndTakeTheirKeysTurns() {
+    try (Lineup lineup = anEngine()) {
+      QueueName queue = aFairQueue(lineup);
+      String dead = lineup.publish(queue, aJobOf("a", "a/dead").maxAttempts(1)).id();
+      lineup.nack(lineup.lease(queue, 1, Duration.ZERO).jobs().get(0), "boom");
+      assertThat(lineup.get(queue, dead).orElseThrow().state()).isEqualTo(JobState.DEAD);
+      assertThat(lineup.fairness().key(queue, "a").waiting()).isZero();
+
+      String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+      String traced =
+          lineup
+              .publishAll(
+                  queue,
+                  List.of(
+                      aJobOf("b", "b/0"),
+                      aJobOf("b", "b/1"),
+                      aJobOf("c", "c/0").traceparent(traceparent)))
+              .get(2)
+              .id();
+      assertThat(lineup.respawn(queue, List.of(dead), null)).isEqualTo(1);
+
+      assertThat(lineup.get(queue, dead).orElseThrow().key()).isEqualTo("a");
+      assertThat(lineup.get(queue, traced).orElseThrow().key()).isEqualTo("c");
+      assertThat(lineup.fairness().key(queue, "a").waiting()).isEqualTo(1);
+      List<LeasedJob> order = drain(lineup, queue, 1);
+      // Each key's first job in the first turn, in any order among them; b's second job after.
+      assertThat(order.subList(0, 3).stream().map(FairQueueTest::keyOf))
+          .containsExactlyInAnyOrder("a", "b", "c");
+      assertThat(order.get(3).id()).isNotEqualTo(dead).isNotEqualTo(traced);
+      LeasedJob tracedLease = order.stream().filter(j -> j.id().equals(traced)).findFirst().get();
+      assertThat(tracedLease.trace().traceparent()).isEqualTo(traceparent);
+      assertThat(lineup.fairness().key(queue, "a").waiting()).isZero();
+    }
+  }
 }
