@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.eclipse.jetty.io.EofException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -143,14 +144,36 @@ public final class ErrorMapper {
     return text.contains("Redis") ? text : "Redis is unavailable: " + text;
   }
 
-  /** Writes the answer for a failure; unexpected failures are logged with their stack trace. */
+  /**
+   * Writes the answer for a failure; unexpected failures are logged with their stack trace. A
+   * failure to write to a client that went away (a page left before its answer came) is no server
+   * failure and has nobody to answer: it is logged at debug level only.
+   */
   public static void respond(Throwable error, Context ctx) {
+    if (clientWentAway(error)) {
+      LOG.debug(
+          "{} {}: the client went away before its answer was written", ctx.method(), ctx.path());
+      return;
+    }
     ApiException api = toApiException(error);
     if (error instanceof HttpResponseException && api.code() == ErrorCode.NOT_FOUND) {
       api = notFoundRoute(ctx.path());
     }
     log(api, error, ctx.method().name(), ctx.path());
     write(api, ctx);
+  }
+
+  /** Whether a failure is Jetty's end of a connection the client closed, anywhere in its causes. */
+  static boolean clientWentAway(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof EofException) {
+        return true;
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return false;
   }
 
   /**

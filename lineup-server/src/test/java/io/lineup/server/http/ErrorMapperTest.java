@@ -56,4 +56,17 @@ class ErrorMapperTest {
     assertThat(api.status()).isEqualTo(503);
     assertThat(api.headers()).containsKey("Retry-After");
   }
+
+  @Test
+  void aWriteToAClientThatWentAwayIsToldApartFromAServerFailure() {
+    Throwable gone =
+        new java.io.UncheckedIOException(
+            new org.eclipse.jetty.io.EofException(new java.io.IOException("Broken pipe")));
+    assertThat(ErrorMapper.clientWentAway(gone)).isTrue();
+    assertThat(
+            ErrorMapper.clientWentAway(
+                new java.io.UncheckedIOException(new java.io.IOException("disk"))))
+        .isFalse();
+    assertThat(ErrorMapper.clientWentAway(new IllegalStateException("bug"))).isFalse();
+  }
 }
