@@ -169,9 +169,6 @@ public final class ErrorMapper {
       if (cause instanceof EofException) {
         return true;
       }
-      if (cause.getCause() == cause) {
-        break;
-      }
     }
     return false;
   }

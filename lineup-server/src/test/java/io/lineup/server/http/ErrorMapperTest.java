@@ -9,6 +9,9 @@ import io.lineup.core.model.LineupException;
 import io.lineup.core.model.PayloadTooLargeException;
 import io.lineup.core.model.QueueName;
 import io.lineup.core.model.RedisOutOfMemoryException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.eclipse.jetty.io.EofException;
 import org.junit.jupiter.api.Test;
 
 /** Engine failures become HTTP answers by their type, never by the words of their message. */
@@ -59,13 +62,9 @@ class ErrorMapperTest {
 
   @Test
   void aWriteToAClientThatWentAwayIsToldApartFromAServerFailure() {
-    Throwable gone =
-        new java.io.UncheckedIOException(
-            new org.eclipse.jetty.io.EofException(new java.io.IOException("Broken pipe")));
+    Throwable gone = new UncheckedIOException(new EofException(new IOException("Broken pipe")));
     assertThat(ErrorMapper.clientWentAway(gone)).isTrue();
-    assertThat(
-            ErrorMapper.clientWentAway(
-                new java.io.UncheckedIOException(new java.io.IOException("disk"))))
+    assertThat(ErrorMapper.clientWentAway(new UncheckedIOException(new IOException("disk"))))
         .isFalse();
     assertThat(ErrorMapper.clientWentAway(new IllegalStateException("bug"))).isFalse();
   }
